@@ -1,0 +1,3 @@
+module github.com/proflens/proflens
+
+go 1.24

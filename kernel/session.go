@@ -1,0 +1,57 @@
+package kernel
+
+import (
+	"sort"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
+)
+
+// Loaded is a profile in the session, with everything the user has set on it.
+type Loaded struct {
+	Name    string
+	Profile *analysis.Profile
+	Tree    *analysis.Tree
+	Value   int               // value type index shown by default
+	State   *compaction.State // granularity state; nil until first set
+	Picture []byte            // the last SVG drawn for this profile, for export
+}
+
+// Session is the state of one kernel process or one `proflens run`: the
+// loaded profiles and the current one. It survives failed and panicking
+// commands.
+type Session struct {
+	Dir      string // directory that relative paths are resolved against
+	profiles map[string]*Loaded
+	current  string
+	loads    int // profiles loaded so far, for default names
+}
+
+// NewSession returns an empty session resolving paths against dir.
+func NewSession(dir string) *Session {
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}}
+}
+
+// Add stores l under l.Name (replacing a profile of the same name) and makes
+// it current.
+func (s *Session) Add(l *Loaded) {
+	s.profiles[l.Name] = l
+	s.current = l.Name
+	s.loads++
+}
+
+// Get returns the profile named name, or nil.
+func (s *Session) Get(name string) *Loaded { return s.profiles[name] }
+
+// Current returns the current profile, or nil when none is loaded.
+func (s *Session) Current() *Loaded { return s.profiles[s.current] }
+
+// Names returns the loaded profiles' names, sorted.
+func (s *Session) Names() []string {
+	out := make([]string, 0, len(s.profiles))
+	for n := range s.profiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
