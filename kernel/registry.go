@@ -27,6 +27,10 @@ type Arg struct {
 	Kind     Kind
 	Optional bool
 	Variadic bool // takes the rest of the words
+	// Complete, when set, proposes completions for a word of this argument
+	// that starts with prefix (for example compacted-node handles for a
+	// KindTarget). It runs only when no cell is executing.
+	Complete func(c *Call, prefix string) []string
 }
 
 // Option is a key=value option of a command.
@@ -36,6 +40,9 @@ type Option struct {
 	Default string   // shown in help; "" when none
 	Values  []string // the allowed values, when they are a fixed set
 	Kind    Kind
+	// Complete, when set, proposes values starting with prefix, like
+	// Arg.Complete.
+	Complete func(c *Call, prefix string) []string
 }
 
 // Command is one command of the language. Help, usage errors, completion and
@@ -47,7 +54,11 @@ type Command struct {
 	Doc      string // markdown paragraphs after the summary
 	Args     []Arg
 	Options  []Option
-	Examples []string // runnable lines; run in order by the docs test
+	// Examples are runnable lines. The docs test runs each command's
+	// examples in order in one fresh session whose Dir is an empty
+	// temporary directory, so they must be self-contained (use demo:
+	// profiles) and must succeed.
+	Examples []string
 	// ProfileArg says the first positional word may name a loaded profile
 	// (defaulting to the current one); Call.Loaded resolves it.
 	ProfileArg bool
@@ -66,6 +77,9 @@ type Call struct {
 	Opts    map[string]string // key=value options, checked against Cmd.Options
 	As      string            // the name after "as", or ""
 	Out     jupyter.Output
+	// Profile is the profile name given as the first word when
+	// Cmd.ProfileArg, or "" for the current profile.
+	Profile string
 }
 
 var registry = map[string]*Command{}
