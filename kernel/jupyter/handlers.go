@@ -1,0 +1,149 @@
+package jupyter
+
+import "unicode/utf8"
+
+// kernelInfo answers kernel_info_request.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#kernel-info
+func (r *request) kernelInfo() {
+	impl, version, banner, lang := r.k.h.Info()
+	r.reply(map[string]any{
+		"status": "ok", "protocol_version": ProtocolVersion,
+		"implementation": impl, "implementation_version": version,
+		"language_info": lang, "banner": banner,
+		"help_links": []any{}, "debugger": false,
+	})
+}
+
+// clampCursor keeps a code-point cursor inside code; a missing cursor (-1)
+// means the end.
+func clampCursor(code string, cursor int) int {
+	n := utf8.RuneCountInString(code)
+	if cursor < 0 || cursor > n {
+		return n
+	}
+	return cursor
+}
+
+// complete answers complete_request.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#completion
+func (r *request) complete() {
+	var c struct {
+		Code      string `json:"code"`
+		CursorPos *int   `json:"cursor_pos"`
+	}
+	if err := r.decode(&c); err != nil {
+		r.badRequest(err)
+		return
+	}
+	cur := -1
+	if c.CursorPos != nil {
+		cur = *c.CursorPos
+	}
+	cur = clampCursor(c.Code, cur)
+	got := r.k.h.Complete(c.Code, cur)
+	if got.Matches == nil {
+		got.Matches = []string{}
+	}
+	if got.Metadata == nil {
+		got.Metadata = map[string]any{}
+	}
+	if len(got.Matches) == 0 {
+		got.CursorStart, got.CursorEnd = cur, cur
+	}
+	r.reply(map[string]any{
+		"status": "ok", "matches": got.Matches, "cursor_start": got.CursorStart,
+		"cursor_end": got.CursorEnd, "metadata": got.Metadata,
+	})
+}
+
+// inspect answers inspect_request.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#introspection
+func (r *request) inspect() {
+	var c struct {
+		Code        string `json:"code"`
+		CursorPos   *int   `json:"cursor_pos"`
+		DetailLevel int    `json:"detail_level"`
+	}
+	if err := r.decode(&c); err != nil {
+		r.badRequest(err)
+		return
+	}
+	cur := -1
+	if c.CursorPos != nil {
+		cur = *c.CursorPos
+	}
+	b := r.k.h.Inspect(c.Code, clampCursor(c.Code, cur), c.DetailLevel)
+	data := map[string]any{}
+	for mime, v := range b {
+		data[mime] = v
+	}
+	r.reply(map[string]any{"status": "ok", "found": len(data) > 0, "data": data, "metadata": map[string]any{}})
+}
+
+// isComplete answers is_complete_request.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#code-completeness
+func (r *request) isComplete() {
+	var c struct {
+		Code string `json:"code"`
+	}
+	if err := r.decode(&c); err != nil {
+		r.badRequest(err)
+		return
+	}
+	status, indent := r.k.h.IsComplete(c.Code)
+	content := map[string]any{"status": status}
+	if status == "incomplete" {
+		content["indent"] = indent
+	}
+	r.reply(content)
+}
+
+// commInfo answers comm_info_request: proflens opens no comms.
+func (r *request) commInfo() {
+	r.reply(map[string]any{"status": "ok", "comms": map[string]any{}})
+}
+
+// commOpen answers a comm_open for a target proflens does not have with a
+// comm_close, as the spec asks.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#opening-a-comm
+func (r *request) commOpen() {
+	var c struct {
+		CommID     string `json:"comm_id"`
+		TargetName string `json:"target_name"`
+	}
+	if err := r.decode(&c); err != nil {
+		r.k.log.Warn("bad comm_open", "err", err)
+		return
+	}
+	r.k.log.Info("closing comm for unknown target", "target_name", c.TargetName)
+	r.k.publish(r.m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+}
+
+// interrupt answers interrupt_request (interrupt_mode "message") by
+// cancelling the running execution.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#kernel-interrupt
+func (r *request) interrupt() {
+	r.k.Interrupt()
+	r.reply(map[string]any{"status": "ok"})
+}
+
+// shutdown answers shutdown_request and stops the kernel; with restart the
+// front end starts a fresh process.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#kernel-shutdown
+func (r *request) shutdown() {
+	var c struct {
+		Restart bool `json:"restart"`
+	}
+	if err := r.decode(&c); err != nil {
+		r.badRequest(err)
+		return
+	}
+	content := map[string]any{"status": "ok", "restart": c.Restart}
+	r.reply(content)
+	r.k.publish(r.m, "shutdown_reply", content)
+	r.k.mu.Lock()
+	r.k.restart = c.Restart
+	r.k.mu.Unlock()
+	r.k.Interrupt()
+	r.after = r.k.Shutdown
+}

@@ -1,0 +1,218 @@
+package jupyter
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os/user"
+	"sync"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+// ProtocolVersion is the messaging protocol version the kernel speaks.
+const ProtocolVersion = "5.3"
+
+const (
+	sendTimeout   = 5 * time.Second // a stuck front end cannot block replies longer
+	iopubCapacity = 4096            // messages queued for iopub before dropping the oldest
+	zmqPubHWM     = 1024            // bound on zmq4's own PUB queue
+	replayMemory  = 65536           // signatures remembered for replay detection
+	shellBacklog  = 1024            // decoded shell requests waiting to run
+)
+
+// Kernel serves a Handler over the five Jupyter channels. Create it with
+// Listen, run it with Serve.
+type Kernel struct {
+	h       Handler
+	log     *slog.Logger
+	conn    ConnectionInfo
+	sign    signer
+	replay  *replayGuard
+	session string // fresh per process: clients detect restarts by it
+	user    string
+
+	shell, control, stdin, iopub, hb zmq4.Socket
+	pub                              *publisher
+
+	shellQ chan *Message
+	done   chan struct{} // closed on shutdown
+	once   sync.Once
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc // cancels the running execution, if any
+	restart bool
+
+	count int // execution count; owned by the shell goroutine
+	hist  history
+}
+
+// Listen binds the five sockets described by ci and returns a kernel ready
+// to Serve h. Ports given as 0 are chosen by the system; Conn reports them.
+func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
+	if err := ci.check(); err != nil {
+		return nil, fmt.Errorf("connection info: %w", err)
+	}
+	k := &Kernel{
+		h: h, log: log, conn: ci, sign: signer{key: []byte(ci.Key)},
+		replay: newReplayGuard(replayMemory), session: newID(), user: userName(),
+		shellQ: make(chan *Message, shellBacklog), done: make(chan struct{}),
+	}
+	ctx := context.Background()
+	opt := zmq4.WithTimeout(sendTimeout)
+	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt)
+	k.iopub, k.hb = zmq4.NewPub(ctx, opt), zmq4.NewRep(ctx, opt)
+	if err := k.iopub.SetOption(zmq4.OptionHWM, zmqPubHWM); err != nil {
+		return nil, fmt.Errorf("iopub high-water mark: %w", err)
+	}
+	binds := []struct {
+		name string
+		s    zmq4.Socket
+		port *int
+	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
+		{"stdin", k.stdin, &k.conn.StdinPort}, {"iopub", k.iopub, &k.conn.IOPubPort}, {"hb", k.hb, &k.conn.HBPort}}
+	for _, b := range binds {
+		if err := b.s.Listen(k.conn.endpoint(*b.port)); err != nil {
+			k.closeSockets()
+			return nil, fmt.Errorf("listen %s: %w", b.name, err)
+		}
+		if a, ok := b.s.Addr().(*net.TCPAddr); ok {
+			*b.port = a.Port
+		}
+	}
+	k.pub = newPublisher(iopubCapacity, func(f [][]byte) error { return k.iopub.SendMulti(zmq4.NewMsgFrom(f...)) }, log)
+	return k, nil
+}
+
+// Conn returns the connection info with the ports actually bound.
+func (k *Kernel) Conn() ConnectionInfo { return k.conn }
+
+// Session returns the kernel's session id, fresh for every process.
+func (k *Kernel) Session() string { return k.session }
+
+// Serve runs the kernel until a shutdown_request arrives, Shutdown is called
+// or ctx ends. It reports whether the front end asked for a restart.
+func (k *Kernel) Serve(ctx context.Context) (restart bool) {
+	go k.pub.run()
+	go k.heartbeat()
+	go k.drainStdin()
+	go k.readLoop("shell", k.shell, func(m *Message) { k.queueShell(m) })
+	go k.readLoop("control", k.control, func(m *Message) { k.dispatch(k.control, m, true) })
+	go k.shellLoop()
+	k.publishStatus(nil, "starting")
+	select {
+	case <-ctx.Done():
+	case <-k.done:
+	}
+	k.Interrupt()
+	k.pub.flush(time.Second)
+	k.pub.close()
+	time.Sleep(50 * time.Millisecond) // let zmq4's PUB writer hand off the last messages
+	k.closeSockets()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.restart
+}
+
+// Shutdown stops Serve; it is safe to call more than once.
+func (k *Kernel) Shutdown() { k.once.Do(func() { close(k.done) }) }
+
+// Interrupt cancels the running execution, if any (interrupt_request and SIGINT).
+func (k *Kernel) Interrupt() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cancel != nil {
+		k.cancel()
+	}
+}
+
+func (k *Kernel) closeSockets() {
+	for _, s := range []zmq4.Socket{k.shell, k.control, k.stdin, k.iopub, k.hb} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// readLoop receives, decodes and verifies messages from s and hands the good
+// ones to handle. Bad messages are logged and dropped; they never execute.
+func (k *Kernel) readLoop(name string, s zmq4.Socket, handle func(*Message)) {
+	for {
+		raw, err := s.Recv()
+		if err != nil {
+			if k.stopped() {
+				return
+			}
+			k.log.Warn("receive failed", "channel", name, "err", err)
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			continue
+		}
+		m, err := k.sign.decode(raw.Frames)
+		if err != nil {
+			k.log.Warn("dropped message", "channel", name, "err", err)
+			continue
+		}
+		if !k.replay.fresh(m.Signature) {
+			k.log.Warn("dropped replayed message", "channel", name, "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
+			continue
+		}
+		handle(m)
+	}
+}
+
+func (k *Kernel) stopped() bool {
+	select {
+	case <-k.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// heartbeat echoes every ping, on its own goroutine, never blocked by execution.
+func (k *Kernel) heartbeat() {
+	for {
+		msg, err := k.hb.Recv()
+		if err != nil {
+			if k.stopped() || errors.Is(err, context.Canceled) {
+				return
+			}
+			continue
+		}
+		if err := k.hb.Send(msg); err != nil && !k.stopped() {
+			k.log.Warn("heartbeat echo failed", "err", err)
+		}
+	}
+}
+
+// drainStdin reads the stdin channel: proflens never asks for input, so any
+// input_reply is unexpected and only logged.
+func (k *Kernel) drainStdin() {
+	k.readLoop("stdin", k.stdin, func(m *Message) {
+		k.log.Info("ignored stdin message", "msg_type", m.Header.MsgType)
+	})
+}
+
+// newID returns a random 128-bit id in UUID form.
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func userName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "proflens"
+}

@@ -1,0 +1,106 @@
+package jupyter
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// publisher is a bounded queue in front of the iopub PUB socket. zmq4
+// v0.17.0 delivers PUB messages through one serialized queue with no bound
+// (go-zeromq/zmq4#151), so a slow or vanished subscriber could stall
+// execution or grow memory. put never blocks: when the queue is full it drops
+// the oldest message and counts it. One goroutine (run) owns the socket.
+type publisher struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	q       [][][]byte
+	max     int
+	dropped uint64
+	closed  bool
+	busy    bool // a message is being handed to the socket
+	send    func([][]byte) error
+	log     *slog.Logger
+}
+
+func newPublisher(max int, send func([][]byte) error, log *slog.Logger) *publisher {
+	p := &publisher{max: max, send: send, log: log}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
+// put queues frames for sending; it never blocks.
+func (p *publisher) put(frames [][]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	if len(p.q) >= p.max {
+		p.q[0] = nil
+		p.q = p.q[1:]
+		p.dropped++
+		if p.dropped&(p.dropped-1) == 0 { // log at 1, 2, 4, 8, ...
+			p.log.Warn("iopub queue full, dropped oldest messages", "dropped", p.dropped, "capacity", p.max)
+		}
+	}
+	p.q = append(p.q, frames)
+	p.cond.Broadcast()
+}
+
+// run sends queued messages in order until close.
+func (p *publisher) run() {
+	for {
+		p.mu.Lock()
+		for len(p.q) == 0 && !p.closed {
+			p.cond.Wait()
+		}
+		if len(p.q) == 0 && p.closed {
+			p.mu.Unlock()
+			return
+		}
+		frames := p.q[0]
+		p.q[0] = nil
+		p.q = p.q[1:]
+		p.busy = true
+		p.mu.Unlock()
+		if err := p.send(frames); err != nil {
+			p.log.Warn("iopub send failed", "err", err)
+		}
+		p.mu.Lock()
+		p.busy = false
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	}
+}
+
+// flush waits until the queue is empty or timeout passes.
+func (p *publisher) flush(timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	t := time.AfterFunc(timeout, func() {
+		p.mu.Lock()
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	})
+	defer t.Stop()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for (len(p.q) > 0 || p.busy) && time.Now().Before(deadline) {
+		p.cond.Wait()
+	}
+}
+
+// close stops run once the queue is empty; later puts are ignored.
+func (p *publisher) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+// droppedCount returns how many messages were dropped because the queue was full.
+func (p *publisher) droppedCount() uint64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dropped
+}

@@ -1,0 +1,54 @@
+package jupyter
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+var emptyObject = []byte("{}")
+
+// header returns a new JSON header of type msgType in the kernel's session.
+func (k *Kernel) header(msgType string) []byte {
+	h := Header{
+		MsgID: newID(), Session: k.session, Username: k.user,
+		Date:    time.Now().UTC().Format("2006-01-02T15:04:05.000000Z"),
+		MsgType: msgType, Version: ProtocolVersion,
+	}
+	b, _ := json.Marshal(h) // a struct of strings always marshals
+	return b
+}
+
+// frames builds a signed message; parent's raw header is echoed as received.
+func (k *Kernel) frames(ids [][]byte, parent *Message, msgType string, content any) [][]byte {
+	c, err := json.Marshal(content)
+	if err != nil {
+		k.log.Error("marshal content", "msg_type", msgType, "err", err)
+		c = emptyObject
+	}
+	p := emptyObject
+	if parent != nil {
+		p = parent.RawHeader
+	}
+	return k.sign.encode(ids, k.header(msgType), p, emptyObject, c)
+}
+
+// reply sends msgType with content to the requester of req on socket s.
+func (k *Kernel) reply(s zmq4.Socket, req *Message, msgType string, content any) {
+	f := k.frames(req.Identities, req, msgType, content)
+	if err := s.SendMulti(zmq4.NewMsgFrom(f...)); err != nil {
+		k.log.Warn("send reply failed", "msg_type", msgType, "err", err)
+	}
+}
+
+// publish queues msgType on iopub with the conventional topic
+// kernel.<session>.<msg_type>; it never blocks.
+func (k *Kernel) publish(parent *Message, msgType string, content any) {
+	topic := [][]byte{[]byte("kernel." + k.session + "." + msgType)}
+	k.pub.put(k.frames(topic, parent, msgType, content))
+}
+
+func (k *Kernel) publishStatus(parent *Message, state string) {
+	k.publish(parent, "status", map[string]string{"execution_state": state})
+}
