@@ -1,0 +1,50 @@
+package analysis
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestInfoTotalsMatchTree checks the summary against the call tree: the
+// totals are the roots' totals plus the values of empty stacks.
+func TestInfoTotalsMatchTree(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 100; i++ {
+		p := randomProfile(r, 1+r.Intn(40))
+		tree := NewTree(p)
+		in := NewInfo(p, tree)
+		if in.Nodes != tree.Len() || in.Samples != len(p.Samples) {
+			t.Fatalf("case %d: NewInfo nodes/samples = %d/%d, want %d/%d", i, in.Nodes, in.Samples, tree.Len(), len(p.Samples))
+		}
+		for v := range p.ValueTypes {
+			want := tree.Unrooted[v]
+			for _, root := range tree.Roots {
+				want += tree.Total[v][root]
+			}
+			if in.Totals[v] != want {
+				t.Fatalf("case %d: NewInfo total[%d] = %d, want %d", i, v, in.Totals[v], want)
+			}
+		}
+	}
+}
+
+func TestFormatValue(t *testing.T) {
+	for _, tc := range []struct {
+		v    int64
+		unit string
+		want string
+	}{
+		{1730000000, "nanoseconds", "1.73s"},
+		{480000000, "nanoseconds", "480ms"},
+		{-1500, "nanoseconds", "-1.5us"},
+		{0, "nanoseconds", "0ns"},
+		{9968700, "bytes", "9.51MB"},
+		{1023, "bytes", "1023B"},
+		{250, "microseconds", "250us"},
+		{42, "count", "42"},
+	} {
+		if got := FormatValue(tc.v, tc.unit); got != tc.want {
+			t.Errorf("FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		}
+	}
+}
