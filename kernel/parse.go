@@ -72,6 +72,7 @@ type lexer struct {
 	cont              bool // the source ends with a continuation \
 	contLine, contCol int
 	space             bool // the source ends outside a word
+	tail              Stmt // the statement the source ends in (maybe empty)
 }
 
 func lex(src string) *lexer {
@@ -81,6 +82,7 @@ func lex(src string) *lexer {
 	}
 	l.space = !l.inWord
 	l.endWord()
+	l.tail = l.cur
 	l.endStmt()
 	return l
 }

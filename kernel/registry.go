@@ -48,12 +48,12 @@ type Option struct {
 // Command is one command of the language. Help, usage errors, completion and
 // inspect are generated from these values, and a test runs every example.
 type Command struct {
-	Name     string
-	Summary  string // one line
-	Usage    string // e.g. "load PATH [as NAME] [format=F]"
-	Doc      string // markdown paragraphs after the summary
-	Args     []Arg
-	Options  []Option
+	Name    string
+	Summary string // one line
+	Usage   string // e.g. "load PATH [as NAME] [format=F]"
+	Doc     string // markdown paragraphs after the summary
+	Args    []Arg
+	Options []Option
 	// Examples are runnable lines. The docs test runs each command's
 	// examples in order in one fresh session whose Dir is an empty
 	// temporary directory, so they must be self-contained (use demo:

@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
@@ -25,6 +27,9 @@ type Session struct {
 	profiles map[string]*Loaded
 	current  string
 	loads    int // profiles loaded so far, for default names
+	// names is a copy of the profile names, replaced on every change, so
+	// that completion can read them while a cell runs.
+	names atomic.Pointer[[]string]
 }
 
 // NewSession returns an empty session resolving paths against dir.
@@ -38,6 +43,30 @@ func (s *Session) Add(l *Loaded) {
 	s.profiles[l.Name] = l
 	s.current = l.Name
 	s.loads++
+	s.snapshot()
+}
+
+// Remove drops the profile named name; when it was current, no profile is
+// current afterwards.
+func (s *Session) Remove(name string) {
+	delete(s.profiles, name)
+	if s.current == name {
+		s.current = ""
+	}
+	s.snapshot()
+}
+
+// Loads returns how many profiles were added so far (for default names
+// such as p1, p2).
+func (s *Session) Loads() int { return s.loads }
+
+func (s *Session) snapshot() {
+	out := make([]string, 0, len(s.profiles))
+	for n := range s.profiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	s.names.Store(&out)
 }
 
 // Get returns the profile named name, or nil.
@@ -46,12 +75,11 @@ func (s *Session) Get(name string) *Loaded { return s.profiles[name] }
 // Current returns the current profile, or nil when none is loaded.
 func (s *Session) Current() *Loaded { return s.profiles[s.current] }
 
-// Names returns the loaded profiles' names, sorted.
+// Names returns the loaded profiles' names, sorted. It is safe to call
+// from any goroutine, also while a cell runs.
 func (s *Session) Names() []string {
-	out := make([]string, 0, len(s.profiles))
-	for n := range s.profiles {
-		out = append(out, n)
+	if p := s.names.Load(); p != nil {
+		return slices.Clone(*p)
 	}
-	sort.Strings(out)
-	return out
+	return nil
 }

@@ -1,0 +1,222 @@
+package kernel
+
+import (
+	"slices"
+	"sort"
+	"strings"
+)
+
+// helpWord reports whether w is a help request "CMD?" and returns CMD.
+func helpWord(w Word) (string, bool) {
+	if w.Quoted || len(w.Text) < 2 || !strings.HasSuffix(w.Text, "?") {
+		return "", false
+	}
+	return strings.TrimSuffix(w.Text, "?"), true
+}
+
+// lookupWord returns the command the first word names, or a usage error
+// suggesting the nearest names.
+func lookupWord(w Word) (*Command, error) {
+	if c := Lookup(w.Text); c != nil && !w.Quoted {
+		return c, nil
+	}
+	return nil, unknownCommand(w.Text)
+}
+
+func unknownCommand(name string) error {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	if near := nearest(name, names); len(near) > 0 {
+		return Usagef("unknown command %q: did you mean %s? (help lists all commands)", name, strings.Join(near, ", "))
+	}
+	return Usagef("unknown command %q: help lists all commands", name)
+}
+
+// optionWord splits a word key=value whose = is outside quotes and whose key
+// looks like an option name.
+func optionWord(w Word) (key, value string, ok bool) {
+	if w.Eq <= 0 {
+		return "", "", false
+	}
+	key = w.Text[:w.Eq]
+	for i, r := range key {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '_' || r == '-')) {
+			return "", "", false
+		}
+	}
+	return key, w.Text[w.Eq+1:], true
+}
+
+// bind checks a statement against its command's declaration and returns
+// the call, or a usage error generated from the registry.
+func bind(st Stmt, s *Session) (*Call, error) {
+	cmd, err := lookupWord(st.Words[0])
+	if err != nil {
+		return nil, err
+	}
+	c := &Call{Session: s, Cmd: cmd, Line: st.Line, Opts: map[string]string{}}
+	words := st.Words[1:]
+	if words, err = c.bindAs(words); err != nil {
+		return nil, err
+	}
+	for _, w := range words {
+		key, value, ok := optionWord(w)
+		if !ok {
+			c.Args = append(c.Args, w.Text)
+			continue
+		}
+		if err := c.bindOption(key, value); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.bindProfile(); err != nil {
+		return nil, err
+	}
+	return c, c.checkArity()
+}
+
+// bindAs takes a trailing "as NAME" off words when the command allows it.
+func (c *Call) bindAs(words []Word) ([]Word, error) {
+	n := len(words)
+	if !c.Cmd.AllowAs || n == 0 {
+		return words, nil
+	}
+	if last := words[n-1]; last.Text == "as" && !last.Quoted {
+		return nil, c.Usagef("as needs a NAME after it")
+	}
+	if n >= 2 && words[n-2].Text == "as" && !words[n-2].Quoted {
+		c.As = words[n-1].Text
+		return words[:n-2], nil
+	}
+	return words, nil
+}
+
+func (c *Call) bindOption(key, value string) error {
+	var o *Option
+	names := make([]string, len(c.Cmd.Options))
+	for i := range c.Cmd.Options {
+		names[i] = c.Cmd.Options[i].Name
+		if names[i] == key {
+			o = &c.Cmd.Options[i]
+		}
+	}
+	switch {
+	case o == nil && len(names) == 0:
+		return c.Usagef(`%s takes no options: quote the word ("%s=%s") to pass it as text`, c.Cmd.Name, key, value)
+	case o == nil:
+		hint := ""
+		if near := nearest(key, names); len(near) > 0 {
+			hint = "did you mean " + strings.Join(near, ", ") + "? "
+		}
+		return c.Usagef("unknown option %s: %soptions are %s", key, hint, strings.Join(names, ", "))
+	case len(o.Values) > 0 && !slices.Contains(o.Values, value):
+		return c.Usagef("%s=%s is not allowed: use one of %s", key, value, strings.Join(o.Values, ", "))
+	}
+	if _, dup := c.Opts[key]; dup {
+		return c.Usagef("%s= is given twice: keep one", key)
+	}
+	c.Opts[key] = value
+	return nil
+}
+
+// maxArgs returns the most positional words the command takes, or -1 for
+// no limit.
+func (c *Command) maxArgs() int {
+	if n := len(c.Args); n > 0 && c.Args[n-1].Variadic {
+		return -1
+	}
+	return len(c.Args)
+}
+
+// bindProfile takes a leading profile name off the arguments.
+func (c *Call) bindProfile() error {
+	if !c.Cmd.ProfileArg || len(c.Args) == 0 {
+		return nil
+	}
+	if c.Session.Get(c.Args[0]) != nil {
+		c.Profile, c.Args = c.Args[0], c.Args[1:]
+		return nil
+	}
+	if m := c.Cmd.maxArgs(); m >= 0 && len(c.Args) > m {
+		loaded := "none is loaded: use load PATH as " + c.Args[0] + " first"
+		if names := c.Session.Names(); len(names) > 0 {
+			loaded = "loaded are " + strings.Join(names, ", ")
+		}
+		return c.Usagef("no profile is named %s; %s", c.Args[0], loaded)
+	}
+	return nil
+}
+
+func (c *Call) checkArity() error {
+	if m := c.Cmd.maxArgs(); m >= 0 && len(c.Args) > m {
+		extra := c.Args[m]
+		if m == 0 {
+			return c.Usagef("takes no arguments, but got %q", extra)
+		}
+		return c.Usagef("too many arguments: %q is one too many (quote words that hold spaces)", extra)
+	}
+	for i, a := range c.Cmd.Args {
+		if i >= len(c.Args) && !a.Optional {
+			return c.Usagef("missing %s", a.Name)
+		}
+	}
+	return nil
+}
+
+// nearest returns up to three of names closest to word by edit distance,
+// closest first; names sharing word as a prefix count as close.
+func nearest(word string, names []string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	limit := max(2, len(word)/3)
+	var cs []cand
+	for _, n := range names {
+		d := editDistance(strings.ToLower(word), strings.ToLower(n))
+		if d <= limit || (len(word) >= 2 && strings.HasPrefix(n, word)) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].name < cs[j].name
+	})
+	out := []string{}
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].name)
+	}
+	return out
+}
+
+// editDistance is the Damerau–Levenshtein distance (optimal string
+// alignment) between a and b, in runes.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	d := make([][]int, len(x)+1)
+	for i := range d {
+		d[i] = make([]int, len(y)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(x)][len(y)]
+}

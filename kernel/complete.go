@@ -1,0 +1,259 @@
+package kernel
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/proflens/proflens/kernel/jupyter"
+)
+
+// byteOffset converts a cursor in code points (as the protocol counts) to a
+// byte offset into code.
+func byteOffset(code string, cursor int) int {
+	b := 0
+	for i := 0; i < cursor && b < len(code); i++ {
+		_, n := utf8.DecodeRuneInString(code[b:])
+		b += n
+	}
+	return b
+}
+
+// Complete implements jupyter.Handler. It completes command names, option
+// names (key=), option values, file paths, loaded profile names and
+// whatever an argument's Complete hook proposes. Hooks run only when no cell
+// is running; Complete never waits for one.
+func (in *Interp) Complete(code string, cursor int) jupyter.Completion {
+	b := byteOffset(code, cursor)
+	l := lex(code[:b])
+	words, start, prefix := l.tail.Words, b, ""
+	if !l.space && len(words) > 0 {
+		w := words[len(words)-1]
+		words, start, prefix = words[:len(words)-1], w.Start, w.Text
+	}
+	var matches []string
+	if len(words) == 0 {
+		matches = commandNames(prefix)
+	} else if cmd := Lookup(words[0].Text); cmd != nil {
+		matches = in.completeWord(cmd, words[1:], prefix)
+	}
+	for i, m := range matches {
+		matches[i] = quoteIfNeeded(m)
+	}
+	if matches == nil {
+		matches = []string{}
+	}
+	return jupyter.Completion{
+		Matches:     matches,
+		CursorStart: utf8.RuneCountInString(code[:start]),
+		CursorEnd:   cursor,
+		Metadata:    map[string]any{},
+	}
+}
+
+func quoteIfNeeded(s string) string {
+	if !strings.ContainsAny(s, " \t\"#\\") {
+		return s
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
+}
+
+func commandNames(prefix string) []string {
+	var out []string
+	for _, c := range Commands() {
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// completeWord completes the word after words (the command's earlier words).
+func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []string {
+	if n := len(words); n > 0 && cmd.AllowAs && words[n-1].Text == "as" && !words[n-1].Quoted {
+		return nil // a new name
+	}
+	c := &Call{Ctx: context.Background(), Session: in.s, Cmd: cmd, Opts: map[string]string{}, Out: &Recorder{}}
+	for _, w := range words {
+		if k, v, ok := optionWord(w); ok {
+			c.Opts[k] = v
+		} else {
+			c.Args = append(c.Args, w.Text)
+		}
+	}
+	if k, v, ok := optionWord(Word{Text: prefix, Eq: strings.IndexByte(prefix, '=')}); ok {
+		for i := range cmd.Options {
+			if o := &cmd.Options[i]; o.Name == k {
+				return withPrefix(k+"=", in.values(c, o.Kind, o.Values, o.Complete, v))
+			}
+		}
+		return nil
+	}
+	out := in.positional(c, prefix)
+	for _, o := range cmd.Options {
+		if _, given := c.Opts[o.Name]; !given && strings.HasPrefix(o.Name+"=", prefix) {
+			out = append(out, o.Name+"=")
+		}
+	}
+	return out
+}
+
+// positional completes the next positional word of c.
+func (in *Interp) positional(c *Call, prefix string) []string {
+	var out []string
+	idx := len(c.Args)
+	if c.Cmd.ProfileArg {
+		if idx == 0 {
+			out = append(out, in.values(c, KindProfile, nil, nil, prefix)...)
+		} else if slices.Contains(in.s.Names(), c.Args[0]) {
+			c.Profile, c.Args = c.Args[0], c.Args[1:]
+			idx--
+		}
+	}
+	args := c.Cmd.Args
+	if n := len(args); n > 0 && idx >= n && args[n-1].Variadic {
+		idx = n - 1
+	}
+	if idx < len(args) {
+		a := args[idx]
+		out = append(out, in.values(c, a.Kind, nil, a.Complete, prefix)...)
+	}
+	return out
+}
+
+// values proposes values of a kind starting with prefix.
+func (in *Interp) values(c *Call, kind Kind, fixed []string, hook func(*Call, string) []string, prefix string) []string {
+	var out []string
+	for _, v := range fixed {
+		if strings.HasPrefix(v, prefix) {
+			out = append(out, v)
+		}
+	}
+	switch kind {
+	case KindFile:
+		out = append(out, files(in.s, prefix)...)
+	case KindProfile:
+		for _, n := range in.s.Names() {
+			if strings.HasPrefix(n, prefix) {
+				out = append(out, n)
+			}
+		}
+	case KindCommand:
+		out = append(out, commandNames(prefix)...)
+	}
+	if hook != nil && in.mu.TryLock() {
+		defer in.mu.Unlock()
+		for _, v := range hook(c, prefix) {
+			if strings.HasPrefix(v, prefix) && !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func withPrefix(p string, vs []string) []string {
+	for i, v := range vs {
+		vs[i] = p + v
+	}
+	return vs
+}
+
+// files lists the paths starting with prefix, relative to the session's
+// directory; directories end with /. Hidden files show only when the prefix
+// names them.
+func files(s *Session, prefix string) []string {
+	dir, base := "", prefix
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dir, base = prefix[:i+1], prefix[i+1:]
+	}
+	path := s.Path(dir)
+	if dir == "" {
+		path = s.Path(".")
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		if e.IsDir() {
+			name += "/"
+		}
+		out = append(out, dir+name)
+		if len(out) == 200 {
+			break
+		}
+	}
+	return out
+}
+
+// Inspect implements jupyter.Handler: the doc of the command under the
+// cursor (or of the command named by help's argument there).
+func (in *Interp) Inspect(code string, cursor int, detail int) jupyter.Bundle {
+	b := byteOffset(code, cursor)
+	st, ok := stmtAt(code, b)
+	if !ok {
+		return nil
+	}
+	cmd := commandOf(st.Words[0])
+	for _, w := range st.Words[1:] {
+		if cmd != nil && cmd.Name == "help" && w.Start <= b && b <= w.End && Lookup(w.Text) != nil {
+			cmd = Lookup(w.Text)
+		}
+	}
+	if cmd == nil {
+		return nil
+	}
+	h := HelpBundle(cmd)
+	return jupyter.Bundle{"text/plain": h["text/plain"], "text/markdown": h["text/markdown"]}
+}
+
+// commandOf returns the command a statement's first word names, also in
+// the form CMD?.
+func commandOf(w Word) *Command {
+	if name, ok := helpWord(w); ok {
+		return Lookup(name)
+	}
+	if w.Quoted {
+		return nil
+	}
+	return Lookup(w.Text)
+}
+
+// stmtAt returns the statement the byte offset b is in or just after (on the
+// same line).
+func stmtAt(code string, b int) (Stmt, bool) {
+	l := lex(code)
+	for i := len(l.stmts) - 1; i >= 0; i-- {
+		st := l.stmts[i]
+		if st.Words[0].Start > b {
+			continue
+		}
+		end := st.Words[len(st.Words)-1].End
+		return st, b <= end || !strings.Contains(code[end:b], "\n")
+	}
+	return Stmt{}, false
+}
+
+// IsComplete implements jupyter.Handler: "incomplete" for an unclosed quote
+// or a trailing \, "invalid" when a line names no command, else "complete".
+func (in *Interp) IsComplete(code string) (status, indent string) {
+	l := lex(code)
+	if l.open || l.cont {
+		return "incomplete", ""
+	}
+	for _, st := range l.stmts {
+		if commandOf(st.Words[0]) == nil {
+			return "invalid", ""
+		}
+	}
+	return "complete", ""
+}
