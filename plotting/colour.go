@@ -1,0 +1,119 @@
+package plotting
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"sort"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
+)
+
+// goldenAngle spaces the hues of consecutive families as far apart as
+// possible whatever their number.
+const goldenAngle = 137.50776405003785
+
+// palette colours names by structural closeness: one hue family per
+// top-level name element (package, module), a hue shift within the family
+// per second element (class, sub-package), a lightness per third element.
+// It depends only on the names, never on the order nodes are met.
+type palette struct {
+	hue map[string]float64
+}
+
+// newPalette gives each distinct top-level element of the view's profile a
+// hue: sorted by name, the i-th at i·137.5° (mod 360). Without a call tree
+// it falls back to a hash of the element.
+func newPalette(v *compaction.View) *palette {
+	p := &palette{hue: map[string]float64{}}
+	if v == nil || v.Tree == nil || v.Tree.Names == nil {
+		return p
+	}
+	names := v.Tree.Names
+	seen := map[int32]bool{}
+	var tops []string
+	for _, e := range names.Elems {
+		if len(e) > 0 && !seen[e[0]] {
+			seen[e[0]] = true
+			tops = append(tops, names.Strings[e[0]])
+		}
+	}
+	sort.Strings(tops)
+	for i, t := range tops {
+		p.hue[t] = math.Mod(float64(i)*goldenAngle, 360)
+	}
+	return p
+}
+
+// colour returns the fill for a name split into elements, as #rrggbb.
+func (p *palette) colour(elems []string) string {
+	if len(elems) == 0 {
+		return "#cccccc"
+	}
+	h, ok := p.hue[elems[0]]
+	if !ok {
+		h = float64(hash(elems[0]) % 360)
+	}
+	s, l := 0.62, 0.62
+	if len(elems) > 1 {
+		h += float64(int(hash(elems[1])%7)-3) * 7 // ±21° within the family
+	}
+	if len(elems) > 2 {
+		l += float64(int(hash(elems[2])%5)-2) * 0.05 // 0.52 .. 0.72
+	}
+	return hsl(math.Mod(h+360, 360), s, l)
+}
+
+func hash(s string) uint32 {
+	f := fnv.New32a()
+	f.Write([]byte(s))
+	return f.Sum32()
+}
+
+// hsl converts hue (degrees), saturation and lightness (0..1) to #rrggbb.
+func hsl(h, s, l float64) string {
+	c := (1 - math.Abs(2*l-1)) * s
+	x := c * (1 - math.Abs(math.Mod(h/60, 2)-1))
+	m := l - c/2
+	var r, g, b float64
+	switch {
+	case h < 60:
+		r, g, b = c, x, 0
+	case h < 120:
+		r, g, b = x, c, 0
+	case h < 180:
+		r, g, b = 0, c, x
+	case h < 240:
+		r, g, b = 0, x, c
+	case h < 300:
+		r, g, b = x, 0, c
+	default:
+		r, g, b = c, 0, x
+	}
+	to := func(v float64) int { return int(math.Round((v + m) * 255)) }
+	return fmt.Sprintf("#%02x%02x%02x", to(r), to(g), to(b))
+}
+
+// elements splits a compacted node's name into its name elements, taking
+// them from the call tree (the first member's frame) when the view has one.
+func elements(v *compaction.View, node int32, name string) []string {
+	if v != nil && v.Tree != nil && v.Tree.Names != nil && node >= 0 && len(v.Nodes[node].Members) > 0 {
+		t := v.Tree
+		f := t.Frame[v.Nodes[node].Members[0]]
+		var out []string
+		n := 0
+		for _, e := range t.Names.Elems[f] {
+			if n >= len(name) {
+				break
+			}
+			s := t.Names.Strings[e]
+			out = append(out, s)
+			n += len(s)
+		}
+		if n == len(name) {
+			return out
+		}
+	}
+	return analysis.Split(name, analysis.LangAuto)
+}

@@ -1,0 +1,157 @@
+package plotting
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
+)
+
+// Layouts and orders accepted by Draw.
+const (
+	LayoutRadial = "radial" // ProfVis's semi-circular fan
+	LayoutTree   = "tree"   // a top-down tidy tree
+	LayoutFlame  = "flame"  // an icicle: width ∝ total, depth = call depth
+
+	OrderName   = "name"   // siblings alphabetical (FlameGraph, pprof)
+	OrderWeight = "weight" // heaviest first (speedscope's left heavy)
+)
+
+// Default budgets: whatever the profile, a picture draws at most
+// DefaultMaxNodes nodes (fold marks included) in at most DefaultMaxBytes of
+// SVG. A larger MaxNodes raises the byte budget in proportion.
+const (
+	DefaultMaxNodes = 2000
+	DefaultMaxBytes = 1 << 20
+)
+
+// Options say what to draw.
+type Options struct {
+	Layout   string  // LayoutRadial (default), LayoutTree or LayoutFlame
+	Order    string  // OrderName or OrderWeight; default: weight, name for flame
+	Inverted bool    // flame only: the bottom-up graph (callers of the leaves)
+	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
+	MaxNodes int     // 0: DefaultMaxNodes
+	Profile  string  // the profile's name in the session, for the tooltips' commands
+}
+
+// Picture is a drawn view.
+type Picture struct {
+	SVG    []byte
+	Text   string // the drawn tree as indented text
+	Drawn  int    // drawn nodes, fold marks included
+	Shown  int    // compacted nodes (or merged bottom-up nodes) drawn
+	Folded int    // siblings folded into "+N more" marks
+}
+
+// Draw draws v. The result depends only on v and o: the same input gives the
+// same bytes on every run and machine. It keeps to the size budget by
+// folding the lightest nodes first, and retries with fewer nodes when the
+// SVG would exceed the byte budget.
+func Draw(v *compaction.View, o Options) (*Picture, error) {
+	if err := o.check(v); err != nil {
+		return nil, err
+	}
+	max := o.MaxNodes
+	if max <= 0 {
+		max = DefaultMaxNodes
+	}
+	budget := DefaultMaxBytes
+	if max > DefaultMaxNodes {
+		budget = int(int64(DefaultMaxBytes) * int64(max) / DefaultMaxNodes)
+	}
+	for {
+		p := o.pic(v, max)
+		var buf bytes.Buffer
+		if err := paint(&buf, p, o); err != nil {
+			return nil, err
+		}
+		if buf.Len() > budget && len(p.Items) > 2 {
+			max = len(p.Items) * budget / buf.Len() * 9 / 10
+			if max < 2 {
+				max = 2
+			}
+			continue
+		}
+		return &Picture{SVG: buf.Bytes(), Text: Text(p, o.Profile), Drawn: len(p.Items),
+			Shown: len(p.Items) - marks(p), Folded: p.Hidden()}, nil
+	}
+}
+
+func (o *Options) check(v *compaction.View) error {
+	switch o.Layout {
+	case "":
+		o.Layout = LayoutRadial
+	case LayoutRadial, LayoutTree, LayoutFlame:
+	default:
+		return fmt.Errorf("draw: unknown layout %q: want radial, tree or flame", o.Layout)
+	}
+	switch o.Order {
+	case "":
+		o.Order = OrderWeight
+		if o.Layout == LayoutFlame {
+			o.Order = OrderName
+		}
+	case OrderName, OrderWeight:
+	default:
+		return fmt.Errorf("draw: unknown order %q: want name or weight", o.Order)
+	}
+	if o.Inverted && o.Layout != LayoutFlame {
+		return fmt.Errorf("draw: inverted is for flame graphs only")
+	}
+	for _, r := range o.Roots {
+		if r < 0 || int(r) >= len(v.Nodes) {
+			return fmt.Errorf("draw: root %d out of range: the view has %d nodes", r, len(v.Nodes))
+		}
+	}
+	return nil
+}
+
+// minFrac is the smallest share of the picture a node may have to be
+// drawn: about one pixel in each layout.
+var minFrac = map[string]float64{LayoutFlame: 0.5 / flameWidth, LayoutRadial: 1 / (3.1416 * radialRadius), LayoutTree: 1.0 / 1000}
+
+// pic selects what to draw.
+func (o *Options) pic(v *compaction.View, max int) *Pic {
+	roots := o.Roots
+	if roots == nil {
+		roots = v.Roots
+	}
+	var src source = &topDown{v: v, roots: roots}
+	if o.Inverted {
+		src = newBottomUp(v, roots)
+	}
+	var scale int64
+	for _, t := range src.tops() {
+		scale += src.item(t).Total
+	}
+	min := int64(minFrac[o.Layout] * float64(scale))
+	if min < 1 {
+		min = 1
+	}
+	p := choose(src, max, min).pic(v, o.Order == OrderName)
+	p.Bottom = o.Inverted
+	for _, r := range v.Roots {
+		p.Total += v.Nodes[r].Total
+	}
+	return p
+}
+
+func marks(p *Pic) int {
+	n := 0
+	for i := range p.Items {
+		if p.Items[i].Fold > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// valueType returns the view's value type, or plain samples without a tree.
+func valueType(v *compaction.View) analysis.ValueType {
+	if v != nil && v.Tree != nil && v.Tree.Profile != nil && v.Value < len(v.Tree.Profile.ValueTypes) {
+		return v.Tree.Profile.ValueTypes[v.Value]
+	}
+	return analysis.ValueType{Type: "samples", Unit: "count"}
+}

@@ -1,0 +1,101 @@
+package plotting
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+
+	"github.com/proflens/proflens/compaction"
+)
+
+// tnode is a node of a hand-made compacted tree, before flattening.
+type tnode struct {
+	name string
+	self int64
+	kids []*tnode
+}
+
+func (n *tnode) total() int64 {
+	t := n.self
+	for _, k := range n.kids {
+		t += k.total()
+	}
+	return t
+}
+
+// makeView flattens hand-made trees into a View in pre-order, children by
+// descending total then name, handles from positions; no call tree.
+func makeView(roots ...*tnode) *compaction.View {
+	v := &compaction.View{}
+	var add func(n *tnode, parent, depth int32) int32
+	sortKids := func(ns []*tnode) {
+		sort.SliceStable(ns, func(i, j int) bool {
+			if a, b := ns[i].total(), ns[j].total(); a != b {
+				return a > b
+			}
+			return ns[i].name < ns[j].name
+		})
+	}
+	add = func(n *tnode, parent, depth int32) int32 {
+		id := int32(len(v.Nodes))
+		v.Nodes = append(v.Nodes, compaction.Node{Name: n.name, Handle: fmt.Sprintf("h%d", id), Parent: parent,
+			Depth: depth, Total: n.total(), Self: n.self, Members: []int32{id}})
+		sortKids(n.kids)
+		var kids []int32
+		for _, k := range n.kids {
+			kids = append(kids, add(k, id, depth+1))
+		}
+		v.Nodes[id].Children = kids
+		return id
+	}
+	sortKids(roots)
+	for _, r := range roots {
+		v.Roots = append(v.Roots, add(r, -1, 0))
+	}
+	v.After = len(v.Nodes)
+	v.Before = len(v.Nodes)
+	return v
+}
+
+var randNames = []string{"a", "a.X", "a.X.f", "a.Y.g", "b", "b.Z", "b.Z.h", "c.W.k", "main", "main.run", "lib2.Muscle"}
+
+// randomTree makes a random tree of about n nodes; siblings have distinct
+// names, some nodes have no self weight and some have zero total.
+func randomTree(r *rand.Rand, n int, depth int) *tnode {
+	root := &tnode{name: randNames[r.Intn(len(randNames))], self: int64(r.Intn(4))}
+	budget := n - 1
+	var grow func(t *tnode, d int)
+	grow = func(t *tnode, d int) {
+		if d >= depth || budget <= 0 {
+			return
+		}
+		k := r.Intn(5)
+		used := map[string]bool{}
+		for i := 0; i < k && budget > 0; i++ {
+			name := randNames[r.Intn(len(randNames))] + fmt.Sprint(r.Intn(4))
+			if used[name] {
+				continue
+			}
+			used[name] = true
+			budget--
+			c := &tnode{name: name, self: int64(r.Intn(3)) * int64(r.Intn(100))}
+			t.kids = append(t.kids, c)
+			grow(c, d+1)
+		}
+	}
+	grow(root, 0)
+	return root
+}
+
+func randomView(r *rand.Rand, n int) *compaction.View {
+	var roots []*tnode
+	used := map[string]bool{}
+	for i := 0; i < 1+r.Intn(3); i++ {
+		t := randomTree(r, n/2+1, 3+r.Intn(8))
+		if !used[t.name] {
+			used[t.name] = true
+			roots = append(roots, t)
+		}
+	}
+	return makeView(roots...)
+}

@@ -1,0 +1,83 @@
+package plotting
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+func paintRadial(w io.Writer, p *Pic, o Options) error {
+	sectors := Radial(p, radialRadius)
+	cx, cy := margin+radialRadius, header+margin+radialRadius
+	s := newSVG(w, 2*(radialRadius+margin), cy+margin)
+	s.text(margin, 15, 0, "start", title(p, o))
+	pal := newPalette(p.View)
+	for i, sc := range sectors {
+		it := &p.Items[i]
+		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile))
+		s.printf(`<path d="%s" fill="%s" stroke="#fff" stroke-width="0.75"/>`, sectorPath(cx, cy, sc), fill(p, pal, it))
+		radialLabel(s, cx, cy, sc, label(p, it))
+		s.closeGroup()
+	}
+	return s.close()
+}
+
+// polar returns the SVG point at radius r and angle a (radians,
+// counter-clockwise, y up) around (cx, cy).
+func polar(cx, cy, r, a float64) (float64, float64) {
+	return cx + r*math.Cos(a), cy - r*math.Sin(a)
+}
+
+// sectorPath draws an annular sector clockwise along the outer arc and back
+// along the inner one; a sector with no inner radius is a pie slice.
+func sectorPath(cx, cy float64, sc Sector) string {
+	var b strings.Builder
+	x0, y0 := polar(cx, cy, sc.R1, sc.A0)
+	x1, y1 := polar(cx, cy, sc.R1, sc.A1)
+	large := 0
+	if sc.A0-sc.A1 > math.Pi {
+		large = 1
+	}
+	if sc.R0 <= 0 {
+		writef(&b, "M%.2f %.2fL%.2f %.2fA%.2f %.2f 0 %d 1 %.2f %.2fZ", cx, cy, x0, y0, sc.R1, sc.R1, large, x1, y1)
+		return b.String()
+	}
+	x2, y2 := polar(cx, cy, sc.R0, sc.A1)
+	x3, y3 := polar(cx, cy, sc.R0, sc.A0)
+	writef(&b, "M%.2f %.2fA%.2f %.2f 0 %d 1 %.2f %.2fL%.2f %.2fA%.2f %.2f 0 %d 0 %.2f %.2fZ",
+		x0, y0, sc.R1, sc.R1, large, x1, y1, x2, y2, sc.R0, sc.R0, large, x3, y3)
+	return b.String()
+}
+
+// radialLabel writes a sector's label where it fits: along the arc when the
+// arc is long enough, else along the radius, else not at all. The centre
+// half disc gets a horizontal label.
+func radialLabel(s *svgWriter, cx, cy float64, sc Sector, text string) {
+	mid := (sc.A0 + sc.A1) / 2
+	rm := (sc.R0 + sc.R1) / 2
+	thick := sc.R1 - sc.R0
+	if sc.R0 <= 0 {
+		x, y := polar(cx, cy, sc.R1*0.5, mid)
+		if l := fit(text, math.Min(2*sc.R1*math.Sin(math.Min(sc.A0-sc.A1, math.Pi)/2)*0.8, 2*sc.R1*0.8)); l != "" {
+			s.centred(x, y, 0, l)
+		}
+		return
+	}
+	arc := (sc.A0 - sc.A1) * rm
+	deg := mid * 180 / math.Pi
+	x, y := polar(cx, cy, rm, mid)
+	along, across := fit(text, arc-4), fit(text, thick-4)
+	switch {
+	case thick >= fontSize+2 && len(along) >= len(across) && along != "":
+		s.centred(x, y, 90-deg, along)
+	case arc >= fontSize+2 && across != "":
+		rot := -deg
+		if deg > 90 {
+			rot = 180 - deg
+		}
+		s.centred(x, y, rot, across)
+	}
+}
+
+func writef(b *strings.Builder, format string, args ...any) { fmt.Fprintf(b, format, args...) }

@@ -1,0 +1,165 @@
+package plotting
+
+import (
+	"sort"
+
+	"github.com/proflens/proflens/compaction"
+)
+
+// topDown is a view (or a subtree of it) as a source: ids are view nodes.
+type topDown struct {
+	v     *compaction.View
+	roots []int32
+}
+
+func (t *topDown) tops() []int32 { return positive(t.v, t.roots) }
+
+func (t *topDown) kids(i int32) []int32 { return positive(t.v, t.v.Nodes[i].Children) }
+
+func (t *topDown) item(i int32) Item {
+	n := &t.v.Nodes[i]
+	return Item{Name: n.Name, Total: n.Total, Self: n.Self, Nodes: []int32{i}}
+}
+
+// positive returns the nodes of ids with a positive total, in order.
+func positive(v *compaction.View, ids []int32) []int32 {
+	out := make([]int32, 0, len(ids))
+	for _, id := range ids {
+		if v.Nodes[id].Total > 0 {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// bottomUp is the inverted graph of a view, built lazily: its top items are
+// the compacted names that have self weight, and the children of an item
+// are the compacted callers of the nodes it stands for, merged by name.
+// Each item keeps cursors: a view node reached on the way up and the self
+// weight that reached it.
+type bottomUp struct {
+	v     *compaction.View
+	items []buItem
+	top   []int32
+}
+
+type buItem struct {
+	name    string
+	total   int64
+	self    int64 // weight whose call path starts here (no caller)
+	cursors []cursor
+	kids    []int32
+	built   bool
+}
+
+type cursor struct {
+	node   int32
+	weight int64
+}
+
+// newBottomUp groups every view node with self weight by name. Linear in the
+// view's size.
+func newBottomUp(v *compaction.View, roots []int32) *bottomUp {
+	b := &bottomUp{v: v}
+	var cs []cursor
+	for _, r := range roots {
+		end := subtreeEnd(v, r)
+		for n := r; n < end; n++ {
+			if s := v.Nodes[n].Self; s > 0 {
+				cs = append(cs, cursor{n, s})
+			}
+		}
+	}
+	b.top = b.group(cs)
+	return b
+}
+
+// subtreeEnd returns the index after the pre-order subtree of r.
+func subtreeEnd(v *compaction.View, r int32) int32 {
+	d := v.Nodes[r].Depth
+	n := r + 1
+	for n < int32(len(v.Nodes)) && v.Nodes[n].Depth > d {
+		n++
+	}
+	return n
+}
+
+// group merges cursors by their node's name into new items, returned by
+// descending total, then name.
+func (b *bottomUp) group(cs []cursor) []int32 {
+	byName := map[string]int32{}
+	var out []int32
+	for _, c := range cs {
+		name := b.v.Nodes[c.node].Name
+		id, ok := byName[name]
+		if !ok {
+			id = int32(len(b.items))
+			b.items = append(b.items, buItem{name: name})
+			byName[name] = id
+			out = append(out, id)
+		}
+		it := &b.items[id]
+		it.total += c.weight
+		if k := len(it.cursors); k > 0 && it.cursors[k-1].node == c.node {
+			it.cursors[k-1].weight += c.weight
+		} else {
+			it.cursors = append(it.cursors, c)
+		}
+	}
+	for _, id := range out {
+		it := &b.items[id]
+		sort.Slice(it.cursors, func(i, j int) bool { return it.cursors[i].node < it.cursors[j].node })
+		it.cursors = mergeCursors(it.cursors)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, c := &b.items[out[i]], &b.items[out[j]]
+		if a.total != c.total {
+			return a.total > c.total
+		}
+		return a.name < c.name
+	})
+	return out
+}
+
+// mergeCursors sums the weights of adjacent cursors on the same node.
+func mergeCursors(cs []cursor) []cursor {
+	out := cs[:0]
+	for _, c := range cs {
+		if k := len(out); k > 0 && out[k-1].node == c.node {
+			out[k-1].weight += c.weight
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func (b *bottomUp) tops() []int32 { return b.top }
+
+func (b *bottomUp) kids(i int32) []int32 {
+	if b.items[i].built {
+		return b.items[i].kids
+	}
+	var up []cursor
+	var self int64
+	for _, c := range b.items[i].cursors {
+		if p := b.v.Nodes[c.node].Parent; p >= 0 {
+			up = append(up, cursor{p, c.weight})
+		} else {
+			self += c.weight
+		}
+	}
+	kids := b.group(up) // may grow b.items
+	it := &b.items[i]
+	it.kids, it.self, it.built = kids, self, true
+	return kids
+}
+
+func (b *bottomUp) item(i int32) Item {
+	it := &b.items[i]
+	nodes := make([]int32, len(it.cursors))
+	for k, c := range it.cursors {
+		nodes[k] = c.node
+	}
+	return Item{Name: it.name, Total: it.total, Self: it.self, Nodes: nodes}
+}

@@ -1,0 +1,90 @@
+package plotting
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Font metrics. Labels use a monospaced font so that whether a label fits
+// can be decided exactly, the same way on every machine.
+const (
+	fontSize  = 11.0
+	charWidth = 0.6 * fontSize
+	fontStack = "DejaVu Sans Mono,Menlo,Consolas,monospace"
+	foldFill  = "#d9d9d9"
+)
+
+// svgWriter writes SVG with fixed float precision; the first write error
+// is kept and reported by close.
+type svgWriter struct {
+	w   *bufio.Writer
+	err error
+}
+
+func newSVG(w io.Writer, width, height float64) *svgWriter {
+	s := &svgWriter{w: bufio.NewWriter(w)}
+	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
+		width, height, width, height, fontStack, fontSize)
+	s.printf("<style>.n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.n text{pointer-events:none}</style>\n")
+	return s
+}
+
+func (s *svgWriter) printf(format string, args ...any) {
+	if s.err == nil {
+		_, s.err = fmt.Fprintf(s.w, format, args...)
+	}
+}
+
+// open starts a node's group with its id and tooltip.
+func (s *svgWriter) open(id, tip string) {
+	s.printf(`<g class="n" id="%s"><title>%s</title>`, esc(id), esc(tip))
+}
+
+func (s *svgWriter) closeGroup() { s.printf("</g>\n") }
+
+// text writes a label; rotate is in degrees about (x, y).
+func (s *svgWriter) text(x, y, rotate float64, anchor, label string) {
+	if rotate != 0 {
+		s.printf(`<text x="%.2f" y="%.2f" text-anchor="%s" transform="rotate(%.2f %.2f %.2f)">%s</text>`,
+			x, y, anchor, rotate, x, y, esc(label))
+		return
+	}
+	s.printf(`<text x="%.2f" y="%.2f" text-anchor="%s">%s</text>`, x, y, anchor, esc(label))
+}
+
+// centred writes a label centred on (x, y), rotated by rotate degrees.
+func (s *svgWriter) centred(x, y, rotate float64, label string) {
+	s.printf(`<text x="%.2f" y="%.2f" dy="0.35em" text-anchor="middle"`, x, y)
+	if rotate != 0 {
+		s.printf(` transform="rotate(%.2f %.2f %.2f)"`, rotate, x, y)
+	}
+	s.printf(">%s</text>", esc(label))
+}
+
+func (s *svgWriter) close() error {
+	s.printf("</svg>\n")
+	if s.err != nil {
+		return s.err
+	}
+	return s.w.Flush()
+}
+
+var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+
+func esc(s string) string { return escaper.Replace(s) }
+
+// fit returns label shortened to at most width pixels, ending in "…" when
+// cut, or "" when not even three characters fit.
+func fit(label string, width float64) string {
+	r := []rune(label)
+	n := int(width / charWidth)
+	if len(r) <= n {
+		return label
+	}
+	if n < 4 {
+		return ""
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,49 @@
+package plotting
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Text returns the drawn tree as indented text, one node per line:
+// `name [total] percent handle`, two spaces per depth, fold marks included.
+// It is the text/plain form of a picture.
+func Text(p *Pic, profile string) string {
+	var b strings.Builder
+	vt := valueType(p.View)
+	kind := "top-down"
+	if p.Bottom {
+		kind = "bottom-up"
+	}
+	fmt.Fprintf(&b, "%s%s, %s: %d nodes drawn", profile, sep(profile), kind, len(p.Items))
+	if h := p.Hidden(); h > 0 {
+		fmt.Fprintf(&b, ", %d folded", h)
+	}
+	b.WriteString("\n")
+	var walk func(ids []int32)
+	walk = func(ids []int32) {
+		for _, id := range ids {
+			it := &p.Items[id]
+			b.WriteString(strings.Repeat("  ", int(it.Depth)))
+			name := it.Name
+			if it.Fold > 0 {
+				name = fmt.Sprintf("+%d more", it.Fold)
+			}
+			fmt.Fprintf(&b, "%s [%s] %s", name, Amount(it.Total, vt), Percent(it.Total, p.Total))
+			if it.Fold == 0 && len(it.Nodes) == 1 {
+				b.WriteString(" " + p.View.Nodes[it.Nodes[0]].Handle)
+			}
+			b.WriteString("\n")
+			walk(it.Kids)
+		}
+	}
+	walk(p.Top)
+	return b.String()
+}
+
+func sep(profile string) string {
+	if profile == "" {
+		return ""
+	}
+	return ": "
+}

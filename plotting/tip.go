@@ -1,0 +1,70 @@
+package plotting
+
+import (
+	"fmt"
+	"strings"
+)
+
+// label is what a node shows on the picture.
+func label(p *Pic, it *Item) string {
+	if it.Fold > 0 {
+		return fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total))
+	}
+	return it.Name
+}
+
+// tip is a node's tooltip: its name, total and self with units and percent
+// of the profile, its members, its handle and the commands that expand or
+// compact it.
+func tip(p *Pic, id int32, profile string) string {
+	it := &p.Items[id]
+	vt := valueType(p.View)
+	var b strings.Builder
+	if it.Fold > 0 {
+		fmt.Fprintf(&b, "+%d more: %d smaller nodes folded\ntotal %s (%s of the profile)\nmaxnodes=N draws more",
+			it.Fold, it.Fold, Amount(it.Total, vt), Percent(it.Total, p.Total))
+		return b.String()
+	}
+	b.WriteString(it.Name)
+	fmt.Fprintf(&b, "\ntotal %s (%s)", Amount(it.Total, vt), Percent(it.Total, p.Total))
+	if p.Bottom {
+		b.WriteString(" on call paths through here")
+		return b.String() + handles(p, it, profile)
+	}
+	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), Percent(it.Self, p.Total))
+	n := &p.View.Nodes[it.Nodes[0]]
+	fmt.Fprintf(&b, "\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle)
+	return b.String() + commands(profile, n.Handle)
+}
+
+// handles lists the compacted nodes a bottom-up item merges.
+func handles(p *Pic, it *Item, profile string) string {
+	if len(it.Nodes) == 1 {
+		n := &p.View.Nodes[it.Nodes[0]]
+		return fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle) +
+			commands(profile, n.Handle)
+	}
+	hs := make([]string, 0, 8)
+	for i, id := range it.Nodes {
+		if i == 8 {
+			hs = append(hs, fmt.Sprintf("… %d more", len(it.Nodes)-8))
+			break
+		}
+		hs = append(hs, p.View.Nodes[id].Handle)
+	}
+	return fmt.Sprintf("\n%d compacted nodes: %s", len(it.Nodes), strings.Join(hs, " "))
+}
+
+func commands(profile, handle string) string {
+	if profile != "" {
+		profile += " "
+	}
+	return fmt.Sprintf("\nexpand %s%s\ncompact %s%s", profile, handle, profile, handle)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
