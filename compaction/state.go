@@ -1,8 +1,99 @@
 package compaction
 
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/proflens/proflens/analysis"
+)
+
 // State is a granularity state: how many name elements each call-tree node
 // keeps. It is a small value owned by the session; the call tree is never
-// touched.
+// touched. A state is never modified once a View has been computed from it:
+// Step and SetLevel return new states.
 type State struct {
-	Level []int32 // per call-tree node id
+	Level []int32 // per call-tree node id; a level beyond the name's length means the full name
+
+	ix *index // the tree's interned compacted names, shared by the states of one tree
+}
+
+// NewState returns the uniform state with every node of t at level g (at
+// least 1). It interns t's compacted names once (linear in the total number
+// of name elements); states derived from it share that work.
+func NewState(t *analysis.Tree, g int) *State {
+	s := &State{Level: make([]int32, t.Len()), ix: newIndex(t)}
+	fill(s.Level, clampLevel(g))
+	return s
+}
+
+func fill(l []int32, g int32) {
+	for i := range l {
+		l[i] = g
+	}
+}
+
+func clampLevel(g int) int32 {
+	if g < 1 {
+		return 1
+	}
+	if g > 1<<20 {
+		return 1 << 20
+	}
+	return int32(g)
+}
+
+// index returns the interned names of t, building them when s was made by
+// hand or for another tree.
+func (s *State) index(t *analysis.Tree) *index {
+	if s.ix == nil || s.ix.tree != t {
+		s.ix = newIndex(t)
+	}
+	return s.ix
+}
+
+// clone returns a copy of s sharing its index.
+func (s *State) clone() *State {
+	return &State{Level: append([]int32(nil), s.Level...), ix: s.ix}
+}
+
+// Effective returns the level node n shows: its level, capped at the number
+// of elements of its name.
+func (s *State) Effective(t *analysis.Tree, n int32) int {
+	ix := s.index(t)
+	g := s.Level[n]
+	if m := ix.levels(t.Frame[n]); g > m {
+		g = m
+	}
+	return int(g)
+}
+
+// SetLevel returns a copy of s where every node of t whose full name matches
+// re (every node when re is nil) is at level g, and the number of nodes set.
+func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, int, error) {
+	if g < 1 {
+		return nil, 0, fmt.Errorf("level %d: levels start at 1 (the top name element)", g)
+	}
+	out := s.clone()
+	out.index(t)
+	lv := clampLevel(g)
+	if re == nil {
+		fill(out.Level, lv)
+		return out, len(out.Level), nil
+	}
+	match := make([]int8, len(t.Profile.Frames)) // 0 unknown, 1 no, 2 yes
+	n := 0
+	for v := range out.Level {
+		f := t.Frame[v]
+		if match[f] == 0 {
+			match[f] = 1
+			if re.MatchString(t.Profile.Frames[f].Name) {
+				match[f] = 2
+			}
+		}
+		if match[f] == 2 {
+			out.Level[v] = lv
+			n++
+		}
+	}
+	return out, n, nil
 }

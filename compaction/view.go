@@ -24,4 +24,11 @@ type View struct {
 	Roots  []int32 // by descending Total, then Name
 	Before int     // call-tree nodes
 	After  int     // compacted nodes (len(Nodes))
+
+	// NodeOf gives, per call-tree node id, the index in Nodes of the
+	// compacted node it belongs to.
+	NodeOf []int32
+
+	name  []int32 // per node: compacted name id in the state's index
+	state *State  // the state the view was computed from
 }

@@ -1,0 +1,108 @@
+package compaction
+
+import (
+	"strings"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+// index interns every compacted name a tree can show. A compacted name is a
+// prefix of a frame's name elements; each distinct prefix gets an id, so that
+// "cname(A) is an element-wise prefix of cname(B)" is one array lookup:
+// with d = depth[a], a is a prefix of b iff depth[b] >= d and the prefix of
+// b's frame at level d is a. It is built once per tree and shared, read-only,
+// by every state of that tree.
+type index struct {
+	tree   *analysis.Tree
+	off    []int32  // per frame: start of its prefix ids in pre
+	pre    []int32  // pre[off[f]+g-1]: id of the first g elements of frame f
+	depth  []int32  // per prefix id: number of elements
+	parent []int32  // per prefix id: the prefix one element shorter, -1 at depth 1
+	str    []string // per prefix id: the displayed compacted name
+}
+
+// prefixKey names a prefix by the prefix one element shorter and its last
+// element.
+type prefixKey struct{ parent, elem int32 }
+
+// newIndex interns the prefixes of every frame of t. Time is linear in the
+// total number of name elements.
+func newIndex(t *analysis.Tree) *index {
+	ix := &index{tree: t, off: make([]int32, len(t.Names.Elems)+1)}
+	ids := make(map[prefixKey]int32)
+	var b strings.Builder
+	for f, elems := range t.Names.Elems {
+		ix.off[f] = int32(len(ix.pre))
+		p := int32(-1)
+		for g, e := range elems {
+			k := prefixKey{p, e}
+			id, ok := ids[k]
+			if !ok {
+				id = int32(len(ix.depth))
+				ids[k] = id
+				ix.depth = append(ix.depth, int32(g+1))
+				ix.parent = append(ix.parent, p)
+				b.Reset()
+				if p >= 0 {
+					b.WriteString(ix.str[p])
+				}
+				b.WriteString(t.Names.Strings[e])
+				ix.str = append(ix.str, b.String())
+			}
+			ix.pre = append(ix.pre, id)
+			p = id
+		}
+		if len(elems) == 0 { // a frame without elements shows as ""
+			ix.pre = append(ix.pre, ix.empty(ids))
+		}
+	}
+	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
+	return ix
+}
+
+// empty returns the id of the empty name, interning it on first use.
+func (ix *index) empty(ids map[prefixKey]int32) int32 {
+	k := prefixKey{-1, -1}
+	if id, ok := ids[k]; ok {
+		return id
+	}
+	id := int32(len(ix.depth))
+	ids[k] = id
+	ix.depth = append(ix.depth, 1)
+	ix.parent = append(ix.parent, -1)
+	ix.str = append(ix.str, "")
+	return id
+}
+
+// levels returns the number of name elements of frame f.
+func (ix *index) levels(f int32) int32 { return ix.off[f+1] - ix.off[f] }
+
+// cname returns the compacted name id of frame f at level g (a level beyond
+// the name's length means the full name; levels below 1 count as 1).
+func (ix *index) cname(f, g int32) int32 {
+	n := ix.off[f+1] - ix.off[f]
+	if g > n {
+		g = n
+	}
+	if g < 1 {
+		g = 1
+	}
+	return ix.pre[ix.off[f]+g-1]
+}
+
+// startsWith reports whether the compacted name id c starts with the
+// compacted name id n, element-wise.
+func (ix *index) startsWith(c, n int32) bool {
+	for ix.depth[c] > ix.depth[n] {
+		c = ix.parent[c]
+	}
+	return c == n
+}
+
+// related reports whether one of a, b is an element-wise prefix of the other.
+func (ix *index) related(a, b int32) bool {
+	if ix.depth[a] < ix.depth[b] {
+		return ix.startsWith(b, a)
+	}
+	return ix.startsWith(a, b)
+}

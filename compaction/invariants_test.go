@@ -1,0 +1,140 @@
+package compaction
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// checkInvariants checks the properties every view has (issue 4): each
+// call-tree node in exactly one compacted node; the roots' totals sum to the
+// profile total; a node's total is the sum of its seeds' totals and its self
+// the total minus its children's; siblings have distinct names and are
+// ordered by descending total then name; nodes are in pre-order.
+func checkInvariants(t *testing.T, v *View) {
+	t.Helper()
+	tr := v.Tree
+	seen := make([]int, tr.Len())
+	for i, nd := range v.Nodes {
+		if !slices.IsSorted(nd.Members) || len(nd.Members) == 0 {
+			t.Errorf("node %d %s: members %v not ascending or empty", i, nd.Name, nd.Members)
+		}
+		var seeds int64
+		for _, m := range nd.Members {
+			seen[m]++
+			if v.NodeOf[m] != int32(i) {
+				t.Errorf("NodeOf[%d] = %d, want %d", m, v.NodeOf[m], i)
+			}
+			if p := tr.Parent[m]; p < 0 || v.NodeOf[p] != int32(i) {
+				seeds += tr.Total[v.Value][m]
+			}
+		}
+		if nd.Total != seeds {
+			t.Errorf("node %s: total %d, seeds' totals sum to %d", nd.Name, nd.Total, seeds)
+		}
+		self := nd.Total
+		for _, c := range nd.Children {
+			self -= v.Nodes[c].Total
+			if v.Nodes[c].Parent != int32(i) || v.Nodes[c].Depth != nd.Depth+1 {
+				t.Errorf("node %s: child %d has parent %d depth %d", nd.Name, c, v.Nodes[c].Parent, v.Nodes[c].Depth)
+			}
+		}
+		if nd.Self != self {
+			t.Errorf("node %s: self %d, want %d", nd.Name, nd.Self, self)
+		}
+		checkSiblings(t, v, nd.Children, int32(i)+1)
+	}
+	for n, k := range seen {
+		if k != 1 {
+			t.Errorf("call-tree node %d is in %d compacted nodes", n, k)
+		}
+	}
+	var sum, want int64
+	for _, r := range v.Roots {
+		sum += v.Nodes[r].Total
+	}
+	for _, r := range tr.Roots {
+		want += tr.Total[v.Value][r]
+	}
+	if sum != want || want+tr.Unrooted[v.Value] != tr.Profile.Total(v.Value) {
+		t.Errorf("roots' totals sum to %d, want %d", sum, want)
+	}
+	checkSiblings(t, v, v.Roots, 0)
+	if v.After != len(v.Nodes) || v.Before != tr.Len() {
+		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), len(v.Nodes))
+	}
+}
+
+// checkSiblings: distinct names, order, and pre-order positions (the first
+// sibling at first, each next one after the previous one's subtree).
+func checkSiblings(t *testing.T, v *View, kids []int32, first int32) {
+	t.Helper()
+	names := map[string]bool{}
+	next := first
+	for k, c := range kids {
+		nd := v.Nodes[c]
+		if names[nd.Name] {
+			t.Errorf("two siblings named %s", nd.Name)
+		}
+		names[nd.Name] = true
+		if k > 0 {
+			p := v.Nodes[kids[k-1]]
+			if p.Total < nd.Total || (p.Total == nd.Total && p.Name >= nd.Name) {
+				t.Errorf("siblings %s [%d] then %s [%d]: out of order", p.Name, p.Total, nd.Name, nd.Total)
+			}
+		}
+		if c != next {
+			t.Errorf("node %s at %d, pre-order wants %d", nd.Name, c, next)
+		}
+		next = c + subtreeSize(v, c)
+	}
+}
+
+func subtreeSize(v *View, i int32) int32 {
+	n := int32(1)
+	for _, c := range v.Nodes[i].Children {
+		n += subtreeSize(v, c)
+	}
+	return n
+}
+
+// TestInteractionReachable: on states reached by ProfVis's interactions —
+// a uniform level, then random expand/compact steps, each refused when its
+// result breaks R1 or R2 — Compact's partition equals the literal take-over
+// rules' components (and the group-rule oracle's tree).
+func TestInteractionReachable(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	states, nonUniform, refused := 0, 0, 0
+	for states < 10000 {
+		tr, _ := build(randomSpecs(r, 12, 3))
+		v := Compact(tr, NewState(tr, 1+r.IntN(3)), 0)
+		uniform := true
+		for step := 0; step < 8; step++ {
+			if x := v.Check(); x != nil {
+				t.Fatalf("reachable state breaks %s: %s\n%s", x.Rule, x.Describe(v), dump(v))
+			}
+			if got, want := partition(v), literalComponents(tr, v.State().Level); !slices.Equal(got, want) {
+				t.Fatalf("state %d: Compact partition %v, literal rules %v (levels %v)\n%s", states, got, want, v.State().Level, dump(v))
+			}
+			if err := sameAsOracle(v, groupOracle(tr, v.State().Level, 0)); err != nil {
+				t.Fatalf("state %d: %v", states, err)
+			}
+			states++
+			if !uniform {
+				nonUniform++
+			}
+			target := int32(r.IntN(len(v.Nodes)+1)) - 1
+			_, nv, err := Step(v, target, []int{-1, 1}[r.IntN(2)])
+			if err != nil {
+				refused++
+				continue
+			}
+			v = nv
+			uniform = uniform && target < 0
+		}
+	}
+	t.Logf("%d states (%d non-uniform), %d refused steps", states, nonUniform, refused)
+	if nonUniform < states/3 {
+		t.Errorf("only %d of %d states are non-uniform; the walk explores too little", nonUniform, states)
+	}
+}
