@@ -6,7 +6,7 @@ import "strings"
 type Lang uint8
 
 const (
-	LangAuto   Lang = iota // guess per name
+	LangAuto   Lang = iota // guess per name (see Guess)
 	LangGo                 // github.com/google/pprof/profile.(*Profile).Write
 	LangJVM                // org.apache.axis.utils.ClassUtils.forName
 	LangCpp                // ns::Class<T>::method (also Rust)
@@ -14,26 +14,154 @@ const (
 	LangJS                 // fn url:line:col
 )
 
+// String returns the language's short name.
+func (l Lang) String() string {
+	switch l {
+	case LangGo:
+		return "go"
+	case LangJVM:
+		return "jvm"
+	case LangCpp:
+		return "cpp"
+	case LangPython:
+		return "python"
+	case LangJS:
+		return "js"
+	}
+	return "auto"
+}
+
 // Split cuts a frame's full name into name elements (DESIGN.md §2). The
 // elements, concatenated, give the displayed full name; the first g of them,
 // concatenated, give the displayed compacted name at level g. So every element
 // after the first carries its leading separator (".Muscle", "/profile").
-// Level 1 is always a meaningful top unit (a package, module or file).
+// Level 1 is always a meaningful top unit (a module, package, namespace,
+// origin or directory). Split never returns an empty slice.
 //
-// TODO(names): language-aware splitters; this is the plain dotted rule.
+// The displayed name equals the name as given, except for Python and
+// JavaScript frames named after a file: the profiled form puts the function
+// first ("decode (json/decoder.py:337)", "render https://x.org/app.js:3:9"),
+// and a function is no top unit, so the display puts the file first
+// ("json/decoder.py decode:337", "https://x.org/app.js render:3:9"). No text
+// is added; only the brackets around a Python location are dropped.
+//
+// The rules per language are in names_go.go, names_jvm.go, names_cpp.go,
+// names_py.go and names_js.go.
 func Split(name string, lang Lang) []string {
 	if name == "" {
 		return []string{""}
 	}
-	var out []string
-	start := 0
-	for i := 1; i < len(name); i++ {
-		if name[i] == '.' {
-			out = append(out, name[start:i])
-			start = i
+	if lang == LangAuto {
+		lang = Guess(name)
+	}
+	switch lang {
+	case LangGo:
+		return splitGo(name)
+	case LangJVM:
+		return splitJVM(name)
+	case LangCpp:
+		return splitCpp(name)
+	case LangPython:
+		return splitPython(name)
+	case LangJS:
+		return splitJS(name)
+	}
+	return splitDotted(name)
+}
+
+// Display returns the displayed full name of a frame name: the
+// concatenation of its elements.
+func Display(name string, lang Lang) string {
+	return strings.Join(Split(name, lang), "")
+}
+
+// Guess chooses a splitter for one name, for profiles whose language is
+// unknown (LangAuto). It looks at the name's shape only:
+//   - "fn (path.py:12)" is Python; "fn url:line:col" is JavaScript;
+//   - "::" is C++ or Rust;
+//   - an import path ("a/b.F") or a "(*T)" receiver is Go;
+//   - a reverse domain name ("org.apache.x.Y.f", "com.google...") or an
+//     inner class ("java.util.HashMap$TreeNode.find") is JVM;
+//   - anything else is split at dots, which is what the Go and JVM splitters
+//     do for names like "lib2.Muscle.contract()" or "runtime.mallocgc".
+func Guess(name string) Lang {
+	switch {
+	case isPythonLoc(name):
+		return LangPython
+	case isJSLoc(name):
+		return LangJS
+	case strings.Contains(name, "::"):
+		return LangCpp
+	case strings.Contains(name, ".(*"):
+		return LangGo
+	}
+	limit := len(name)
+	if i := strings.IndexAny(name, "[( "); i >= 0 {
+		limit = i
+	}
+	if slash := strings.LastIndexByte(name[:limit], '/'); slash > 0 && name[0] != '/' &&
+		strings.IndexByte(name[slash:limit], '.') > 0 && !strings.Contains(name[:limit], "://") {
+		if strings.Contains(name, ";.") || strings.Contains(name, "$$Lambda") {
+			return LangJVM // Lorg/mozilla/javascript/ScriptableObject;.createSlot
+		}
+		return LangGo
+	}
+	dot := strings.IndexByte(name, '.')
+	if dot > 0 && strings.Contains(name[:limit], "$") {
+		return LangJVM
+	}
+	if dot > 0 && isTLD(name[:dot]) && strings.Count(name, ".") >= 2 {
+		return LangJVM
+	}
+	return LangAuto
+}
+
+// splitDotted splits at every "." outside brackets: the shared rule of
+// dotted names whose language is unknown.
+func splitDotted(name string) []string {
+	return cutAt(name, 0, len(name), func(s string, i int) int {
+		if s[i] == '.' && i > 0 {
+			return 1
+		}
+		return 0
+	}, nil)
+}
+
+// cutAt appends to out the elements of name[from:to], cutting before every
+// position i (at bracket depth 0, i > from) where sep(name, i) > 0. The cut
+// keeps the separator at the start of the next element. Brackets are (), [],
+// {} and <>; a ">" in "->" does not close one.
+func cutAt(name string, from, to int, sep func(s string, i int) int, out []string) []string {
+	depth := 0
+	start := from
+	for i := from; i < to; i++ {
+		switch c := name[i]; c {
+		case '(', '[', '{', '<':
+			depth++
+			continue
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+			}
+			continue
+		case '>':
+			if depth > 0 && (i == 0 || name[i-1] != '-') {
+				depth--
+			}
+			continue
+		}
+		if depth == 0 && i > start {
+			if n := sep(name, i); n > 0 {
+				out = append(out, name[start:i])
+				start = i
+				i += n - 1
+			}
 		}
 	}
-	return append(out, name[start:])
+	if start < to {
+		out = append(out, name[start:to])
+	}
+	return out
 }
 
 // Names holds the interned name elements of every frame of a profile.

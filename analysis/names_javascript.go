@@ -1,0 +1,71 @@
+package analysis
+
+import "strings"
+
+// JavaScript names: "fn url:line:col", as the V8 and Chrome loaders write
+// them. The display puts the script first: "url fn:line:col", with elements
+//
+//   - the top unit: the package of a node_modules path
+//     (".../node_modules/@scope/pkg"), the origin of an http(s) URL
+//     ("https://cdn.example.com"), the module group of a Node built-in
+//     ("node:internal"), else the script's directory;
+//   - one element per further path element ("/app.js");
+//   - the function, cut at "." (" Object" · ".keys" · ".forEach");
+//   - the position (":3:9").
+//
+// Without a URL ("a :1:11") the function comes first; names without a
+// position ("(garbage collector)") are split at dots.
+//
+//	render https://x.org/js/app.js:3:9 → https://x.org · /js · /app.js · " render" · :3:9
+func splitJS(name string) []string {
+	if !isJSLoc(name) {
+		return splitDotted(name)
+	}
+	sp := strings.LastIndexByte(name, ' ')
+	loc := name[sp+1:]
+	c2 := strings.LastIndexByte(loc, ':')
+	c1 := strings.LastIndexByte(loc[:c2], ':')
+	url, pos := loc[:c1], loc[c1:]
+	var out []string
+	if url == "" {
+		out = splitDotted(name[:sp])
+	} else {
+		out = pathElems(url, jsRoot(url), nil)
+		out = cutAt(" "+name[:sp], 0, sp+1, dotSep, out)
+	}
+	return append(out, pos)
+}
+
+// isJSLoc reports whether name has the form "fn url:line:col".
+func isJSLoc(name string) bool {
+	sp := strings.LastIndexByte(name, ' ')
+	if sp <= 0 {
+		return false
+	}
+	loc := name[sp+1:]
+	c2 := strings.LastIndexByte(loc, ':')
+	if c2 < 0 || !allDigits(loc[c2+1:]) {
+		return false
+	}
+	c1 := strings.LastIndexByte(loc[:c2], ':')
+	return c1 >= 0 && allDigits(loc[c1+1:c2])
+}
+
+// jsRoot returns the length of the top unit of a script URL.
+func jsRoot(url string) int {
+	if i := strings.LastIndex(url, "/node_modules/"); i >= 0 {
+		from := i + len("/node_modules/")
+		end := segEnd(url, from)
+		if strings.HasPrefix(url[from:], "@") && end < len(url) {
+			end = segEnd(url, end+1)
+		}
+		return end
+	}
+	if i := strings.Index(url, "://"); i > 0 && strings.HasPrefix(url, "http") {
+		return segEnd(url, i+3)
+	}
+	if strings.HasPrefix(url, "node:") {
+		return segEnd(url, 0)
+	}
+	return dirEnd(url)
+}
