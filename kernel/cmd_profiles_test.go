@@ -1,0 +1,118 @@
+package kernel
+
+import (
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+func TestLoadNamesAndProfiles(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nprofiles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Names(), []string{"profvis-toy", "profvis-toy2", "toy"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after three loads, Names() = %v, want %v", got, want)
+	}
+	if cur := s.Current(); cur == nil || cur.Name != "toy" {
+		t.Errorf("current = %v, want toy", cur)
+	}
+	b := rec.Bundles()
+	if len(b) != 4 {
+		t.Fatalf("got %d bundles, want 4 (three summaries and the list)", len(b))
+	}
+	list := b[3]["text/plain"].(string)
+	if !strings.Contains(list, "*") || strings.Count(list, "hprof") != 3 {
+		t.Errorf("profiles =\n%s\nwant three hprof rows, one current", list)
+	}
+}
+
+func TestDefaultName(t *testing.T) {
+	for in, want := range map[string]string{
+		"dir/cpu.pb.gz":             "cpu",
+		"demo:profvis-toy":          "profvis-toy",
+		"java.hprof.txt":            "java",
+		"1644509272337470000.pb.gz": "p1644509272337470000",
+		"my profile (2).pprof":      "my_profile__2",
+		"x/.pprof":                  "pprof",
+	} {
+		if got := defaultName(in); got != want {
+			t.Errorf("defaultName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTopJSONMatchesAnalysis checks the JSON contract of top against
+// analysis.NewTop on the same profile.
+func TestTopJSONMatchesAnalysis(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntop toy n=3 by=cum hide=^lib3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	js := b[len(b)-1]["application/json"].(map[string]any)
+	l := s.Get("toy")
+	top := analysis.NewTop(l.Tree, analysis.TopOptions{ByCum: true, N: 3, Hide: regexpMust(t, "^lib3")})
+	if js["value"] != "samples" || js["unit"] != "count" || js["total"] != top.Total {
+		t.Errorf("top JSON header = %v %v %v, want samples count %d", js["value"], js["unit"], js["total"], top.Total)
+	}
+	rows := js["rows"].([]map[string]any)
+	if len(rows) != len(top.Rows) {
+		t.Fatalf("top JSON has %d rows, want %d", len(rows), len(top.Rows))
+	}
+	for i, r := range top.Rows {
+		want := map[string]any{"name": r.Name, "flat": r.Flat, "cum": r.Cum}
+		if !reflect.DeepEqual(rows[i], want) {
+			t.Errorf("row %d = %v, want %v", i, rows[i], want)
+		}
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	for _, tc := range []struct{ code, want string }{
+		{"top", "no profile loaded"},
+		{"load demo:profvis-toy\ntop focus=(", "focus=( is not a regular expression"},
+		{"load demo:profvis-toy\ntop value=cpu", "no such value type"},
+		{"load demo:profvis-toy\ntree min=abc", "min=abc"},
+		{"load demo:profvis-toy\nexport out.xyz", "unknown extension"},
+		{"load demo:profvis-toy limit=lots", "limit=lots"},
+		{"load nosuchfile.pprof", "nosuchfile.pprof"},
+		{"load demo:profvis-toy\ntop nosuch", "no profile is named nosuch"},
+	} {
+		_, err := RunForTest(t, nil, tc.code)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.code, err, tc.want)
+		}
+	}
+}
+
+func TestExportPprofRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSession(dir)
+	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy toy.pprof\nload toy.pprof as back\ntop toy n=0\ntop back n=0"); err != nil {
+		t.Fatal(err)
+	}
+	a := analysis.NewTop(s.Get("toy").Tree, analysis.TopOptions{})
+	b := analysis.NewTop(s.Get("back").Tree, analysis.TopOptions{})
+	if !reflect.DeepEqual(a.Rows, b.Rows) || a.Total != b.Total {
+		t.Errorf("top after pprof round trip = %+v, want %+v", b.Rows, a.Rows)
+	}
+	if got := s.Get("back").Profile.Source; got != "toy.pprof" || filepath.IsAbs(got) {
+		t.Errorf("source = %q, want toy.pprof", got)
+	}
+}
+
+func regexpMust(t *testing.T, s string) *regexp.Regexp {
+	t.Helper()
+	re, err := regexp.Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
