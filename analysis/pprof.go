@@ -1,0 +1,211 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// pprof profiles: the protobuf format (gzipped or not) and the legacy text
+// and binary formats that profile.Parse reads. A location's lines become
+// frames root → leaf, inlined frames included. Frames are functions: Line is
+// the function's start line when the profile has it, so that two calls from
+// different lines of one function are one call-tree node. A location without
+// symbols is named like `go tool pprof` names it: "[" + the mapping's base
+// name + "]", or "<unknown>".
+
+func init() {
+	RegisterFormat(Format{Name: "pprof", Priority: 10, Sniff: sniffPprof, Parse: parsePprof})
+}
+
+// pprofLegacyHeads start the legacy text formats profile.Parse reads.
+var pprofLegacyHeads = []string{
+	"--- contention", "--- heapz", "--- threadz", "--- heap", "--- mutex",
+	"heap profile:", "heap_v2/", "threadcreate profile:", "goroutine profile:",
+}
+
+func sniffPprof(head []byte) bool {
+	if len(head) == 0 {
+		return false
+	}
+	if !isText(head) {
+		return true
+	}
+	for _, h := range pprofLegacyHeads {
+		if bytes.HasPrefix(head, []byte(h)) {
+			return true
+		}
+	}
+	return false
+}
+
+func parsePprof(name string, data []byte) (*Profile, error) {
+	pp, err := profile.ParseData(data)
+	if err != nil {
+		return nil, pprofError(name, data, err)
+	}
+	return FromPprof(pp), nil
+}
+
+// pprofError places a profile.ParseData error: a byte offset for broken
+// protobuf wire data, a line for legacy text.
+func pprofError(name string, data []byte, err error) error {
+	if isText(head4k(data)) {
+		return &SyntaxError{File: name, Line: lineOf(data, err.Error()), Offset: -1,
+			Msg: "expected a pprof legacy text profile", Err: err}
+	}
+	if off, msg := protoCheck(data); off >= 0 {
+		return &SyntaxError{File: name, Offset: off, Msg: msg, Err: err}
+	}
+	return &SyntaxError{File: name, Offset: -1, Msg: "expected a valid pprof protobuf profile", Err: err}
+}
+
+func head4k(data []byte) []byte {
+	if len(data) > 4096 {
+		return data[:4096]
+	}
+	return data
+}
+
+// lineOf returns the number of the first non-trivial line of data quoted in
+// msg, or 0.
+func lineOf(data []byte, msg string) int {
+	r := newLineReader(data)
+	for r.next() {
+		l := strings.TrimSpace(string(r.line))
+		if len(l) >= 3 && strings.Contains(msg, l) {
+			return r.n
+		}
+	}
+	return 0
+}
+
+// FromPprof converts a parsed pprof profile into the model.
+func FromPprof(pp *profile.Profile) *Profile {
+	types := make([]ValueType, len(pp.SampleType))
+	for i, st := range pp.SampleType {
+		types[i] = ValueType{Type: st.Type, Unit: st.Unit}
+	}
+	b := NewBuilder("pprof", types...)
+	p := b.Profile()
+	p.Comment = append([]string(nil), pp.Comments...)
+	p.DefaultValue, _ = pp.SampleIndexByName("")
+	if p.DefaultValue < 0 {
+		p.DefaultValue = 0
+	}
+	p.Period = pp.Period
+	if pp.PeriodType != nil {
+		p.PeriodType = ValueType{Type: pp.PeriodType.Type, Unit: pp.PeriodType.Unit}
+	}
+	if pp.TimeNanos != 0 {
+		p.Start = time.Unix(0, pp.TimeNanos).UTC()
+	}
+	p.Duration = time.Duration(pp.DurationNanos)
+
+	locFrames := make(map[*profile.Location][]int32, len(pp.Location))
+	var stack []int32
+	names := make([]string, 0, len(pp.Function))
+	for _, s := range pp.Sample {
+		stack = stack[:0]
+		for i := len(s.Location) - 1; i >= 0; i-- {
+			loc := s.Location[i]
+			fr, ok := locFrames[loc]
+			if !ok {
+				fr = locationFrames(b, loc)
+				locFrames[loc] = fr
+			}
+			stack = append(stack, fr...)
+		}
+		labels := sampleLabels(s)
+		b.Add(b.Stack(stack), append([]int64(nil), s.Value...), 0, false, threadOf(labels), labels)
+	}
+	for _, f := range pp.Function {
+		names = append(names, f.Name)
+	}
+	p.Lang = guessLang(names)
+	return b.Finish()
+}
+
+// locationFrames interns the frames of one location, root-most (caller)
+// first: pprof lists a location's lines innermost first.
+func locationFrames(b *Builder, loc *profile.Location) []int32 {
+	if len(loc.Line) == 0 {
+		name := "<unknown>"
+		if m := loc.Mapping; m != nil && m.File != "" {
+			name = "[" + filepath.Base(m.File) + "]"
+		}
+		return []int32{b.Frame(Frame{Name: name})}
+	}
+	out := make([]int32, 0, len(loc.Line))
+	for i := len(loc.Line) - 1; i >= 0; i-- {
+		f := Frame{Name: "<unknown>"}
+		if fn := loc.Line[i].Function; fn != nil {
+			f = Frame{Name: fn.Name, File: fn.Filename, Line: fn.StartLine}
+		}
+		out = append(out, b.Frame(f))
+	}
+	return out
+}
+
+// sampleLabels merges string and numeric labels; numeric values are written
+// in decimal, followed by their unit when the profile names one.
+func sampleLabels(s *profile.Sample) map[string][]string {
+	if len(s.Label) == 0 && len(s.NumLabel) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(s.Label)+len(s.NumLabel))
+	for k, v := range s.Label {
+		out[k] = append([]string(nil), v...)
+	}
+	for k, vs := range s.NumLabel {
+		units := s.NumUnit[k]
+		for i, v := range vs {
+			str := fmt.Sprint(v)
+			if i < len(units) && units[i] != "" {
+				str += " " + units[i]
+			}
+			out[k] = append(out[k], str)
+		}
+	}
+	return out
+}
+
+// threadOf picks a thread or goroutine label, if any.
+func threadOf(labels map[string][]string) string {
+	for _, k := range []string{"thread_name", "thread", "goroutine", "thread_id"} {
+		if v := labels[k]; len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+// guessLang names the language of a profile's function names when they
+// clearly belong to one: Go (runtime. or main. frames, or "(*T)" methods),
+// C++/Rust ("::"), the JVM (java., javax., sun., jdk. frames).
+func guessLang(names []string) Lang {
+	var goish, cpp, jvm int
+	for _, n := range names {
+		switch {
+		case strings.HasPrefix(n, "runtime.") || strings.HasPrefix(n, "main.") || strings.Contains(n, ".(*"):
+			goish++
+		case strings.Contains(n, "::"):
+			cpp++
+		case strings.HasPrefix(n, "java.") || strings.HasPrefix(n, "javax.") || strings.HasPrefix(n, "sun.") || strings.HasPrefix(n, "jdk."):
+			jvm++
+		}
+	}
+	switch {
+	case goish > 0 && goish >= cpp && goish >= jvm:
+		return LangGo
+	case cpp > 0 && cpp >= jvm:
+		return LangCpp
+	case jvm > 0:
+		return LangJVM
+	}
+	return LangAuto
+}
