@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/proflens/proflens/internal/version"
+)
+
+func TestInstallPrefix(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := mainArgs([]string{"install", "--prefix", dir}, &out, &errb); code != 0 {
+		t.Fatalf("install --prefix: exit %d, stderr %s", code, errb.String())
+	}
+	spec := filepath.Join(dir, "share", "jupyter", "kernels", "proflens")
+	data, err := os.ReadFile(filepath.Join(spec, "kernel.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ks kernelSpec
+	if err := json.Unmarshal(data, &ks); err != nil {
+		t.Fatalf("kernel.json: %v", err)
+	}
+	if len(ks.Argv) != 4 || !filepath.IsAbs(ks.Argv[0]) || ks.Argv[1] != "kernel" || ks.Argv[2] != "-f" || ks.Argv[3] != "{connection_file}" {
+		t.Errorf("argv = %q, want [ABS kernel -f {connection_file}]", ks.Argv)
+	}
+	if ks.DisplayName != "proflens" || ks.Language != "proflens" || ks.InterruptMode != "message" {
+		t.Errorf("kernel.json = %+v", ks)
+	}
+	for name, size := range map[string]int{"logo-32x32.png": 32, "logo-64x64.png": 64} {
+		f, err := os.Open(filepath.Join(spec, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() != size || img.Bounds().Dy() != size {
+			t.Errorf("%s: %v, bounds %v; want a %dx%d PNG", name, err, img.Bounds(), size, size)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(spec, "logo-svg.svg")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestInstallFlagsExclusive(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := mainArgs([]string{"install", "--user", "--prefix", t.TempDir()}, &out, &errb); code == 0 {
+		t.Errorf("install --user --prefix: exit 0, want an error")
+	}
+}
+
+func TestUserDir(t *testing.T) {
+	t.Setenv("JUPYTER_DATA_DIR", "/x/data")
+	if d, _ := kernelsDir(true, false, ""); d != "/x/data/kernels" {
+		t.Errorf("kernelsDir(--user) with JUPYTER_DATA_DIR = %q, want /x/data/kernels", d)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := mainArgs([]string{"version"}, &out, &errb); code != 0 || out.String() != version.String()+"\n" {
+		t.Errorf("version: exit %d, %q; want %q", code, out.String(), version.String()+"\n")
+	}
+	if code := mainArgs([]string{"bogus"}, &out, &errb); code != 2 {
+		t.Errorf("unknown subcommand: exit %d, want 2", code)
+	}
+}
