@@ -1,0 +1,251 @@
+package phase
+
+import (
+	"fmt"
+	"math"
+)
+
+// Params are JIVE's three parameters (seed 003 §6).
+type Params struct {
+	Window int     // ω: intervals summed into W_i
+	Eps    float64 // ε: P_s·W_i above it keeps the current phase s
+	Delta  float64 // δ: the best earlier phase t with P_t·W_i above it is resumed
+}
+
+// DefaultParams returns the paper's settings: ω = 3, ε = δ = 0.9.
+func DefaultParams() Params { return Params{Window: 3, Eps: 0.9, Delta: 0.9} }
+
+// Check reports parameters the detector cannot use.
+func (p Params) Check() error {
+	if p.Window < 1 {
+		return fmt.Errorf("window=%d: want at least 1 interval", p.Window)
+	}
+	if p.Eps < 0 || p.Eps > 1 || p.Delta < 0 || p.Delta > 1 {
+		return fmt.Errorf("eps=%g delta=%g: want thresholds between 0 and 1", p.Eps, p.Delta)
+	}
+	return nil
+}
+
+// Empty is the id of the empty phase: windows with no samples at all.
+const Empty = 0
+
+// Phase is one detected (or reused) phase.
+type Phase struct {
+	ID        int
+	Label     string
+	Hue       float64   // position in JIVE's colour sequence; -1 for the empty phase
+	Color     string    // "#rrggbb": Color(Hue), or the saved set's colour
+	Sum       []float64 // interval vectors of this run's intervals in the phase, summed
+	Intervals int       // this run's intervals in the phase
+	Saved     bool      // the phase came from a saved set (using=)
+
+	ref   []float64 // vector matched against: Sum, or a saved phase's fixed vector
+	refSq float64   // ref·ref
+}
+
+// Vector returns the phase vector: Sum normalized to length 1 (a zero
+// vector stays zero). For a saved phase it is the saved vector.
+func (ph *Phase) Vector() []float64 {
+	if ph.Saved {
+		return normalized(ph.ref)
+	}
+	return normalized(ph.Sum)
+}
+
+// Result is the outcome of Detect.
+type Result struct {
+	Params Params
+	Names  []string
+	Of     []int32  // per interval: phase id
+	Phases []*Phase // by ascending id; the empty phase (id 0) only when it occurs
+}
+
+// Phase returns the phase with the given id, or nil.
+func (r *Result) Phase(id int) *Phase {
+	for _, ph := range r.Phases {
+		if ph.ID == id {
+			return ph
+		}
+	}
+	return nil
+}
+
+// Detect runs JIVE's detector (seed 003 §4) over v. W_i is the normalized
+// sum of the last ω interval vectors, kept incrementally (one addition and
+// one subtraction per stored entry). If P_s·W_i > ε for the current phase s,
+// interval i stays in s; otherwise the phase t maximizing P_t·W_i is resumed
+// when that exceeds δ; otherwise a new phase starts with the interval's
+// vector. A window with no counts goes to the empty phase (id 0). P_s is the
+// normalized sum of the vectors of the intervals assigned to s. New phases
+// are numbered in order of first appearance, after the ids of seed (the
+// phases of a saved set, which keep their ids, labels and fixed vectors).
+// Time is O(intervals × names) plus O(names) per phase at each change.
+func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1}
+	for _, s := range seed {
+		d.r.Phases = append(d.r.Phases, s)
+		d.next = max(d.next, s.ID)
+	}
+	d.next++
+	win := newWindow(v, p.Window)
+	for i := range d.r.Of {
+		win.advance(i)
+		d.r.Of[i] = int32(d.assign(v, i, win))
+	}
+	sortPhases(d.r.Phases)
+	return d.r, nil
+}
+
+type detector struct {
+	r    *Result
+	cur  int // index into r.Phases of the current phase, -1 before the first
+	next int // id of the next new phase
+}
+
+func (d *detector) assign(v *Vectors, i int, win *window) int {
+	w, best, score := win.sum, d.cur, -1.0
+	if d.cur >= 0 && win.n > 0 {
+		score = cosine(d.r.Phases[d.cur], w)
+	}
+	switch {
+	case win.n == 0:
+		best = d.empty(len(w))
+	case score > d.r.Params.Eps:
+	default:
+		best, score = d.bestPhase(w)
+		if score <= d.r.Params.Delta {
+			best = d.newPhase(v, i, w)
+		}
+	}
+	d.cur = best
+	ph := d.r.Phases[best]
+	ph.Intervals++
+	for k := v.Off[i]; k < v.Off[i+1]; k++ {
+		ph.add(int(v.Idx[k]), v.Val[k])
+	}
+	return ph.ID
+}
+
+// add adds x to dimension j of the phase's sum, keeping ref·ref current.
+func (ph *Phase) add(j int, x float64) {
+	old := ph.Sum[j]
+	ph.Sum[j] += x
+	if !ph.Saved {
+		ph.refSq += ph.Sum[j]*ph.Sum[j] - old*old
+	}
+}
+
+func (d *detector) bestPhase(w []float64) (int, float64) {
+	best, score := -1, -1.0
+	for k, ph := range d.r.Phases {
+		if ph.ID == Empty {
+			continue
+		}
+		if s := cosine(ph, w); s > score {
+			best, score = k, s
+		}
+	}
+	return best, score
+}
+
+func (d *detector) empty(n int) int {
+	for k, ph := range d.r.Phases {
+		if ph.ID == Empty {
+			return k
+		}
+	}
+	d.r.Phases = append(d.r.Phases, &Phase{ID: Empty, Hue: -1, Color: EmptyColor, Sum: make([]float64, n)})
+	return len(d.r.Phases) - 1
+}
+
+// newPhase starts a phase whose vector is the interval's own vector (the
+// paper's "initial values"). When that is zero but the window is not (the
+// first empty interval after activity that matches nothing), the window's
+// counts seed it instead, so the new phase can be matched at all.
+func (d *detector) newPhase(v *Vectors, i int, w []float64) int {
+	ph := &Phase{ID: d.next, Hue: Hue(d.next), Color: Color(Hue(d.next)), Sum: make([]float64, len(w))}
+	ph.ref = ph.Sum
+	d.next++
+	if v.Off[i] == v.Off[i+1] {
+		for j, x := range w {
+			ph.add(j, x)
+		}
+	}
+	d.r.Phases = append(d.r.Phases, ph)
+	return len(d.r.Phases) - 1
+}
+
+// cosine returns P·W/(|P||W|), 0 when either is zero.
+func cosine(ph *Phase, w []float64) float64 {
+	if ph.refSq == 0 {
+		return 0
+	}
+	ref := ph.ref[:len(w)]
+	var pw, ww float64
+	for j, x := range w {
+		pw += ref[j] * x
+		ww += x * x
+	}
+	if pw == 0 {
+		return 0
+	}
+	return pw / math.Sqrt(ph.refSq*ww)
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for j, x := range a {
+		s += x * b[j]
+	}
+	return s
+}
+
+func normalized(a []float64) []float64 {
+	out := make([]float64, len(a))
+	if n := math.Sqrt(dot(a, a)); n > 0 {
+		for j, x := range a {
+			out[j] = x / n
+		}
+	}
+	return out
+}
+
+// window keeps the sum of the last ω interval vectors, and how many
+// stored entries they have (zero means W_i is exactly zero, whatever
+// rounding the subtractions leave in sum).
+type window struct {
+	v   *Vectors
+	w   int
+	n   int
+	sum []float64
+}
+
+func newWindow(v *Vectors, w int) *window {
+	return &window{v: v, w: w, sum: make([]float64, len(v.Names))}
+}
+
+// advance adds interval i and subtracts interval i-ω.
+func (x *window) advance(i int) {
+	v := x.v
+	for k := v.Off[i]; k < v.Off[i+1]; k++ {
+		x.sum[v.Idx[k]] += v.Val[k]
+	}
+	x.n += v.Off[i+1] - v.Off[i]
+	if j := i - x.w; j >= 0 {
+		for k := v.Off[j]; k < v.Off[j+1]; k++ {
+			x.sum[v.Idx[k]] -= v.Val[k]
+		}
+		x.n -= v.Off[j+1] - v.Off[j]
+	}
+}
+
+func sortPhases(ps []*Phase) {
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j].ID < ps[j-1].ID; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}
