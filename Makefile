@@ -1,0 +1,92 @@
+# proflens: a Jupyter kernel for reading program profiles.
+#   make demo      build, register the kernel, run notebooks/tour.ipynb into notebooks/tour.html
+#   make notebook  open the classic Notebook on notebooks/
+#   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks
+#   make bench     start-up and round trip against ipykernel
+
+SHELL   := /bin/bash
+GO      ?= go
+PYTHON  ?= /usr/bin/python3
+JUPYTER ?= /usr/bin/jupyter
+BIN     := bin/proflens
+BUILD   := .build
+# A fresh kernelspec for the tests, found first through JUPYTER_PATH.
+TESTPREFIX := $(abspath $(BUILD)/prefix)
+TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(BIN))
+
+# Every package a fresh Debian machine needs, in one place (.ci/run installs
+# CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing).
+JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
+                python3-jupyter-kernel-test jupyter-console
+CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium make git ca-certificates
+# npm packages for browser tests, installed into $(BUILD)/node (none needed yet:
+# the plotting browser test drives Debian's chromium directly).
+NPM_PKGS     :=
+
+.PHONY: build demo notebook test gotest conformance notebooks bench jupyter-check ci-packages npm-packages clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/proflens
+
+# jupyter-check installs Debian's Jupyter when it is missing and we are root;
+# otherwise it prints the one command that would.
+jupyter-check:
+	@if ! [ -x "$(JUPYTER)" ] && ! command -v jupyter >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(JUPYTER_PKGS); \
+	  else \
+	    echo "jupyter is missing; install it with:"; \
+	    echo "  sudo apt-get install -y $(JUPYTER_PKGS)"; exit 1; \
+	  fi; \
+	fi
+
+demo: build jupyter-check
+	$(BIN) install
+	$(JUPYTER) nbconvert --to html --execute --ExecutePreprocessor.kernel_name=proflens \
+	  --output tour.html notebooks/tour.ipynb
+	@echo "wrote notebooks/tour.html"
+
+notebook: build jupyter-check
+	$(BIN) install
+	$(JUPYTER) notebook --notebook-dir=notebooks $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
+
+test: build
+	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@echo "== go vet"; $(GO) vet ./...
+	@$(MAKE) --no-print-directory gotest conformance notebooks
+
+gotest:
+	@echo "== go test"; $(GO) test ./...
+	@echo "== go test -race (protocol layer)"; $(GO) test -race -count=1 ./kernel/jupyter/
+
+# conformance installs a fresh kernelspec and runs Jupyter's own suite plus ours.
+conformance: build
+	@echo "== jupyter_kernel_test and protocol tests"
+	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
+	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py
+
+# notebooks executes every notebooks/*.ipynb against the fresh kernelspec and
+# fails on any error output.
+notebooks: build
+	@echo "== notebooks"
+	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
+	@mkdir -p $(BUILD)/nb
+	@shopt -s nullglob; n=0; for nb in notebooks/*.ipynb; do n=$$((n+1)); \
+	  echo "-- $$nb"; \
+	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
+	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb "$$nb" || exit 1; \
+	  $(PYTHON) tests/check_notebook.py "$(BUILD)/nb/$$(basename $$nb)" || exit 1; \
+	done; echo "$$n notebooks executed"
+
+bench: build
+	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
+	$(TESTENV) $(PYTHON) tests/bench_startup.py --starts 10 --trips 200
+
+# For .ci/run: the package lists.
+ci-packages:
+	@echo $(CI_PKGS)
+npm-packages:
+	@echo $(NPM_PKGS)
+
+clean:
+	rm -rf bin $(BUILD) notebooks/tour.html
