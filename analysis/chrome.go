@@ -1,0 +1,253 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Chrome trace-event JSON (DevTools "Save profile", chrome://tracing,
+// Lighthouse): an array of events or an object {"traceEvents": [...]}. The
+// CPU samples come either from a "Profile" event followed by "ProfileChunk"
+// events, whose cpuProfile nodes, samples and timeDeltas add up, or from a
+// single "CpuProfile" event holding a whole V8 profile. Each profile (one per
+// id, else per pid:tid) is converted as a .cpuprofile is (see v8.go) and
+// becomes one thread of the result, labelled with its thread_name metadata
+// (else "pid:tid"); all threads are loaded, and their samples merged in time
+// order on the trace clock. Events are taken in timestamp order, chunks of
+// undeclared profiles and chunks without data are skipped with a warning,
+// as speedscope does. Other events (B/E/X spans, instants) are ignored.
+
+func init() {
+	RegisterFormat(Format{Name: "chrome", Priority: 41, Sniff: sniffChrome, Parse: parseChrome})
+}
+
+type traceEvent struct {
+	Name string          `json:"name"`
+	Ph   string          `json:"ph"`
+	Pid  json.RawMessage `json:"pid"`
+	Tid  json.RawMessage `json:"tid"`
+	ID   json.RawMessage `json:"id"`
+	Ts   float64         `json:"ts"`
+	Args json.RawMessage `json:"args"`
+}
+
+type traceFile struct {
+	TraceEvents []traceEvent `json:"traceEvents"`
+}
+
+// chunkData is args.data of Profile, ProfileChunk and CpuProfile events.
+type chunkData struct {
+	StartTime  *float64   `json:"startTime"`
+	EndTime    *float64   `json:"endTime"`
+	CPUProfile *v8Profile `json:"cpuProfile"`
+	TimeDeltas []float64  `json:"timeDeltas"`
+	Name       string     `json:"name"` // thread_name metadata
+}
+
+type traceArgs struct {
+	Data *chunkData `json:"data"`
+	Name string     `json:"name"`
+}
+
+func sniffChrome(head []byte) bool {
+	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(h) == 0 {
+		return false
+	}
+	switch h[0] {
+	case '[':
+		return bytes.Contains(h, []byte(`"ph"`))
+	case '{':
+		return bytes.Contains(h, []byte(`"traceEvents"`))
+	}
+	return false
+}
+
+func parseChrome(name string, data []byte) (*Profile, error) {
+	events, err := decodeTrace(name, data)
+	if err != nil {
+		return nil, err
+	}
+	b := NewBuilder("chrome", v8ValueTypes...)
+	prof := b.Profile()
+	prof.Lang = LangJS
+	prof.DefaultValue = 1
+	prof.PeriodType = v8ValueTypes[1]
+	tp, err := collectProfiles(events, b)
+	if err != nil {
+		return nil, &SyntaxError{File: name, Offset: -1, Msg: err.Error()}
+	}
+	origin, end := tp.span()
+	var out []timedSample
+	for _, id := range tp.order {
+		if out, err = tp.byID[id].convert(b, tp.label(id), origin, out); err != nil {
+			return nil, &SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("profile %s: %v", id, err)}
+		}
+	}
+	addTimed(b, out)
+	prof.Duration = durationNs(end - origin)
+	prof.Period = meanPeriod(out) // approximate across threads
+	return b.Finish(), nil
+}
+
+// decodeTrace reads the events of either trace shape, in timestamp order.
+func decodeTrace(name string, data []byte) ([]traceEvent, error) {
+	var events []traceEvent
+	h := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(h) > 0 && h[0] == '{' {
+		var f traceFile
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, jsonError(name, data, "a trace-event object", err)
+		}
+		events = f.TraceEvents
+	} else if err := json.Unmarshal(data, &events); err != nil {
+		return nil, jsonError(name, data, "an array of trace events", err)
+	}
+	sort.SliceStable(events, func(i, j int) bool { return events[i].Ts < events[j].Ts })
+	return events, nil
+}
+
+// traceProfiles gathers the CPU profiles of a trace.
+type traceProfiles struct {
+	byID    map[string]*v8Profile
+	order   []string          // ids in order of first appearance
+	pidTid  map[string]string // id → pid:tid of the declaring event
+	threads map[string]string // pid:tid → thread name
+}
+
+func collectProfiles(events []traceEvent, b *Builder) (*traceProfiles, error) {
+	tp := &traceProfiles{byID: map[string]*v8Profile{}, pidTid: map[string]string{}, threads: map[string]string{}}
+	skipped := 0
+	for i := range events {
+		e := &events[i]
+		switch e.Name {
+		case "CpuProfile", "Profile", "ProfileChunk", "thread_name":
+		default:
+			continue
+		}
+		var args traceArgs
+		if len(e.Args) > 0 {
+			if err := json.Unmarshal(e.Args, &args); err != nil {
+				return nil, fmt.Errorf("event %d (%s): args: %v", i, e.Name, err)
+			}
+		}
+		pt := rawText(e.Pid) + ":" + rawText(e.Tid)
+		id := rawText(e.ID)
+		if id == "" {
+			id = pt
+		}
+		switch e.Name {
+		case "thread_name":
+			tp.threads[pt] = args.Name
+		case "CpuProfile":
+			if args.Data == nil || args.Data.CPUProfile == nil {
+				skipped++
+				continue
+			}
+			tp.declare(id, pt, args.Data.CPUProfile)
+		case "Profile":
+			p := &v8Profile{}
+			if args.Data != nil && args.Data.StartTime != nil {
+				p.StartTime = *args.Data.StartTime
+			}
+			tp.declare(id, pt, p)
+		case "ProfileChunk":
+			p := tp.byID[id]
+			if p == nil || args.Data == nil {
+				skipped++
+				continue
+			}
+			p.addChunk(args.Data)
+		}
+	}
+	if skipped > 0 {
+		b.Warn(fmt.Sprintf("skipped %d CPU profile events without data or without a declared profile", skipped))
+	}
+	if len(tp.order) == 0 {
+		return nil, fmt.Errorf("expected CPU samples (Profile and ProfileChunk, or CpuProfile events); the trace has %d events and none of them", len(events))
+	}
+	return tp, nil
+}
+
+func (tp *traceProfiles) declare(id, pt string, p *v8Profile) {
+	if _, ok := tp.byID[id]; !ok {
+		tp.order = append(tp.order, id)
+	}
+	tp.byID[id] = p
+	tp.pidTid[id] = pt
+}
+
+func (p *v8Profile) addChunk(d *chunkData) {
+	if c := d.CPUProfile; c != nil {
+		p.Nodes = append(p.Nodes, c.Nodes...)
+		p.Samples = append(p.Samples, c.Samples...)
+	}
+	p.TimeDeltas = append(p.TimeDeltas, d.TimeDeltas...)
+	if d.StartTime != nil {
+		p.StartTime = *d.StartTime
+	}
+	if d.EndTime != nil {
+		p.EndTime = *d.EndTime
+	}
+}
+
+// span returns the earliest start and the latest end of the profiles, in
+// nanoseconds on the trace clock. A profile without an end time ends at its
+// last sample.
+func (tp *traceProfiles) span() (start, end int64) {
+	for i, id := range tp.order {
+		p := tp.byID[id]
+		s := usToNs(p.StartTime)
+		e := usToNs(p.EndTime)
+		if last := p.StartTime + sum(p.TimeDeltas); p.EndTime < last {
+			e = usToNs(last)
+		}
+		if i == 0 || s < start {
+			start = s
+		}
+		if i == 0 || e > end {
+			end = e
+		}
+	}
+	return start, end
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// label names the thread of profile id: its thread name, else pid:tid; a
+// name shared by several profiles gets the profile id appended.
+func (tp *traceProfiles) label(id string) string {
+	pt := tp.pidTid[id]
+	l := tp.threads[pt]
+	if l == "" {
+		l = pt
+	}
+	for _, o := range tp.order {
+		if o != id && (tp.threads[tp.pidTid[o]] == l || tp.pidTid[o] == l) {
+			return l + " " + id
+		}
+	}
+	return l
+}
+
+// rawText shows a JSON scalar without quotes ("0x1b", 1234); "" when absent.
+func rawText(r json.RawMessage) string {
+	s := strings.TrimSpace(string(r))
+	if s == "null" {
+		return ""
+	}
+	var str string
+	if json.Unmarshal(r, &str) == nil {
+		return str
+	}
+	return s
+}

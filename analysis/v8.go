@@ -1,0 +1,395 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// V8 CPU profiles (.cpuprofile): what Chrome DevTools, node --cpu-prof and
+// the inspector protocol's Profiler.stop write. Two shapes are read: the
+// current one (a flat "nodes" array with "callFrame"s and child ids,
+// "samples" and "timeDeltas" in microseconds) and the old one of
+// v8-profiler ("head" tree, "timestamps", startTime in seconds).
+//
+// Samples are kept in time order with their timestamps. Each sample counts 1
+// and weighs the wall time until the next sample; the last weighs nothing.
+// Frames are placed as speedscope and DevTools place them, so that the
+// numbers can be checked against both: "(root)" and "(idle)" are not frames
+// (idle samples have an empty stack), and "(garbage collector)" and
+// "(program)" samples sit on top of the previous sample's stack. Negative
+// time deltas are clamped so that time never runs backwards.
+//
+// A frame is named "fn url:line:col" (1-based line and column), "fn :line:col"
+// when the script has no URL, or just "fn" for VM pseudo-frames; an unnamed
+// function is "(anonymous)".
+
+func init() {
+	RegisterFormat(Format{Name: "v8", Priority: 40, Sniff: sniffV8, Parse: parseV8})
+}
+
+// v8ValueTypes are the value types of V8 and Chrome profiles.
+var v8ValueTypes = []ValueType{{Type: "samples", Unit: "count"}, {Type: "wall", Unit: "nanoseconds"}}
+
+type v8Profile struct {
+	Nodes      []v8Node  `json:"nodes"`
+	StartTime  float64   `json:"startTime"`
+	EndTime    float64   `json:"endTime"`
+	Samples    []int64   `json:"samples"`
+	TimeDeltas []float64 `json:"timeDeltas"`
+
+	Head       *v8OldNode `json:"head"`       // old shape
+	Timestamps []float64  `json:"timestamps"` // old shape
+}
+
+type v8Node struct {
+	ID        int64       `json:"id"`
+	CallFrame v8CallFrame `json:"callFrame"`
+	Children  []int64     `json:"children"`
+	Parent    *int64      `json:"parent"` // in trace-event ProfileChunks
+}
+
+type v8CallFrame struct {
+	FunctionName string `json:"functionName"`
+	URL          string `json:"url"`
+	LineNumber   *int64 `json:"lineNumber"`   // 0-based; absent for VM pseudo-frames
+	ColumnNumber *int64 `json:"columnNumber"` // 0-based
+}
+
+type v8OldNode struct {
+	v8CallFrame
+	ID       int64        `json:"id"`
+	Children []*v8OldNode `json:"children"`
+}
+
+func sniffV8(head []byte) bool {
+	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(h) == 0 || h[0] != '{' || bytes.Contains(h, []byte(`"traceEvents"`)) || bytes.Contains(h, []byte(`"ph"`)) {
+		return false
+	}
+	return bytes.Contains(h, []byte(`"callFrame"`)) ||
+		bytes.Contains(h, []byte(`"head"`)) && bytes.Contains(h, []byte(`"functionName"`))
+}
+
+func parseV8(name string, data []byte) (*Profile, error) {
+	var p v8Profile
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, jsonError(name, data, "a V8 CPU profile object", err)
+	}
+	if p.Head != nil {
+		p.fromOld()
+	}
+	b := NewBuilder("v8", v8ValueTypes...)
+	prof := b.Profile()
+	prof.Lang = LangJS
+	prof.DefaultValue = 1
+	prof.PeriodType = v8ValueTypes[1]
+	origin := usToNs(p.StartTime)
+	out, err := p.convert(b, "", origin, nil)
+	if err != nil {
+		return nil, &SyntaxError{File: name, Offset: -1, Msg: err.Error()}
+	}
+	addTimed(b, out)
+	prof.Duration = durationNs(usToNs(p.EndTime) - origin)
+	prof.Period = meanPeriod(out)
+	return b.Finish(), nil
+}
+
+// fromOld converts the old tree shape to the flat one.
+func (p *v8Profile) fromOld() {
+	var walk func(n *v8OldNode)
+	walk = func(n *v8OldNode) {
+		if n == nil {
+			return
+		}
+		node := v8Node{ID: n.ID, CallFrame: n.v8CallFrame}
+		if node.CallFrame.ColumnNumber == nil {
+			node.CallFrame.ColumnNumber = new(int64) // column 1, as speedscope reads it
+		}
+		for _, c := range n.Children {
+			if c != nil {
+				node.Children = append(node.Children, c.ID)
+			}
+		}
+		p.Nodes = append(p.Nodes, node)
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(p.Head)
+	start := p.StartTime * 1e6
+	p.TimeDeltas = make([]float64, len(p.Timestamps))
+	for i, ts := range p.Timestamps {
+		p.TimeDeltas[i] = ts - start
+		if i > 0 {
+			p.TimeDeltas[i] = ts - p.Timestamps[i-1]
+		}
+	}
+	p.StartTime, p.EndTime = start, p.EndTime*1e6
+	if len(p.TimeDeltas) > len(p.Samples) {
+		p.TimeDeltas = p.TimeDeltas[:len(p.Samples)]
+	}
+}
+
+// timedSample is one converted sample before it is added in time order.
+type timedSample struct {
+	stack  int32
+	wall   int64 // nanoseconds until the next sample of the same thread
+	time   int64 // nanoseconds since the profile's origin
+	thread string
+}
+
+// addTimed adds samples to b in time order (stable for equal times).
+func addTimed(b *Builder, out []timedSample) {
+	sort.SliceStable(out, func(i, j int) bool { return out[i].time < out[j].time })
+	vals := make([]int64, 2*len(out))
+	for i, s := range out {
+		v := vals[2*i : 2*i+2 : 2*i+2]
+		v[0], v[1] = 1, s.wall
+		b.Add(s.stack, v, s.time, true, s.thread, nil)
+	}
+}
+
+// meanPeriod returns the mean wall time per sample, in nanoseconds.
+func meanPeriod(out []timedSample) int64 {
+	if len(out) < 2 {
+		return 0
+	}
+	var sum int64
+	for _, s := range out {
+		sum += s.wall
+	}
+	return sum / int64(len(out)-1)
+}
+
+func usToNs(us float64) int64 { return int64(us * 1000) }
+
+func durationNs(ns int64) time.Duration {
+	if ns < 0 {
+		return 0
+	}
+	return time.Duration(ns)
+}
+
+// jsonError turns a decoding error into a SyntaxError naming the byte offset,
+// the JSON path where known, and what was expected.
+func jsonError(name string, data []byte, what string, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return &SyntaxError{File: name, Offset: se.Offset, Msg: "expected " + what + " (invalid JSON)", Err: err}
+	case errors.As(err, &te):
+		return &SyntaxError{File: name, Offset: te.Offset, Msg: fmt.Sprintf("expected %s at %s, found JSON %s", te.Type, jsonPath(te.Field), te.Value)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &SyntaxError{File: name, Offset: int64(len(data)), Msg: "expected " + what + ", file ends early", Err: err}
+	}
+	return &SyntaxError{File: name, Offset: -1, Msg: "expected " + what, Err: err}
+}
+
+// jsonPath shows a decoder field path ("nodes.3.id"), "the top level" when empty.
+func jsonPath(field string) string {
+	if field == "" {
+		return "the top level"
+	}
+	return strconv.Quote(field)
+}
+
+// v8Conv holds the per-profile state of a conversion.
+type v8Conv struct {
+	b      *Builder
+	p      *v8Profile
+	index  map[int64]int32 // node id → index in p.Nodes
+	parent []int32         // per node index, -1 for none
+	frame  []int32         // per node index, frame id, -1 until made
+	on     []int32         // per node index, 1 + position in the open stack, 0 if closed
+	open   []int32         // the open stack: node indices, root first
+	frames []int32         // frame ids of open
+}
+
+// convert appends the samples of p, converted into b's frames and stacks,
+// to out. Times are relative to origin (nanoseconds on p's clock).
+func (p *v8Profile) convert(b *Builder, thread string, origin int64, out []timedSample) ([]timedSample, error) {
+	if len(p.TimeDeltas) != len(p.Samples) {
+		return nil, fmt.Errorf("expected one time delta per sample, found %d samples and %d timeDeltas", len(p.Samples), len(p.TimeDeltas))
+	}
+	c := &v8Conv{b: b, p: p}
+	if err := c.link(); err != nil {
+		return nil, err
+	}
+	times := c.times()
+	first := len(out)
+	stack := int32(-1)
+	for i, id := range p.Samples {
+		if n, ok := c.index[id]; ok && c.step(n) || stack < 0 {
+			stack = b.Stack(c.frames)
+		}
+		out = append(out, timedSample{stack: stack, time: usToNs(p.StartTime+times[i]) - origin, thread: thread})
+	}
+	for i := first; i+1 < len(out); i++ {
+		out[i].wall = out[i+1].time - out[i].time
+	}
+	return out, nil
+}
+
+// link indexes the nodes and sets their parents from the child lists (or
+// the parent fields), refusing duplicate ids and cycles.
+func (c *v8Conv) link() error {
+	nodes := c.p.Nodes
+	c.index = make(map[int64]int32, len(nodes))
+	for i, n := range nodes {
+		if _, dup := c.index[n.ID]; dup {
+			return fmt.Errorf("nodes[%d]: node id %d appears twice", i, n.ID)
+		}
+		c.index[n.ID] = int32(i)
+	}
+	c.parent = make([]int32, len(nodes))
+	c.frame = make([]int32, len(nodes))
+	c.on = make([]int32, len(nodes))
+	for i := range nodes {
+		c.parent[i], c.frame[i] = -1, -1
+	}
+	for i, n := range nodes {
+		if n.Parent != nil {
+			if pi, ok := c.index[*n.Parent]; ok {
+				c.parent[i] = pi
+			}
+		}
+		for _, ch := range n.Children {
+			if ci, ok := c.index[ch]; ok {
+				c.parent[ci] = int32(i)
+			}
+		}
+	}
+	return c.acyclic()
+}
+
+// acyclic checks that following parents always ends, in linear time.
+func (c *v8Conv) acyclic() error {
+	state := make([]uint8, len(c.parent)) // 0 new, 1 on the current path, 2 done
+	for i := range c.parent {
+		j := int32(i)
+		for j >= 0 && state[j] == 0 {
+			state[j] = 1
+			j = c.parent[j]
+		}
+		if j >= 0 && state[j] == 1 {
+			return fmt.Errorf("nodes: node id %d is its own ancestor", c.p.Nodes[j].ID)
+		}
+		for j := int32(i); j >= 0 && state[j] == 1; j = c.parent[j] {
+			state[j] = 2
+		}
+	}
+	return nil
+}
+
+// times returns each sample's time in microseconds since startTime: the
+// running sum of timeDeltas, clamped as speedscope does so that a run of
+// samples never starts before the previous run and no sample of a run lies
+// outside it.
+func (c *v8Conv) times() []float64 {
+	s, d := c.p.Samples, c.p.TimeDeltas
+	t := make([]float64, len(s))
+	elapsed, start := 0.0, 0.0
+	for i := range s {
+		elapsed += d[i]
+		if i == 0 || s[i] != s[i-1] {
+			start = max(elapsed, start) // a new run
+			t[i] = start
+		} else {
+			t[i] = max(elapsed, t[i-1])
+		}
+	}
+	// Within a run, times may not pass the next run's start.
+	next := math.Inf(1)
+	for i := len(s) - 1; i >= 0; i-- {
+		if i+1 < len(s) && s[i+1] != s[i] {
+			next = t[i+1]
+		}
+		if i+1 < len(s) && t[i] > next {
+			t[i] = next
+		}
+	}
+	return t
+}
+
+// step moves the open stack to sample node n and reports whether it changed.
+func (c *v8Conv) step(n int32) bool {
+	lca := n
+	for lca >= 0 && c.on[lca] == 0 {
+		lca = c.next(lca)
+	}
+	changed := false
+	for len(c.open) > 0 && c.open[len(c.open)-1] != lca {
+		c.pop()
+		changed = true
+	}
+	var add []int32
+	for m := n; m >= 0 && m != lca && !c.ignored(m); m = c.next(m) {
+		add = append(add, m)
+	}
+	for i := len(add) - 1; i >= 0; i-- {
+		c.push(add[i])
+		changed = true
+	}
+	return changed
+}
+
+// next is the node below m on a stack: its parent, or for "(program)" and
+// "(garbage collector)" the top of the open stack.
+func (c *v8Conv) next(m int32) int32 {
+	switch c.p.Nodes[m].CallFrame.FunctionName {
+	case "(program)", "(garbage collector)":
+		if len(c.open) == 0 {
+			return -1
+		}
+		return c.open[len(c.open)-1]
+	}
+	return c.parent[m]
+}
+
+func (c *v8Conv) ignored(m int32) bool {
+	f := &c.p.Nodes[m].CallFrame
+	return f.FunctionName == "(root)" || f.FunctionName == "(idle)" || f.URL == "native dummy.js"
+}
+
+func (c *v8Conv) pop() {
+	top := c.open[len(c.open)-1]
+	c.on[top] = 0
+	c.open = c.open[:len(c.open)-1]
+	c.frames = c.frames[:len(c.frames)-1]
+}
+
+func (c *v8Conv) push(m int32) {
+	if c.frame[m] < 0 {
+		c.frame[m] = c.b.Frame(v8Frame(&c.p.Nodes[m].CallFrame))
+	}
+	c.open = append(c.open, m)
+	c.on[m] = int32(len(c.open))
+	c.frames = append(c.frames, c.frame[m])
+}
+
+// v8Frame names a call frame "fn url:line:col" (see the file comment).
+func v8Frame(f *v8CallFrame) Frame {
+	fn := f.FunctionName
+	if fn == "" {
+		fn = "(anonymous)"
+	}
+	line, col := int64(0), int64(0)
+	if f.LineNumber != nil {
+		line = *f.LineNumber + 1
+	}
+	if f.ColumnNumber != nil {
+		col = *f.ColumnNumber + 1
+	}
+	if line <= 0 && f.URL == "" {
+		return Frame{Name: fn}
+	}
+	return Frame{Name: fn + " " + f.URL + ":" + strconv.FormatInt(line, 10) + ":" + strconv.FormatInt(col, 10), File: f.URL, Line: line}
+}
