@@ -136,7 +136,13 @@ func (c *Call) bindProfile() error {
 	if !c.Cmd.ProfileArg || len(c.Args) == 0 {
 		return nil
 	}
-	if c.Session.Get(c.Args[0]) != nil {
+	required := 0
+	for _, a := range c.Cmd.Args {
+		if !a.Optional {
+			required++
+		}
+	}
+	if c.Session.Get(c.Args[0]) != nil && len(c.Args)-1 >= required {
 		c.Profile, c.Args = c.Args[0], c.Args[1:]
 		return nil
 	}

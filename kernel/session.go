@@ -16,6 +16,7 @@ type Loaded struct {
 	Tree    *analysis.Tree
 	Value   int               // value type index shown by default
 	State   *compaction.State // granularity state; nil until first set
+	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
 	Picture []byte            // the last SVG drawn for this profile, for export
 }
 

@@ -1,0 +1,167 @@
+package kernel
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestComplete(t *testing.T) {
+	withCommand(t, &Command{Name: "zload", Summary: "loads", AllowAs: true,
+		Args:    []Arg{{Name: "PATH", Kind: KindFile}},
+		Options: []Option{{Name: "format", Values: []string{"auto", "pprof", "folded"}}, {Name: "out", Kind: KindFile}}})
+	withCommand(t, &Command{Name: "ztop", Summary: "tops", ProfileArg: true,
+		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Optional: true, Complete: func(c *Call, p string) []string { return []string{"h1", "h2", "x9"} }}},
+		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}, {Name: "n", Default: "20"}}})
+	dir := t.TempDir()
+	for _, f := range []string{"cpu.pprof", "cpu two.pprof", "data/heap.pb.gz", ".hidden"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	in := New(dir)
+	in.Session().Add(&Loaded{Name: "cpu"})
+	in.Session().Add(&Loaded{Name: "heap"})
+	tests := []struct {
+		code    string // | marks the cursor
+		start   int
+		matches string
+	}{
+		{"ec|", 0, "echo"},
+		{"echo hi\nve|", 8, "version"},
+		{"zload |", 6, `"cpu two.pprof" cpu.pprof data/ format= out=`},
+		{"zload c|", 6, `"cpu two.pprof" cpu.pprof`},
+		{"zload da|", 6, "data/"},
+		{"zload data/|", 6, "data/heap.pb.gz"},
+		{"zload .h|", 6, ".hidden"},
+		{"zload x fo|", 8, "format="},
+		{"zload x format=f|", 8, "format=folded"},
+		{"zload x format=|", 8, "format=auto format=pprof format=folded"},
+		{"zload x out=data/|", 8, "out=data/heap.pb.gz"},
+		{"zload x as |", 11, ""},
+		{"ztop |", 5, "cpu heap h1 h2 x9 by= n="},
+		{"ztop h|", 5, "heap h1 h2"},
+		{"ztop cpu h|", 9, "h1 h2"},
+		{"ztop by=cum |", 12, "cpu heap h1 h2 x9 n="},
+		{"help ec|", 5, "echo"},
+		{"echo é ü|", 7, ""},
+		{"nosuch |", 7, ""},
+		{"ztop cpu n=|", 9, ""},
+	}
+	var all []string
+	for _, c := range Commands() {
+		all = append(all, c.Name)
+	}
+	if got := in.Complete("", 0); strings.Join(got.Matches, " ") != strings.Join(all, " ") {
+		t.Errorf("Complete(\"\") = %q, want every command %q", got.Matches, all)
+	}
+	for _, tt := range tests {
+		i := strings.IndexByte(tt.code, '|')
+		code := tt.code[:i] + tt.code[i+1:]
+		cursor := len([]rune(tt.code[:i]))
+		got := in.Complete(code, cursor)
+		if strings.Join(got.Matches, " ") != tt.matches || got.CursorStart != tt.start || got.CursorEnd != cursor {
+			t.Errorf("Complete(%q) = %q [%d,%d), want %q [%d,%d)", tt.code, got.Matches, got.CursorStart, got.CursorEnd, tt.matches, tt.start, cursor)
+		}
+	}
+}
+
+// TestCompleteWhileRunning checks that completion answers while a cell
+// holds the session, skipping only the hooks.
+func TestCompleteWhileRunning(t *testing.T) {
+	withCommand(t, &Command{Name: "ztarget", Summary: "targets", ProfileArg: true,
+		Args: []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"h1"} }}}})
+	in := New(t.TempDir())
+	in.Session().Add(&Loaded{Name: "cpu"})
+	in.mu.Lock()
+	got := in.Complete("ztarget ", 8)
+	in.mu.Unlock()
+	if strings.Join(got.Matches, " ") != "cpu" {
+		t.Errorf("Complete while running = %q, want [cpu]", got.Matches)
+	}
+}
+
+func TestInspect(t *testing.T) {
+	in := New(t.TempDir())
+	tests := []struct {
+		code string // | marks the cursor
+		cmd  string // "" for no answer
+	}{
+		{"echo| hi", "echo"},
+		{"ec|ho hi", "echo"},
+		{"echo hi |", "echo"},
+		{"version\necho hi\n|", ""},
+		{"echo hi\nvers|ion", "version"},
+		{"help ech|o", "echo"},
+		{"echo?|", "echo"},
+		{"nosuch|", ""},
+		{"|", ""},
+	}
+	for _, tt := range tests {
+		i := strings.IndexByte(tt.code, '|')
+		code := tt.code[:i] + tt.code[i+1:]
+		got := in.Inspect(code, len([]rune(tt.code[:i])), 0)
+		switch {
+		case tt.cmd == "" && got != nil:
+			t.Errorf("Inspect(%q) = %v, want nothing", tt.code, got["text/plain"])
+		case tt.cmd != "" && (got == nil || !strings.HasPrefix(got["text/plain"].(string), tt.cmd+" — ")):
+			t.Errorf("Inspect(%q) = %v, want the doc of %s", tt.code, got, tt.cmd)
+		case got != nil && got["text/markdown"] == nil:
+			t.Errorf("Inspect(%q) has no text/markdown", tt.code)
+		}
+	}
+}
+
+func TestIsComplete(t *testing.T) {
+	in := New(t.TempDir())
+	tests := []struct{ code, want string }{
+		{"", "complete"},
+		{"echo hi", "complete"},
+		{"# just a comment", "complete"},
+		{"echo?", "complete"},
+		{`echo "open`, "incomplete"},
+		{"echo \"two\nlines\"", "complete"},
+		{"echo a \\", "incomplete"},
+		{"echo a \\\n  b", "complete"},
+		{"nosuch", "invalid"},
+		{"echo a\nnosuch b", "invalid"},
+		{`"echo" a`, "invalid"},
+		{"nosuch?", "invalid"},
+	}
+	for _, tt := range tests {
+		if got, _ := in.IsComplete(tt.code); got != tt.want {
+			t.Errorf("IsComplete(%q) = %s, want %s", tt.code, got, tt.want)
+		}
+	}
+}
+
+// TestConcurrentComplete runs cells that change the session while other
+// goroutines complete and inspect; run with -race.
+func TestConcurrentComplete(t *testing.T) {
+	withCommand(t, &Command{Name: "zadd", Summary: "adds a profile", ProfileArg: true,
+		Args: []Arg{{Name: "N", Complete: func(c *Call, p string) []string { return c.Session.Names() }}},
+		Run: func(c *Call) error {
+			c.Session.Add(&Loaded{Name: c.Args[0]})
+			return nil
+		}})
+	in := New(t.TempDir())
+	done := make(chan bool)
+	go func() {
+		for i := range 200 {
+			in.Execute(context.Background(), "zadd p"+strconv.Itoa(i%7), &Recorder{})
+		}
+		close(done)
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		default:
+			in.Complete("zadd ", 5)
+			in.Inspect("zadd p", 3, 0)
+			in.IsComplete("zadd p")
+		}
+	}
+}

@@ -1,0 +1,253 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel/jupyter"
+)
+
+// withCommand registers c for the duration of the test.
+func withCommand(t *testing.T, c *Command) {
+	t.Helper()
+	Register(c)
+	t.Cleanup(func() { delete(registry, c.Name) })
+}
+
+// probe is a command that records its call, for binding tests.
+func probe(t *testing.T) *Call {
+	var got Call
+	withCommand(t, &Command{
+		Name: "probe", Summary: "records its call", ProfileArg: true, AllowAs: true,
+		Args: []Arg{{Name: "A"}, {Name: "B", Optional: true}},
+		Options: []Option{
+			{Name: "by", Default: "flat", Values: []string{"flat", "cum"}},
+			{Name: "n", Default: "20"}, {Name: "focus"}, {Name: "min", Default: "1%"},
+			{Name: "wait", Default: "1s"}, {Name: "inverted", Default: "false"},
+		},
+		Run: func(c *Call) error { got = *c; return nil },
+	})
+	return &got
+}
+
+func jerr(t *testing.T, err error) *jupyter.Error {
+	t.Helper()
+	var je *jupyter.Error
+	if !errors.As(err, &je) {
+		t.Fatalf("error %v (%T), want a *jupyter.Error", err, err)
+	}
+	return je
+}
+
+func TestUsageErrors(t *testing.T) {
+	probe(t)
+	tests := []struct{ code, name, want string }{
+		{"ehco hi", "UsageError", `unknown command "ehco": did you mean echo?`},
+		{"zzzzzzzz", "UsageError", `unknown command "zzzzzzzz": help lists all commands`},
+		{"probe", "UsageError", "probe: missing A (usage: probe [NAME] A [B] [as NAME] [by=flat|cum]"},
+		{"probe a b c", "UsageError", `no profile is named a; none is loaded: use load PATH as a first`},
+		{"probe a byy=cum", "UsageError", "unknown option byy: did you mean by? options are by, n, focus, min, wait, inverted"},
+		{"probe a by=weight", "UsageError", "by=weight is not allowed: use one of flat, cum"},
+		{"probe a n=1 n=2", "UsageError", "n= is given twice"},
+		{"probe a as", "UsageError", "as needs a NAME"},
+		{"probe a n=x", "UsageError", "n=x is not an integer"},
+		{"version now", "UsageError", `version: takes no arguments, but got "now"`},
+		{"sleep", "UsageError", "sleep: missing DURATION"},
+		{"sleep forever", "UsageError", `"forever" is not a duration`},
+		{"echo x=1", "UsageError", `unknown option x: options are stream`},
+		{"clear x=1", "UsageError", `clear takes no options: quote the word ("x=1") to pass it as text`},
+		{"help nosuch", "UsageError", `unknown command "nosuch"`},
+		{`echo "open`, "SyntaxError", "line 1, column 6: unclosed quote"},
+		{"echo a\nehco b", "UsageError", `line 2: unknown command "ehco"`},
+	}
+	for _, tt := range tests {
+		code := tt.code
+		if strings.HasPrefix(code, "probe a n=x") {
+			withIntCheck(t)
+			code = "probeint n=x"
+		}
+		_, err := RunForTest(t, nil, code)
+		je := jerr(t, err)
+		if je.Name != tt.name || !strings.Contains(je.Value, tt.want) {
+			t.Errorf("%q: %s: %s, want %s containing %q", code, je.Name, je.Value, tt.name, tt.want)
+		}
+		if strings.Contains(je.Value, "\n") {
+			t.Errorf("%q: message has several lines: %q", code, je.Value)
+		}
+	}
+}
+
+
+func withIntCheck(t *testing.T) {
+	if Lookup("probeint") != nil {
+		return
+	}
+	withCommand(t, &Command{Name: "probeint", Summary: "checks n", Options: []Option{{Name: "n", Default: "1"}},
+		Run: func(c *Call) error { _, err := c.Int("n"); return err }})
+}
+
+func TestBind(t *testing.T) {
+	got := probe(t)
+	s := NewSession(t.TempDir())
+	s.Add(&Loaded{Name: "cpu"})
+	tests := []struct {
+		code, profile, args, as, opts string
+	}{
+		{"probe x", "", "x", "", ""},
+		{"probe cpu x y", "cpu", "x|y", "", ""},
+		{"probe x y as z", "", "x|y", "z", ""},
+		{`probe x "as"`, "", "x|as", "", ""},
+		{`probe x by=cum focus="a b" "n=3"`, "", "x|n=3", "", "by=cum focus=a b"},
+		{"probe cpu", "", "cpu", "", ""},
+	}
+	for _, tt := range tests {
+		if _, err := RunForTest(t, s, tt.code); err != nil {
+			t.Errorf("%q: %v", tt.code, err)
+			continue
+		}
+		var opts []string
+		for _, o := range got.Cmd.Options {
+			if v, ok := got.Opts[o.Name]; ok {
+				opts = append(opts, o.Name+"="+v)
+			}
+		}
+		if got.Profile != tt.profile || strings.Join(got.Args, "|") != tt.args || got.As != tt.as || strings.Join(opts, " ") != tt.opts {
+			t.Errorf("%q bound to profile %q args %q as %q opts %q, want %q %q %q %q", tt.code,
+				got.Profile, strings.Join(got.Args, "|"), got.As, strings.Join(opts, " "), tt.profile, tt.args, tt.as, tt.opts)
+		}
+	}
+}
+
+func TestCallHelpers(t *testing.T) {
+	got := probe(t)
+	s := NewSession("/data")
+	if _, err := RunForTest(t, s, "probe x n=7 min=5% wait=250ms inverted=yes"); err != nil {
+		t.Fatal(err)
+	}
+	n, err1 := got.Int("n")
+	m, err2 := got.Float("min")
+	w, err3 := got.Duration("wait")
+	inv, err4 := got.Bool("inverted")
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		t.Fatal(err)
+	}
+	if n != 7 || m != 0.05 || w != 250*time.Millisecond || !inv || got.Opt("by") != "flat" || got.Has("by") {
+		t.Errorf("helpers gave n=%d min=%v wait=%v inverted=%v by=%q has(by)=%v", n, m, w, inv, got.Opt("by"), got.Has("by"))
+	}
+	if p := got.Path("a/b.pprof"); p != "/data/a/b.pprof" {
+		t.Errorf("Path(a/b.pprof) = %q, want /data/a/b.pprof", p)
+	}
+	if p := got.Path("/abs/x"); p != "/abs/x" {
+		t.Errorf("Path(/abs/x) = %q, want /abs/x", p)
+	}
+	if _, err := got.Loaded(); err == nil || err.Error() != "no profile loaded: use load PATH first" {
+		t.Errorf("Loaded() with nothing loaded: %v", err)
+	}
+	s.Add(&Loaded{Name: "a"})
+	s.Add(&Loaded{Name: "b"})
+	if _, err := RunForTest(t, s, "probe a x"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := got.Loaded(); err != nil || l.Name != "a" {
+		t.Errorf("Loaded() after probe a x = %v, %v, want a", l, err)
+	}
+	if _, err := RunForTest(t, s, "probe x"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := got.Loaded(); err != nil || l.Name != "b" {
+		t.Errorf("Loaded() after probe x = %v, %v, want the current profile b", l, err)
+	}
+}
+
+func TestPanicKeepsSession(t *testing.T) {
+	withCommand(t, &Command{Name: "boom", Summary: "panics", Run: func(c *Call) error {
+		c.Session.Add(&Loaded{Name: "half"})
+		var m map[string]int
+		m["x"] = 1
+		return nil
+	}})
+	in := New(t.TempDir())
+	in.Log = slog.New(slog.DiscardHandler)
+	in.Session().Add(&Loaded{Name: "cpu", Profile: &analysis.Profile{}})
+	rec := &Recorder{}
+	err := in.Execute(context.Background(), "echo before\nboom\necho after", rec)
+	je := jerr(t, err)
+	if je.Name != "InternalError" || !strings.Contains(je.Value, "line 2: boom failed inside proflens") {
+		t.Errorf("panic gave %s: %s", je.Name, je.Value)
+	}
+	if got := rec.Text(); got != "before\n" {
+		t.Errorf("output %q, want only the line before the panic", got)
+	}
+	if l := in.Session().Get("cpu"); l == nil || l.Profile == nil {
+		t.Errorf("the loaded profile did not survive the panic")
+	}
+	rec = &Recorder{}
+	if err := in.Execute(context.Background(), "echo still here", rec); err != nil || rec.Text() != "still here\n" {
+		t.Errorf("after the panic: %q, %v", rec.Text(), err)
+	}
+}
+
+func TestOtherErrors(t *testing.T) {
+	withCommand(t, &Command{Name: "fail", Summary: "fails", Run: func(c *Call) error {
+		return errors.New("read x.pprof: line 3:\n  bad")
+	}})
+	_, err := RunForTest(t, nil, "fail")
+	if je := jerr(t, err); je.Name != "Error" || je.Value != "read x.pprof: line 3: bad" {
+		t.Errorf("fail gave %s: %q", je.Name, je.Value)
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	in := New(t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	rec := &Recorder{}
+	go func() { done <- in.Execute(ctx, "sleep 1m\necho not reached", rec) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if je := jerr(t, err); je.Name != "KeyboardInterrupt" {
+			t.Errorf("interrupted sleep gave %s: %s", je.Name, je.Value)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("sleep 1m was not interrupted")
+	}
+	if rec.Text() != "" {
+		t.Errorf("output after interrupt: %q", rec.Text())
+	}
+	rec = &Recorder{}
+	if err := in.Execute(context.Background(), "echo next", rec); err != nil || rec.Text() != "next\n" {
+		t.Errorf("the next cell gave %q, %v", rec.Text(), err)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	rec, err := RunForTest(t, nil, "echo  a   \"b  c\" # comment\necho stream=stderr oops\nversion\nclear\necho?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range rec.Events {
+		kinds = append(kinds, e.Kind)
+	}
+	if got := strings.Join(kinds, " "); got != "stream stream result clear payload" {
+		t.Fatalf("events %s", got)
+	}
+	if rec.Stdout("stdout") != "a b  c\n" || rec.Stdout("stderr") != "oops\n" {
+		t.Errorf("stdout %q stderr %q", rec.Stdout("stdout"), rec.Stdout("stderr"))
+	}
+	if v := rec.Events[2].Data["text/plain"]; v != "proflens 0.1.0" {
+		t.Errorf("version = %q, want proflens 0.1.0", v)
+	}
+	p := rec.Events[4].Payload
+	data, _ := p["data"].(map[string]any)
+	if p["source"] != "page" || p["start"] != 0 || !strings.Contains(data["text/plain"].(string), "usage: echo [TEXT...] [stream=stdout|stderr]") {
+		t.Errorf("echo? payload %v", p)
+	}
+}
