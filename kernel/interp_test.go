@@ -82,7 +82,6 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-
 func withIntCheck(t *testing.T) {
 	if Lookup("probeint") != nil {
 		return
