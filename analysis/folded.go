@@ -1,0 +1,172 @@
+package analysis
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Folded stacks, the FlameGraph convention: one line per stack, frames root
+// first separated by ';', then a space and a count ("main;run;work 12").
+// A second count column (FlameGraph's differential "before after" form) is
+// read as a second value type. Identical stacks on several lines add up.
+// Frame names keep stackcollapse's annotations ("_[k]", "_[j]").
+
+func init() {
+	RegisterFormat(Format{Name: "folded", Priority: 90, Sniff: sniffFolded, Parse: parseFolded})
+}
+
+func sniffFolded(head []byte) bool {
+	if !isText(head) {
+		return false
+	}
+	r := newLineReader(head)
+	for r.next() {
+		if len(bytes.TrimSpace(r.line)) == 0 {
+			continue
+		}
+		if !r.ended && r.pos == len(head) && len(head) == 4096 {
+			return false // a cut line: undecided, let others try
+		}
+		_, counts := splitFolded(string(r.line))
+		return counts > 0
+	}
+	return false
+}
+
+// splitFolded returns the stack part of a folded line and how many count
+// columns (1 or 2) end it; 0 when the line does not end with a count.
+func splitFolded(line string) (string, int) {
+	stack, n := line, 0
+	for n < 2 {
+		i := strings.LastIndexAny(stack, " \t")
+		if i < 0 || !isDigits(stack[i+1:]) {
+			break
+		}
+		stack, n = strings.TrimRight(stack[:i], " \t"), n+1
+	}
+	if stack == "" {
+		return "", 0
+	}
+	return stack, n
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func parseFolded(name string, data []byte) (*Profile, error) {
+	r := newLineReader(data)
+	var b *Builder
+	cols := 0
+	var stack []int32
+	for r.next() {
+		line := strings.TrimSpace(string(r.line))
+		if line == "" {
+			continue
+		}
+		frames, n := splitFolded(line)
+		if n == 0 {
+			return nil, lineError(name, r.n, "expected \"frame;frame;... COUNT\" (folded stacks), got %q", clip(line))
+		}
+		if b == nil {
+			cols = n
+			b = NewBuilder("folded", foldedTypes(n)...)
+		}
+		values, err := foldedCounts(line, cols)
+		if err != nil {
+			return nil, lineError(name, r.n, "%v", err)
+		}
+		stack = stack[:0]
+		for _, f := range strings.Split(frames, ";") {
+			stack = append(stack, b.Frame(Frame{Name: f}))
+		}
+		b.Add(b.Stack(stack), values, 0, false, "", nil)
+	}
+	if b == nil {
+		return nil, lineError(name, r.n+1, "expected at least one folded stack line, found none")
+	}
+	return b.Finish(), nil
+}
+
+func foldedTypes(n int) []ValueType {
+	if n == 1 {
+		return []ValueType{{Type: "samples", Unit: "count"}}
+	}
+	return []ValueType{{Type: "samples", Unit: "count"}, {Type: "samples2", Unit: "count"}}
+}
+
+// foldedCounts parses the last cols fields of line as counts.
+func foldedCounts(line string, cols int) ([]int64, error) {
+	f := strings.Fields(line)
+	if len(f) < cols+1 {
+		return nil, fmt.Errorf("expected a stack and %d count column(s), got %q", cols, clip(line))
+	}
+	out := make([]int64, cols)
+	for i, s := range f[len(f)-cols:] {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("expected %d integer count column(s) like the first line, got %q", cols, clip(s))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// WriteFolded writes value v of p as folded stacks: one line per distinct
+// stack of frame names, "root;...;leaf N", sorted bytewise like
+// stackcollapse's output, stacks whose value is zero left out.
+func WriteFolded(w io.Writer, p *Profile, v int) error {
+	if v < 0 || v >= len(p.ValueTypes) {
+		return fmt.Errorf("write folded: no value type %d", v)
+	}
+	perStack := make([]int64, len(p.Stacks))
+	for i := range p.Samples {
+		perStack[p.Samples[i].Stack] += p.Samples[i].Values[v]
+	}
+	sums := make(map[string]int64)
+	var sb strings.Builder
+	for s, st := range p.Stacks {
+		if perStack[s] == 0 || len(st) == 0 {
+			continue
+		}
+		sb.Reset()
+		for i, f := range st {
+			if i > 0 {
+				sb.WriteByte(';')
+			}
+			sb.WriteString(p.Frames[f].Name)
+		}
+		sums[sb.String()] += perStack[s]
+	}
+	keys := make([]string, 0, len(sums))
+	for k, n := range sums {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	bw := bufio.NewWriter(w)
+	for _, k := range keys {
+		bw.WriteString(k)
+		bw.WriteByte(' ')
+		bw.WriteString(strconv.FormatInt(sums[k], 10))
+		bw.WriteByte('\n')
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write folded: %w", err)
+	}
+	return nil
+}

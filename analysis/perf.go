@@ -1,0 +1,328 @@
+package analysis
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// `perf script` text. The frames, weights and root frame follow FlameGraph's
+// stackcollapse-perf.pl (commit 41fee1f) with its default options, so that
+// WriteFolded of a loaded file equals that script's output:
+//   - the process name (comm, spaces as '_') is the root frame;
+//   - "+0x…" offsets are stripped, "a->b" inline chains become frames,
+//     "[unknown]" becomes "[dso base name]" or "[unknown]", ';' becomes ':',
+//     everything from the first '(' is cut (except Go "pkg.(*T).M" names and
+//     "(anonymous namespace)"), quotes are dropped, and Java "Lpkg/Class;"
+//     loses its "L" in processes whose name starts with "java";
+//   - only samples of the first event type are kept (mixing cycles with
+//     instructions misleads); the others are counted in a warning;
+//   - a sample weighs its period when the line has one, else 1.
+// Where we differ: the last sample counts even when the file does not end
+// with a blank line (the script drops it); samples keep their time (seconds
+// since the first sample), their "comm-pid/tid" as Thread, and their order;
+// and the value types are samples/count plus the event's weight.
+
+func init() {
+	RegisterFormat(Format{Name: "perf", Priority: 40, Sniff: sniffPerf, Parse: parsePerf})
+}
+
+var (
+	perfEvent  = regexp.MustCompile(`^(\S.+?)\s+(\d+)/*(\d+)*\s+`)
+	perfPeriod = regexp.MustCompile(`:\s*(\d+)*\s+(\S+):\s*$`)
+	perfTime   = regexp.MustCompile(`\s(\d+\.\d+):\s`)
+	perfFrame  = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((.*)\)`)
+	perfFrame0 = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((\S*)\)`) // before 2023
+	perfOffset = regexp.MustCompile(`\+0x[\da-f]+$`)
+	perfGoName = regexp.MustCompile(`\.\(.*\)\.`)
+	perfJIT    = regexp.MustCompile(`/tmp/perf-\d+\.map`)
+)
+
+func sniffPerf(head []byte) bool {
+	if !isText(head) {
+		return false
+	}
+	r := newLineReader(head)
+	for r.next() {
+		line := string(r.line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if !perfEvent.MatchString(line) || !strings.Contains(line, ":") {
+			return false
+		}
+		next, ok := r.peek()
+		return !ok || len(next) == 0 || perfFrame.Match(next)
+	}
+	return false
+}
+
+// perfOptions are stackcollapse-perf.pl's options, for the tests that check
+// every expected output of FlameGraph's test suite.
+type perfOptions struct {
+	pid, tid, kernel, jit, addrs bool
+	dropUnterminated             bool // drop a last sample not followed by a blank line
+	before2023                   bool // the script as of a14f791: "java" only, dso without spaces
+}
+
+func parsePerf(name string, data []byte) (*Profile, error) {
+	return parsePerfWith(name, data, perfOptions{})
+}
+
+// perfParser holds the sample being read.
+type perfParser struct {
+	o         perfOptions
+	b         *Builder
+	event     string // the kept event type
+	dropped   map[string]int
+	pname     string // root frame of the current sample; "" outside a kept sample
+	thread    string
+	period    int64
+	time      int64
+	hasTime   bool
+	stack     []int32 // leaf first while reading
+	t0        int64
+	started   bool
+	last      int64
+	sawPeriod bool
+}
+
+func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
+	pp := &perfParser{o: o, dropped: map[string]int{}}
+	r := newLineReader(data)
+	for r.next() {
+		line := string(r.line)
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if line == "" {
+			pp.flush()
+			continue
+		}
+		if m := perfEvent.FindStringSubmatch(line); m != nil {
+			pp.flush()
+			pp.start(line, m)
+			continue
+		}
+		if m := pp.frameMatch(line); m != nil {
+			pp.frame(m)
+			continue
+		}
+		return nil, lineError(name, r.n, "expected a perf script event line (\"comm pid [cpu] time: period event:\"), a stack line (\"addr symbol (dso)\") or a blank line, got %q", clip(line))
+	}
+	if !o.dropUnterminated {
+		pp.flush()
+	}
+	if pp.b == nil {
+		return nil, lineError(name, r.n+1, "expected at least one perf script sample, found none")
+	}
+	pp.warnDropped()
+	p := pp.b.Finish()
+	if p.Timed && len(p.Samples) > 0 {
+		p.Duration = time.Duration(pp.last)
+	}
+	return p, nil
+}
+
+func (pp *perfParser) frameMatch(line string) []string {
+	if pp.o.before2023 {
+		return perfFrame0.FindStringSubmatch(line)
+	}
+	return perfFrame.FindStringSubmatch(line)
+}
+
+// start reads an event line; m holds comm, pid and tid.
+func (pp *perfParser) start(line string, m []string) {
+	comm, pid, tid := m[1], m[2], m[3]
+	if tid == "" {
+		pid, tid = "?", pid
+	}
+	period := int64(1)
+	if e := perfPeriod.FindStringSubmatch(line); e != nil {
+		if pp.event == "" {
+			pp.event = e[2]
+		} else if e[2] != pp.event {
+			pp.dropped[e[2]]++
+			pp.pname = ""
+			return
+		}
+		if v, err := strconv.ParseInt(e[1], 10, 64); err == nil && v != 0 {
+			period = v
+		}
+	}
+	pp.period = period
+	pp.thread = comm + "-" + pid + "/" + tid
+	switch {
+	case pp.o.tid:
+		pp.pname = comm + "-" + pid + "/" + tid
+	case pp.o.pid:
+		pp.pname = comm + "-" + pid
+	default:
+		pp.pname = comm
+	}
+	pp.pname = strings.ReplaceAll(pp.pname, " ", "_")
+	pp.time, pp.hasTime = pp.timeOf(line)
+	pp.stack = pp.stack[:0]
+}
+
+// timeOf returns the event's time in nanoseconds since the first event.
+func (pp *perfParser) timeOf(line string) (int64, bool) {
+	t := perfTime.FindStringSubmatch(line)
+	if t == nil {
+		return 0, false
+	}
+	ns, ok := secondsToNS(t[1])
+	if !ok {
+		return 0, false
+	}
+	if !pp.started {
+		pp.t0, pp.started = ns, true
+	}
+	return ns - pp.t0, true
+}
+
+// secondsToNS converts "123.456789" seconds to nanoseconds exactly.
+func secondsToNS(s string) (int64, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	sec, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || sec > 9e9 || len(frac) > 9 {
+		return 0, false
+	}
+	frac += strings.Repeat("0", 9-len(frac))
+	ns, err := strconv.ParseInt(frac, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return sec*1e9 + ns, true
+}
+
+// frame reads a stack line; m holds the address, the symbol and the dso.
+func (pp *perfParser) frame(m []string) {
+	if pp.pname == "" {
+		return
+	}
+	pc, raw, mod := m[1], perfOffset.ReplaceAllString(m[2], ""), m[3]
+	if strings.HasPrefix(raw, "(") {
+		return // a process name
+	}
+	parts := strings.Split(raw, "->")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	for i := len(parts) - 1; i >= 0; i-- { // kept leaf first; parts read root first
+		name := pp.tidy(parts[i], pc, mod, i > 0)
+		pp.stack = append(pp.stack, pp.builder().Frame(Frame{Name: name, File: mod}))
+	}
+}
+
+// tidy turns a perf symbol into stackcollapse-perf's frame name.
+func (pp *perfParser) tidy(f, pc, mod string, inlined bool) string {
+	if f == "[unknown]" {
+		f = "unknown"
+		if mod != "[unknown]" {
+			f = mod[strings.LastIndexByte(mod, '/')+1:]
+		}
+		if pp.o.addrs {
+			f = "[" + f + " <" + pc + ">]"
+		} else {
+			f = "[" + f + "]"
+		}
+	}
+	f = strings.ReplaceAll(f, ";", ":")
+	if !perfGoName.MatchString(f) {
+		f = cutParen(f)
+	}
+	f = strings.NewReplacer(`"`, "", "'", "").Replace(f)
+	java := strings.HasPrefix(pp.pname, "java")
+	if pp.o.before2023 {
+		java = pp.pname == "java"
+	}
+	if java && strings.Contains(f, "/") {
+		f = strings.TrimPrefix(f, "L")
+	}
+	return pp.annotate(f, mod, inlined)
+}
+
+// cutParen cuts f at its first '(' that does not open "(anonymous namespace)".
+func cutParen(f string) string {
+	for i := 0; i < len(f); i++ {
+		if f[i] == '(' && !strings.HasPrefix(f[i+1:], "anonymous namespace)") {
+			return f[:i]
+		}
+	}
+	return f
+}
+
+// annotate adds the _[i], _[k] and _[j] suffixes the options ask for.
+func (pp *perfParser) annotate(f, mod string, inlined bool) string {
+	again := func(tag string) bool { return pp.o.before2023 || !strings.Contains(f, tag) }
+	switch {
+	case inlined:
+		if again("_[i]") {
+			f += "_[i]"
+		}
+	case pp.o.kernel && (strings.HasPrefix(mod, "[") || strings.HasSuffix(mod, "vmlinux")) && !strings.Contains(mod, "unknown"):
+		f += "_[k]"
+	case pp.o.jit && perfJIT.MatchString(mod):
+		if again("_[j]") {
+			f += "_[j]"
+		}
+	}
+	return f
+}
+
+// builder creates the profile on the first kept sample.
+func (pp *perfParser) builder() *Builder {
+	if pp.b == nil {
+		event := pp.event
+		if event == "" {
+			event = "events"
+		}
+		pp.b = NewBuilder("perf", ValueType{Type: "samples", Unit: "count"}, ValueType{Type: event, Unit: "count"})
+		pp.b.Profile().DefaultValue = 1
+	}
+	return pp.b
+}
+
+// flush adds the sample read so far, if it is kept.
+func (pp *perfParser) flush() {
+	if pp.pname == "" {
+		return
+	}
+	b := pp.builder()
+	root := b.Frame(Frame{Name: pp.pname})
+	pp.stack = append(pp.stack, root)
+	reverse(pp.stack)
+	if pp.period != 1 {
+		pp.sawPeriod = true
+	}
+	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread, nil)
+	if pp.hasTime {
+		pp.last = pp.time
+	}
+	pp.pname, pp.stack = "", pp.stack[:0]
+}
+
+func (pp *perfParser) warnDropped() {
+	var kinds []string
+	for e := range pp.dropped {
+		kinds = append(kinds, e)
+	}
+	sort.Strings(kinds)
+	for _, e := range kinds {
+		pp.b.Warn(fmt.Sprintf("kept only %s samples, as stackcollapse-perf does; dropped %d %s samples", pp.event, pp.dropped[e], e))
+	}
+	vt := &pp.b.Profile().ValueTypes[1]
+	if pp.sawPeriod && perfClock(vt.Type) {
+		vt.Unit = "nanoseconds"
+	}
+}
+
+// perfClock reports whether event counts time (its period is in ns).
+func perfClock(event string) bool {
+	e, _, _ := strings.Cut(event, ":")
+	return e == "cpu-clock" || e == "task-clock"
+}
