@@ -1,0 +1,116 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// LoadSeries loads every file matching glob as one program's time series:
+// the profiles are ordered by their own start times when all have one, else
+// by file name, and merged into one Profile of Format "series" whose
+// Intervals give each profile's samples and IntervalNames its file. All
+// files must have the same value types. With start times, each sample's
+// Time is its profile's start relative to the first, and the series is Timed.
+func LoadSeries(glob string, opts LoadOptions) (*Profile, error) {
+	paths, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", glob, err)
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("load %s: no files match", glob)
+	}
+	parts := make([]*Profile, len(paths))
+	for i, path := range paths {
+		if parts[i], err = Load(path, opts); err != nil {
+			return nil, err
+		}
+	}
+	return Series(glob, parts)
+}
+
+// Series merges profiles of one program into a series (see LoadSeries). The
+// profiles are reordered by start time, else by Source.
+func Series(name string, parts []*Profile) (*Profile, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("series %s: no profiles", name)
+	}
+	parts = append([]*Profile(nil), parts...)
+	timed := true
+	for _, p := range parts {
+		timed = timed && !p.Start.IsZero()
+	}
+	sort.SliceStable(parts, func(i, j int) bool {
+		if timed && !parts[i].Start.Equal(parts[j].Start) {
+			return parts[i].Start.Before(parts[j].Start)
+		}
+		return parts[i].Source < parts[j].Source
+	})
+	first := parts[0]
+	for _, p := range parts[1:] {
+		if !sameTypes(p.ValueTypes, first.ValueTypes) {
+			return nil, fmt.Errorf("series %s: %s has value types %s, but %s has %s",
+				name, p.Source, typeList(p.ValueTypes), first.Source, typeList(first.ValueTypes))
+		}
+	}
+	b := NewBuilder("series", first.ValueTypes...)
+	out := b.Profile()
+	out.Source, out.Lang, out.DefaultValue = name, first.Lang, first.DefaultValue
+	out.Period, out.PeriodType, out.Start = first.Period, first.PeriodType, first.Start
+	for _, p := range parts {
+		out.Intervals = append(out.Intervals, len(out.Samples))
+		out.IntervalNames = append(out.IntervalNames, p.Source)
+		addAll(b, p, p.Start.Sub(first.Start), timed)
+		for _, w := range p.Warnings {
+			b.Warn(p.Source + ": " + w)
+		}
+	}
+	out.Intervals = append(out.Intervals, len(out.Samples))
+	if last := parts[len(parts)-1]; timed {
+		out.Duration = last.Start.Sub(first.Start) + last.Duration
+	}
+	return b.Finish(), nil
+}
+
+// addAll copies p's samples into b, re-interning frames and stacks; each
+// sample's time is at, when timed.
+func addAll(b *Builder, p *Profile, at time.Duration, timed bool) {
+	frames := make([]int32, len(p.Frames))
+	for i, f := range p.Frames {
+		frames[i] = b.Frame(f)
+	}
+	stacks := make([]int32, len(p.Stacks))
+	var st []int32
+	for i, s := range p.Stacks {
+		st = st[:0]
+		for _, f := range s {
+			st = append(st, frames[f])
+		}
+		stacks[i] = b.Stack(st)
+	}
+	for _, s := range p.Samples {
+		b.Add(stacks[s.Stack], s.Values, int64(at), timed, s.Thread, s.Labels)
+	}
+}
+
+func sameTypes(a, b []ValueType) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func typeList(t []ValueType) string {
+	s := make([]string, len(t))
+	for i, vt := range t {
+		s[i] = vt.Type + "/" + vt.Unit
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
