@@ -80,38 +80,72 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-func checkImports(t *testing.T, rel string, imports []string) {
+// problems lists what is wrong with a package's imports.
+func problems(rel string, imports []string) []string {
 	g := group(rel)
 	if g == "" {
-		t.Errorf("package %s is in no group of deps_test.go: add it to the import graph", rel)
-		return
+		return []string{"package " + rel + " is in no group of deps_test.go: add it to the import graph"}
 	}
+	var out []string
 	for _, imp := range imports {
 		switch {
 		case imp == "log" || imp == "log/slog":
 			if !slices.Contains(loggers, g) {
-				t.Errorf("%s imports %s: only the kernel logs; return errors instead", rel, imp)
+				out = append(out, rel+" imports "+imp+": only the kernel logs; return errors instead")
 			}
 		case strings.HasPrefix(imp, module+"/"):
 			if to := group(strings.TrimPrefix(imp, module+"/")); !slices.Contains(groups[g], to) {
-				t.Errorf("%s imports %s: %s may import only %v", rel, imp, g, groups[g])
+				out = append(out, rel+" imports "+imp+": "+g+" may import only "+strings.Join(groups[g], ", "))
 			}
 		case strings.Contains(strings.Split(imp, "/")[0], "."):
-			checkThirdParty(t, rel, g, imp)
+			if p := thirdPartyProblem(rel, g, imp); p != "" {
+				out = append(out, p)
+			}
 		}
+	}
+	return out
+}
+
+func checkImports(t *testing.T, rel string, imports []string) {
+	for _, p := range problems(rel, imports) {
+		t.Error(p)
 	}
 }
 
-func checkThirdParty(t *testing.T, rel, g, imp string) {
+func thirdPartyProblem(rel, g, imp string) string {
 	for mod, allowed := range thirdParty {
 		if imp == mod || strings.HasPrefix(imp, mod+"/") {
 			if !slices.Contains(allowed, g) {
-				t.Errorf("%s imports %s: only %v may", rel, imp, allowed)
+				return rel + " imports " + imp + ": only " + strings.Join(allowed, ", ") + " may"
 			}
-			return
+			return ""
 		}
 	}
-	t.Errorf("%s imports %s, which is not an allowed dependency (see deps_test.go)", rel, imp)
+	return rel + " imports " + imp + ", which is not an allowed dependency (see deps_test.go)"
+}
+
+// TestProblems checks that the rules catch each kind of violation.
+func TestProblems(t *testing.T) {
+	tests := []struct {
+		rel     string
+		imports []string
+		want    int
+	}{
+		{"analysis", []string{"fmt", "github.com/google/pprof/profile", module + "/internal/version"}, 0},
+		{"analysis", []string{module + "/compaction"}, 1},
+		{"compaction", []string{"github.com/google/pprof/profile"}, 1},
+		{"kernel/jupyter", []string{module + "/analysis", "github.com/go-zeromq/zmq4", "log/slog"}, 1},
+		{"kernel", []string{"github.com/go-zeromq/zmq4", "gonum.org/v1/plot/vg"}, 2},
+		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 1},
+		{"phase", []string{module + "/plotting", "example.com/x"}, 2},
+		{"cmd/proflens", []string{module + "/kernel", module + "/kernel/jupyter", "log/slog"}, 0},
+		{"tools/x", nil, 1},
+	}
+	for _, tt := range tests {
+		if got := problems(tt.rel, tt.imports); len(got) != tt.want {
+			t.Errorf("problems(%s, %v) = %q, want %d", tt.rel, tt.imports, got, tt.want)
+		}
+	}
 }
 
 // TestGroup pins the directory → group mapping.
