@@ -1,9 +1,10 @@
 package compaction
 
 import (
-	"encoding/binary"
+	"cmp"
 	"fmt"
-	"hash/fnv"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,58 +15,71 @@ const HandleLen = 4
 
 // assignHandles gives every node of v a handle: the first HandleLen hex
 // digits of a 64-bit FNV-1a hash of its path of compacted names from the
-// root. Handles that collide in v all get one more digit, repeatedly, so the
-// result depends only on the set of paths, not on any order; the same node
-// gets the same handle on every run and machine as long as no new colliding
-// path appears.
+// root. Handles that would collide in v all get one more digit, repeatedly,
+// so a node's handle is its hash's shortest prefix, of at least HandleLen
+// digits, that no other node's hash shares. It depends only on the set of
+// paths, not on any order: the same node gets the same handle on every run
+// and machine as long as no new colliding path appears. Time is
+// O(n log n) for n nodes.
 func assignHandles(v *View) {
-	hs := make([]uint64, len(v.Nodes))
+	n := len(v.Nodes)
+	hs := make([]uint64, n)
 	for i := range v.Nodes {
 		nd := &v.Nodes[i]
-		h := fnv.New64a()
+		h := uint64(fnvOffset)
 		if nd.Parent >= 0 {
-			var b [9]byte
-			binary.BigEndian.PutUint64(b[:], hs[nd.Parent])
-			b[8] = '>'
-			h.Write(b[:])
+			h = fnvAdd(hs[nd.Parent], '>')
 		}
-		h.Write([]byte(nd.Name))
-		hs[i] = h.Sum64()
+		for k := 0; k < len(nd.Name); k++ {
+			h = fnvAdd(h, nd.Name[k])
+		}
+		hs[i] = h
 	}
-	full := make([]string, len(hs))
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(hs[a], hs[b]) })
+	length := make([]uint8, n)
+	total := 0
+	for k, i := range order {
+		shared := 0 // hex digits shared with a neighbour in hash order
+		if k > 0 {
+			shared = max(shared, bits.LeadingZeros64(hs[i]^hs[order[k-1]])/4)
+		}
+		if k+1 < n {
+			shared = max(shared, bits.LeadingZeros64(hs[i]^hs[order[k+1]])/4)
+		}
+		length[i] = uint8(max(HandleLen, shared+1))
+		total += int(length[i])
+	}
+	buf := make([]byte, 0, total)
 	for i, h := range hs {
-		full[i] = fmt.Sprintf("%016x", h)
-	}
-	length := make([]int, len(hs))
-	for i := range length {
-		length[i] = HandleLen
-	}
-	for l := HandleLen; l <= 16; l++ {
-		seen := make(map[string]int, len(hs))
-		for i, f := range full {
-			if length[i] == l {
-				seen[f[:l]]++
-			}
+		var d [16]byte
+		for k := 15; k >= 0; k-- {
+			d[k] = "0123456789abcdef"[h&15]
+			h >>= 4
 		}
-		more := false
-		for i, f := range full {
-			if length[i] == l && seen[f[:l]] > 1 {
-				length[i] = l + 1
-				more = true
-			}
-		}
-		if !more {
-			break
-		}
+		buf = append(buf, d[:min(int(length[i]), 16)]...)
 	}
+	all := string(buf)
+	at := 0
 	for i := range v.Nodes {
-		if length[i] > 16 { // a 64-bit collision: fall back on the position
-			v.Nodes[i].Handle = full[i] + "-" + strconv.Itoa(i)
-			continue
+		l := min(int(length[i]), 16)
+		v.Nodes[i].Handle = all[at : at+l]
+		at += l
+		if length[i] > 16 { // equal 64-bit hashes: tell them apart by position
+			v.Nodes[i].Handle += "-" + strconv.Itoa(i)
 		}
-		v.Nodes[i].Handle = full[i][:length[i]]
 	}
 }
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func fnvAdd(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
 
 // Path returns the displayed names from a root down to node i, joined by
 // " > ": the path form of a TARGET.

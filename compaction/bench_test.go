@@ -1,0 +1,147 @@
+package compaction
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+// bigTree is a generated call tree of at least a million nodes with
+// JVM-style names (package.Class.method, some packages two levels deep):
+// 300 packages of 12 classes of 8 methods. A callee stays in its caller's
+// class half of the time, in its package 30% of the time, and jumps to
+// another package otherwise; the shape is a random recursive tree, so
+// depths are around 15 and the top is bushy.
+var bigTree = sync.OnceValue(func() *analysis.Tree {
+	const n = 1_150_000
+	r := rand.New(rand.NewPCG(7, 7))
+	b := analysis.NewBuilder("bench", analysis.ValueType{Type: "cpu", Unit: "nanoseconds"})
+	b.Profile().Lang = analysis.LangJVM
+	type meth struct{ pkg, class, method int }
+	parent := make([]int32, n)
+	who := make([]meth, n)
+	isLeaf := make([]bool, n)
+	for i := range n {
+		isLeaf[i] = true
+		if i == 0 {
+			parent[i] = -1
+			continue
+		}
+		p := int32(r.IntN(i))
+		parent[i], isLeaf[p] = p, false
+		m := who[p]
+		switch x := r.IntN(10); {
+		case x < 5:
+			m.method = r.IntN(8)
+		case x < 8:
+			m.class, m.method = r.IntN(12), r.IntN(8)
+		default:
+			m = meth{r.IntN(300), r.IntN(12), r.IntN(8)}
+		}
+		who[i] = m
+	}
+	frames := map[meth]int32{}
+	frame := func(m meth) int32 {
+		if f, ok := frames[m]; ok {
+			return f
+		}
+		pkg := fmt.Sprintf("p%d", m.pkg)
+		if m.pkg%3 == 0 {
+			pkg = fmt.Sprintf("org.p%d", m.pkg)
+		}
+		f := b.Frame(analysis.Frame{Name: fmt.Sprintf("%s.C%d.m%d", pkg, m.class, m.method)})
+		frames[m] = f
+		return f
+	}
+	var path []int32
+	for i := range n {
+		if !isLeaf[i] && r.IntN(4) > 0 {
+			continue
+		}
+		path = path[:0]
+		for v := int32(i); v >= 0; v = parent[v] {
+			path = append(path, frame(who[v]))
+		}
+		for a, z := 0, len(path)-1; a < z; a, z = a+1, z-1 {
+			path[a], path[z] = path[z], path[a]
+		}
+		b.Add(b.Stack(path), []int64{int64(1+r.IntN(100)) * 1e6}, 0, false, "", nil)
+	}
+	return analysis.NewTree(b.Finish())
+})
+
+func bench1M(b *testing.B) *analysis.Tree {
+	t := bigTree()
+	if t.Len() < 1_000_000 {
+		b.Fatalf("generated tree has %d nodes, want at least 1M", t.Len())
+	}
+	return t
+}
+
+// BenchmarkWalk1M is the floor: one pass computing every node's compacted
+// name (as an interned id) at level 2.
+func BenchmarkWalk1M(b *testing.B) {
+	t := bench1M(b)
+	s := NewState(t, 2)
+	g := newGrouping(t, s.index(t))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		g.names(s.Level)
+	}
+}
+
+// BenchmarkCompact1M computes the whole compacted tree at level 2.
+func BenchmarkCompact1M(b *testing.B) {
+	t := bench1M(b)
+	s := NewState(t, 2)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Compact(t, s, 0)
+	}
+}
+
+// BenchmarkExpand1M is one ProfVis expand: from the fully compacted view
+// (level 1, the paper's starting point), expand the heaviest child of the
+// heaviest root, checking R1 and R2 on the result.
+func BenchmarkExpand1M(b *testing.B) {
+	t := bench1M(b)
+	v := Compact(t, NewState(t, 1), 0)
+	target := v.Nodes[v.Roots[0]].Children[0]
+	b.Logf("%d call-tree nodes, %d compacted; expanding %s (%d members)", v.Before, v.After, v.Path(target), len(v.Nodes[target].Members))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := Step(v, target, +1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOracle300 compares the literal take-over oracle with Compact on
+// 300-node trees.
+func BenchmarkOracle300(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 5))
+	specs := randomSpecs(r, 300, 3)
+	for len(specs) < 300 {
+		specs = randomSpecs(r, 300, 3)
+	}
+	t, _ := build(specs)
+	s := NewState(t, 2)
+	b.Run("literal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			literalComponents(t, s.Level)
+		}
+	})
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Compact(t, s, 0)
+		}
+	})
+}
