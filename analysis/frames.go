@@ -6,23 +6,33 @@ package analysis
 // same frame, so that recursion is not counted twice. Frames without weight
 // are absent. Time and memory are linear in the tree.
 func FrameTotals(t *Tree, v int) (self, total map[int32]int64) {
+	return GroupTotals(t, v, nil)
+}
+
+// GroupTotals is FrameTotals for groups of frames: group[f] names the group
+// of frame f (nil means every frame is its own group), and a node counts
+// towards its group's total unless an ancestor belongs to the same group.
+func GroupTotals(t *Tree, v int, group []int32) (self, total map[int32]int64) {
 	self = make(map[int32]int64)
 	total = make(map[int32]int64)
-	open := make(map[int32]int32) // frame → number of open ancestors of that frame
-	var path []int32              // frames of the nodes on the current path
+	open := make(map[int32]int32) // group → open ancestors in that group
+	var path []int32              // groups of the nodes on the current path
 	for n := 0; n < t.Len(); n++ {
 		for d := int(t.Depth[n]); len(path) > d; path = path[:len(path)-1] {
 			open[path[len(path)-1]]--
 		}
-		f := t.Frame[n]
+		g := t.Frame[n]
+		if group != nil {
+			g = group[g]
+		}
 		if s := t.Self[v][n]; s != 0 {
-			self[f] += s
+			self[g] += s
 		}
-		if open[f] == 0 && t.Total[v][n] != 0 {
-			total[f] += t.Total[v][n]
+		if open[g] == 0 && t.Total[v][n] != 0 {
+			total[g] += t.Total[v][n]
 		}
-		open[f]++
-		path = append(path, f)
+		open[g]++
+		path = append(path, g)
 	}
 	return self, total
 }

@@ -1,0 +1,277 @@
+package analysis
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// loadBCorpus is the shared corpus, seen from this package's directory.
+const loadBCorpus = "../../shared/corpus"
+
+// corpusFile returns the path of a corpus file, skipping the test when the
+// corpus or the file is absent.
+func corpusFile(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join(loadBCorpus, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus file %s absent: %v", rel, err)
+	}
+	return p
+}
+
+// snapFrame is one frame of a speedscope importer snapshot.
+type snapFrame struct {
+	name, file, line, col string
+	self, total           float64
+}
+
+// readSnapshots reads the frames of every export of a Jest snapshot file of
+// speedscope's importers, and the profile name of each export.
+func readSnapshots(t *testing.T, path string) (frames map[string][]snapFrame, names map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	frames, names = map[string][]snapFrame{}, map[string]string{}
+	var export string
+	var cur *snapFrame
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "exports[`"):
+			export = line[len("exports[`"):strings.Index(line, "`]")]
+			frames[export] = []snapFrame{}
+		case strings.TrimSpace(line) == "Frame {":
+			cur = &snapFrame{}
+		case strings.TrimSpace(line) == "},":
+			if cur != nil {
+				frames[export] = append(frames[export], *cur)
+				cur = nil
+			}
+		case strings.HasPrefix(line, `  "name": `):
+			names[export] = snapValue(t, line)
+		case cur != nil:
+			k, _, _ := strings.Cut(strings.TrimSpace(line), ":")
+			v := snapValue(t, line)
+			switch k {
+			case `"name"`:
+				cur.name = v
+			case `"file"`:
+				cur.file = v
+			case `"line"`:
+				cur.line = v
+			case `"col"`:
+				cur.col = v
+			case `"selfWeight"`:
+				cur.self, _ = strconv.ParseFloat(v, 64)
+			case `"totalWeight"`:
+				cur.total, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return frames, names
+}
+
+// snapValue returns the value of a `"key": value,` snapshot line, unquoted.
+func snapValue(t *testing.T, line string) string {
+	_, v, _ := strings.Cut(line, ": ")
+	v = strings.TrimSuffix(strings.TrimSpace(v), ",")
+	if strings.HasPrefix(v, `"`) {
+		u, err := strconv.Unquote(v)
+		if err != nil {
+			t.Fatalf("snapshot line %q: %v", line, err)
+		}
+		return u
+	}
+	return v
+}
+
+// snapCase is one importer snapshot export and the corpus file it was made
+// from.
+type snapCase struct {
+	snap, export, file string
+	key                func(Frame) string // our frame → comparison key
+	snapKey            func(snapFrame) string
+	scale              float64 // our value / scale = snapshot weight
+}
+
+// jsKey identifies a JavaScript frame by function, URL, line and column,
+// from our "fn url:line:col" name.
+func jsKey(f Frame) string {
+	if !isJSLoc(f.Name) {
+		return f.Name + "|" + f.File + "||"
+	}
+	sp := strings.LastIndexByte(f.Name, ' ')
+	loc := f.Name[sp+1:]
+	c2 := strings.LastIndexByte(loc, ':')
+	c1 := strings.LastIndexByte(loc[:c2], ':')
+	return f.Name[:sp] + "|" + loc[:c1] + "|" + loc[c1+1:c2] + "|" + loc[c2+1:]
+}
+
+// jsSnapKey is jsKey for speedscope's frames, whose anonymous functions are
+// named "(anonymous file.js:line)" and whose VM frames have line 0 or none.
+func jsSnapKey(f snapFrame) string {
+	name := f.name
+	if strings.HasPrefix(name, "(anonymous ") {
+		name = "(anonymous)"
+	}
+	line, col, file := f.line, f.col, f.file
+	if file == "undefined" {
+		file = ""
+	}
+	if line == "0" || line == "undefined" {
+		line, col = "", ""
+	}
+	return name + "|" + file + "|" + line + "|" + col
+}
+
+func nameKey(f Frame) string         { return f.Name }
+func nameSnapKey(f snapFrame) string { return f.name }
+func pprofKey(f Frame) string        { return f.Name + "|" + f.File }
+func pprofSnapKey(f snapFrame) string {
+	return f.name + "|" + f.file
+}
+
+const ss = "speedscope/sample/profiles/"
+
+var snapCases = []snapCase{
+	{"chrome", "importFromChromeCPUProfile 1", ss + "Chrome/65/simple.cpuprofile", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromV8Profiler Node 10 1", ss + "node/10.11.0/example.cpuprofile", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline 1", ss + "Chrome/65/simple-timeline.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline chunked 1", ss + "Chrome/65/simple-timeline.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Chrome 69 1", ss + "Chrome/69/simple.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Chrome 116 1", ss + "Chrome/116/Trace-20230603T221323.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Workers Chrome 66 1", ss + "Chrome/66/worker.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Workers Chrome 66 2", ss + "Chrome/66/worker.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Workers Chrome 70 1", ss + "Chrome/70/worker.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importFromChromeTimeline Workers Chrome 70 2", ss + "Chrome/70/worker.json", jsKey, jsSnapKey, 1000},
+	{"chrome", "importTraceEvents Chrome 141 profile with missing arg data 1", ss + "Chrome/141/no-arg-data.json", jsKey, jsSnapKey, 1000},
+	{"file-format", "importSpeedscopeProfiles 0.0.1 evented profile 1", ss + "speedscope/0.0.1/simple.speedscope.json", nameKey, nameSnapKey, 1},
+	{"file-format", "importSpeedscopeProfiles 0.0.1 evented profile (no pretty print) 1", ss + "speedscope/0.0.1/simple-no-pretty-print.speedscope.json", nameKey, nameSnapKey, 1},
+	{"file-format", "importSpeedscopeProfiles 0.1.2 sampled profile 1", ss + "speedscope/0.1.2/simple-sampled.speedscope.json", nameKey, nameSnapKey, 1e9},
+	{"file-format", "importSpeedscopeProfiles 0.6.0 multiple profiles 1", ss + "speedscope/0.6.0/two-sampled.speedscope.json", nameKey, nameSnapKey, 1e9},
+	{"file-format", "importSpeedscopeProfiles 0.6.0 multiple profiles 2", ss + "speedscope/0.6.0/two-sampled.speedscope.json", nameKey, nameSnapKey, 1e9},
+	{"pprof", "importAsPprofProfile 1", ss + "pprof/simple.prof", pprofKey, pprofSnapKey, 1},
+	{"bg-flamegraph", "importFromBGFlameGraph 1", ss + "stackcollapse/simple.txt", nameKey, nameSnapKey, 1},
+	{"bg-flamegraph", "importFromBGFlameGraph with CRLF 1", ss + "stackcollapse/simple-crlf.txt", nameKey, nameSnapKey, 1},
+}
+
+// snapPaths maps a snapshot short name to its file.
+func snapPath(name string) string {
+	dir := "speedscope/src/import/__snapshots__/"
+	if name == "file-format" {
+		dir = "speedscope/src/lib/__snapshots__/"
+	}
+	return dir + name + ".test.ts.snap"
+}
+
+// TestSpeedscopeSnapshots checks every frame's self and total weight against
+// speedscope's own importer snapshots, for every format we load that they
+// cover. Speedscope's perf importer weighs samples by time, unlike
+// FlameGraph's counts that our perf loader follows, so perf is checked
+// against FlameGraph's results elsewhere.
+func TestSpeedscopeSnapshots(t *testing.T) {
+	snaps := map[string]map[string][]snapFrame{}
+	names := map[string]map[string]string{}
+	for _, c := range snapCases {
+		t.Run(c.export, func(t *testing.T) {
+			if snaps[c.snap] == nil {
+				snaps[c.snap], names[c.snap] = readSnapshots(t, corpusFile(t, snapPath(c.snap)))
+			}
+			want, ok := snaps[c.snap][c.export]
+			if !ok {
+				t.Fatalf("snapshot %s has no export %q", c.snap, c.export)
+			}
+			p, err := Load(corpusFile(t, c.file), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				return
+			}
+			var msgs []string
+			for _, th := range threads(p) {
+				if msgs = compareSnap(c, p, th, want); len(msgs) == 0 {
+					return
+				}
+			}
+			t.Errorf("%s: no thread matches the snapshot %q; for the last thread:\n%s", c.file, names[c.snap][c.export], strings.Join(msgs, "\n"))
+		})
+	}
+}
+
+// threads returns the thread labels of p's samples, sorted.
+func threads(p *Profile) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range p.Samples {
+		if th := p.Samples[i].Thread; !seen[th] {
+			seen[th] = true
+			out = append(out, th)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// compareSnap compares the frames of one thread of p with a snapshot.
+func compareSnap(c snapCase, p *Profile, thread string, want []snapFrame) []string {
+	sub := *p
+	sub.Samples = nil
+	for _, s := range p.Samples {
+		if s.Thread == thread {
+			sub.Samples = append(sub.Samples, s)
+		}
+	}
+	keys := map[string]int32{}
+	group := make([]int32, len(p.Frames))
+	for f, fr := range p.Frames {
+		k := c.key(fr)
+		if _, ok := keys[k]; !ok {
+			keys[k] = int32(len(keys))
+		}
+		group[f] = keys[k]
+	}
+	tree := NewTree(&sub)
+	self, total := GroupTotals(tree, sub.DefaultValue, group)
+	var msgs []string
+	matched := map[int32]bool{}
+	for _, w := range want {
+		g, ok := keys[c.snapKey(w)]
+		gotSelf, gotTotal := float64(self[g])/c.scale, float64(total[g])/c.scale
+		if !ok && (w.self != 0 || w.total != 0) {
+			msgs = append(msgs, fmt.Sprintf("frame %s: missing", c.snapKey(w)))
+			continue
+		}
+		matched[g] = true
+		if !near(gotSelf, w.self) || !near(gotTotal, w.total) {
+			msgs = append(msgs, fmt.Sprintf("frame %s: self, total = %v, %v, want %v, %v", c.snapKey(w), gotSelf, gotTotal, w.self, w.total))
+		}
+	}
+	for k, g := range keys {
+		if !matched[g] && total[g] != 0 {
+			msgs = append(msgs, fmt.Sprintf("frame %s: total %v, not in the snapshot", k, float64(total[g])/c.scale))
+		}
+	}
+	sort.Strings(msgs)
+	return msgs
+}
+
+// near compares weights up to the rounding of speedscope's float sums.
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b))
+}
