@@ -11,8 +11,8 @@ const (
 	flameWidth   = 1200.0
 	flameRow     = 18.0
 	radialRadius = 420.0
-	treeSlot     = 120.0
-	treeLevel    = 80.0
+	treeSlot     = 150.0
+	treeLevel    = 100.0
 	treeDisc     = 26.0 // radius of a disc standing for the whole picture
 	header       = 22.0 // the title line
 	margin       = 8.0
@@ -86,7 +86,7 @@ func paintFlame(w io.Writer, p *Pic, o Options) error {
 		s.open(nodeID(p, "f", int32(i)), tip(p, int32(i), o.Profile))
 		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="#fff" stroke-width="0.5"/>`,
 			margin+r.X, header+r.Y, r.W, r.H-1, fill(p, pal, it))
-		if l := fit(label(p, it), r.W-6); l != "" {
+		if l := label(p, it).fit(r.W - 6); l != "" {
 			s.text(margin+r.X+3, header+r.Y+r.H-5, 0, "start", l)
 		}
 		s.closeGroup()
@@ -105,7 +105,7 @@ func paintTree(w io.Writer, p *Pic, o Options) error {
 		if pa := p.Items[i].Parent; pa >= 0 {
 			q := places[pa]
 			top := header + q.Y + math.Max(q.R, 2) + 2*fontSize + 6
-			mid := header + pl.Y - treeDisc - 4
+			mid := header + q.Y + treeDisc + 2*fontSize + 16 // below every label of the level
 			s.printf(`<path d="M%.2f %.2fV%.2fH%.2fV%.2f"/>`, margin+q.X, top, mid, margin+pl.X, header+pl.Y)
 		}
 	}
@@ -118,7 +118,7 @@ func paintTree(w io.Writer, p *Pic, o Options) error {
 		s.printf(`<circle cx="%.2f" cy="%.2f" r="%.2f" fill="%s" stroke="#555" stroke-width="0.5"/>`,
 			x, y, math.Max(pl.R, 2), fill(p, pal, it))
 		ly := y + math.Max(pl.R, 2) + fontSize + 1
-		if l := fit(label(p, it), treeSlot-6); l != "" {
+		if l := label(p, it).fit(treeSlot - 6); l != "" {
 			s.text(x, ly, 0, "middle", l)
 		}
 		if it.Fold == 0 {

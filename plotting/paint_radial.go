@@ -53,21 +53,26 @@ func sectorPath(cx, cy float64, sc Sector) string {
 // radialLabel writes a sector's label where it fits: along the arc when the
 // arc is long enough, else along the radius, else not at all. The centre
 // half disc gets a horizontal label.
-func radialLabel(s *svgWriter, cx, cy float64, sc Sector, text string) {
+func radialLabel(s *svgWriter, cx, cy float64, sc Sector, text caption) {
 	mid := (sc.A0 + sc.A1) / 2
-	rm := (sc.R0 + sc.R1) / 2
-	thick := sc.R1 - sc.R0
-	if sc.R0 <= 0 {
-		x, y := polar(cx, cy, sc.R1*0.5, mid)
-		if l := fit(text, math.Min(2*sc.R1*math.Sin(math.Min(sc.A0-sc.A1, math.Pi)/2)*0.8, 2*sc.R1*0.8)); l != "" {
-			s.centred(x, y, 0, l)
+	if sc.R0 <= 0 && sc.A0-sc.A1 >= math.Pi-1e-9 { // the only top item: the whole half disc
+		if l := text.fit(1.6 * sc.R1); l != "" {
+			s.centred(cx, cy-sc.R1*0.4, 0, l)
 		}
 		return
 	}
+	if sc.R0 <= 0 { // a slice of the centre: label it as a ring from a fifth of its radius
+		sc.R0 = sc.R1 / 5
+	}
+	rm := (sc.R0 + sc.R1) / 2
+	thick := sc.R1 - sc.R0
 	arc := (sc.A0 - sc.A1) * rm
 	deg := mid * 180 / math.Pi
 	x, y := polar(cx, cy, rm, mid)
-	along, across := fit(text, arc-4), fit(text, thick-4)
+	// Straight text along a curved ring leaves it by L²/(8·rm) at its ends:
+	// keep that within the ring.
+	chord := math.Sqrt(4 * rm * math.Max(thick-fontSize, 0))
+	along, across := text.fit(math.Min(arc-4, chord)), text.fit(thick-4)
 	switch {
 	case thick >= fontSize+2 && len(along) >= len(across) && along != "":
 		s.centred(x, y, 90-deg, along)

@@ -15,7 +15,10 @@ func Text(p *Pic, profile string) string {
 	if p.Bottom {
 		kind = "bottom-up"
 	}
-	fmt.Fprintf(&b, "%s%s, %s: %d nodes drawn", profile, sep(profile), kind, len(p.Items))
+	if profile != "" {
+		b.WriteString(profile + " · ")
+	}
+	fmt.Fprintf(&b, "%s: %d nodes drawn", kind, len(p.Items))
 	if h := p.Hidden(); h > 0 {
 		fmt.Fprintf(&b, ", %d folded", h)
 	}
@@ -39,11 +42,4 @@ func Text(p *Pic, profile string) string {
 	}
 	walk(p.Top)
 	return b.String()
-}
-
-func sep(profile string) string {
-	if profile == "" {
-		return ""
-	}
-	return ": "
 }

@@ -5,12 +5,29 @@ import (
 	"strings"
 )
 
-// label is what a node shows on the picture.
-func label(p *Pic, it *Item) string {
+// caption is what a node shows: its full name, and a shorter tail (the
+// name without its first element, e.g. the class and method without the
+// package) used when the full name does not fit.
+type caption struct{ full, tail string }
+
+func label(p *Pic, it *Item) caption {
 	if it.Fold > 0 {
-		return fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total))
+		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
-	return it.Name
+	e := elements(p.View, it.Nodes[0], it.Name)
+	if len(e) < 3 {
+		return caption{full: it.Name, tail: it.Name}
+	}
+	return caption{full: it.Name, tail: strings.TrimLeft(strings.Join(e[1:], ""), "./:")}
+}
+
+// fit returns the full name when it fits in width pixels, else the tail,
+// shortened if need be (see fit), or "".
+func (c caption) fit(width float64) string {
+	if l := fit(c.full, width); l == c.full {
+		return l
+	}
+	return fit(c.tail, width)
 }
 
 // tip is a node's tooltip: its name, total and self with units and percent

@@ -1,0 +1,111 @@
+package plotting
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/compaction"
+)
+
+// bottomUpOracle sums, for every view node with self weight, that weight
+// into every prefix of its path of names read upwards (leaf first).
+func bottomUpOracle(v *compaction.View) map[string]int64 {
+	out := map[string]int64{}
+	for n := range v.Nodes {
+		s := v.Nodes[n].Self
+		if s == 0 {
+			continue
+		}
+		key := ""
+		for m := int32(n); m >= 0; m = v.Nodes[m].Parent {
+			key += "/" + v.Nodes[m].Name
+			out[key] += s
+		}
+	}
+	return out
+}
+
+func TestBottomUpOracle(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for i := 0; i < 200; i++ {
+		v := randomView(r, 10+r.Intn(300))
+		want := bottomUpOracle(v)
+		p := choose(newBottomUp(v, v.Roots), 1<<30, 1).pic(v, false)
+		if p.Hidden() != 0 {
+			t.Fatalf("view %d: %d folded with an unlimited budget", i, p.Hidden())
+		}
+		seen := 0
+		var walk func(ids []int32, key string)
+		walk = func(ids []int32, key string) {
+			for _, id := range ids {
+				it := &p.Items[id]
+				k := key + "/" + it.Name
+				if want[k] != it.Total {
+					t.Fatalf("view %d: bottom-up %s = %d, want %d", i, k, it.Total, want[k])
+				}
+				seen++
+				walk(it.Kids, k)
+			}
+		}
+		walk(p.Top, "")
+		if seen != len(want) {
+			t.Fatalf("view %d: %d bottom-up nodes, want %d", i, seen, len(want))
+		}
+	}
+}
+
+func TestDrawDeterministicAndBudget(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	v := randomView(r, 30000)
+	for _, o := range []Options{
+		{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame},
+		{Layout: LayoutFlame, Inverted: true, Order: OrderWeight}, {Layout: LayoutFlame, MaxNodes: 100},
+	} {
+		a, err := Draw(v, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Draw(v, o)
+		if !bytes.Equal(a.SVG, b.SVG) || a.Text != b.Text {
+			t.Errorf("Draw(%+v) twice gave different bytes", o)
+		}
+		max := o.MaxNodes
+		if max == 0 {
+			max = DefaultMaxNodes
+		}
+		if a.Drawn > max || len(a.SVG) > DefaultMaxBytes {
+			t.Errorf("Draw(%+v): %d nodes, %d bytes; budget %d nodes, %d bytes", o, a.Drawn, len(a.SVG), max, DefaultMaxBytes)
+		}
+		if n := strings.Count(string(a.SVG), `<g class="n"`); n != a.Drawn {
+			t.Errorf("Draw(%+v): %d node groups in the SVG, Drawn = %d", o, n, a.Drawn)
+		}
+	}
+}
+
+func TestDrawBadOptions(t *testing.T) {
+	v := makeView(&tnode{name: "a", self: 1})
+	for _, o := range []Options{{Layout: "pie"}, {Order: "size"}, {Layout: LayoutRadial, Inverted: true}, {Roots: []int32{3}}} {
+		if _, err := Draw(v, o); err == nil {
+			t.Errorf("Draw(%+v) = nil error, want one", o)
+		}
+	}
+}
+
+func TestByteBudget(t *testing.T) {
+	// Long names make every node expensive: the byte budget must win.
+	r := rand.New(rand.NewSource(7))
+	v := randomView(r, 20000)
+	long := strings.Repeat("github.com/some/very/long/module/path/", 12)
+	for i := range v.Nodes {
+		v.Nodes[i].Name = long + v.Nodes[i].Name
+	}
+	p, err := Draw(v, Options{Layout: LayoutFlame})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.SVG) > DefaultMaxBytes {
+		t.Errorf("Draw: %d bytes of SVG, budget %d", len(p.SVG), DefaultMaxBytes)
+	}
+}

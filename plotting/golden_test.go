@@ -1,0 +1,93 @@
+package plotting
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./plotting -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (%d bytes, want %d); if the change is intended, run with -update", name, len(got), len(want))
+	}
+}
+
+// toyViews returns the ProfVis worked example at Figures 2, 6, 7 and 10
+// (DESIGN.md §5).
+func toyViews(t testing.TB) map[string]*compaction.View {
+	p, err := analysis.Demo("profvis-toy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := analysis.NewTree(p)
+	all := compaction.NewState(tr, 99)
+	one := compaction.NewState(tr, 1)
+	fig6 := compaction.Compact(tr, one, p.DefaultValue)
+	target, err := fig6.Resolve("lib1 > lib2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fig7, err := compaction.Step(fig6, target, +1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s10, _, err := all.SetLevel(tr, 1, regexp.MustCompile(`^lib2\.`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*compaction.View{
+		"fig2":  compaction.Compact(tr, all, p.DefaultValue),
+		"fig6":  fig6,
+		"fig7":  fig7,
+		"fig10": compaction.Compact(tr, s10, p.DefaultValue),
+	}
+}
+
+func TestGoldenToy(t *testing.T) {
+	views := toyViews(t)
+	layouts := []Options{
+		{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame},
+		{Layout: LayoutFlame, Inverted: true},
+	}
+	for _, fig := range []string{"fig2", "fig6", "fig7", "fig10"} {
+		for _, o := range layouts {
+			o.Profile = "toy"
+			name := "toy-" + fig + "-" + o.Layout
+			if o.Inverted {
+				name += "-inverted"
+			}
+			t.Run(name, func(t *testing.T) {
+				pic, err := Draw(views[fig], o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, name+".svg", pic.SVG)
+				golden(t, name+".txt", []byte(pic.Text))
+			})
+		}
+	}
+}
