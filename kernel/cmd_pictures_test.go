@@ -1,0 +1,86 @@
+package kernel
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/plotting"
+)
+
+func TestPictureBundles(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nshow\nshow layout=tree\nflame toy order=weight\nflame inverted=true\n"+
+		`flame root="lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale > lib2.Muscle.stop"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	pics := b[len(b)-5:]
+	for i, want := range []string{"radial view", "· tree ·", "icicle", "bottom-up icicle", "icicle"} {
+		svg, _ := pics[i]["image/svg+xml"].(string)
+		html, _ := pics[i]["text/html"].(string)
+		text, _ := pics[i]["text/plain"].(string)
+		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, want) {
+			t.Errorf("picture %d: image/svg+xml does not start with <svg or lacks %q:\n%.200s", i, want, svg)
+		}
+		if !strings.Contains(html, svg) {
+			t.Errorf("picture %d: text/html does not inline the SVG", i)
+		}
+		if !strings.Contains(text, "nodes drawn") {
+			t.Errorf("picture %d: text/plain = %q, want the text tree", i, text)
+		}
+		if !strings.Contains(svg, "expand toy ") {
+			t.Errorf("picture %d: no tooltip with the expand command", i)
+		}
+	}
+	// The zoomed flame graph draws lib2.Muscle.stop's subtree only: 2 of 6 samples.
+	zoom := pics[4]["text/plain"].(string)
+	if strings.Contains(zoom, "contract") || !strings.Contains(zoom, "lib2.Muscle.stop [2 samples] 33.33%") {
+		t.Errorf("flame root=… text =\n%s\nwant lib2.Muscle.stop's subtree", zoom)
+	}
+	// The picture agrees with plotting.Draw on the same view.
+	want, err := plotting.Draw(CompactedView(s.Get("toy")), plotting.Options{Layout: plotting.LayoutFlame, Inverted: true, Profile: "toy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pics[3]["image/svg+xml"] != string(want.SVG) {
+		t.Errorf("flame inverted=true differs from plotting.Draw")
+	}
+}
+
+func TestExportSVG(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSession(dir)
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nflame\nexport toy toy.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "toy.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	if svg := b[len(b)-1]["image/svg+xml"].(string); !bytes.Equal(got, []byte(svg)) {
+		t.Errorf("toy.svg differs from the last picture")
+	}
+}
+
+func TestPictureErrors(t *testing.T) {
+	for _, tc := range []struct{ code, want string }{
+		{"show", "no profile loaded"},
+		{"load demo:profvis-toy\nshow layout=pie", "layout"},
+		{"load demo:profvis-toy\nshow maxnodes=1", "maxnodes=1"},
+		{"load demo:profvis-toy\nshow maxnodes=lots", "maxnodes=lots"},
+		{"load demo:profvis-toy\nflame inverted=maybe", "inverted=maybe"},
+		{"load demo:profvis-toy\nflame root=nosuch", "root=nosuch"},
+		{"load demo:profvis-toy\nexport p.svg", "no picture of profvis-toy yet"},
+	} {
+		_, err := RunForTest(t, nil, tc.code)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.code, err, tc.want)
+		}
+	}
+}
