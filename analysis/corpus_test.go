@@ -9,16 +9,16 @@ import (
 	"testing"
 )
 
-// corpusDir is the shared corpus of real profiles; tests that sweep it skip
+// loadCorpusDir is the shared corpus of real profiles; tests that sweep it skip
 // when it is absent.
-const corpusDir = "../../shared/corpus"
+const loadCorpusDir = "../../shared/corpus"
 
-func corpus(t *testing.T) string {
+func loadCorpus(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(corpusDir, "MANIFEST.md")); err != nil {
-		t.Skip("corpus not present at " + corpusDir)
+	if _, err := os.Stat(filepath.Join(loadCorpusDir, "MANIFEST.md")); err != nil {
+		t.Skip("corpus not present at " + loadCorpusDir)
 	}
-	return corpusDir
+	return loadCorpusDir
 }
 
 // pprofFact is one MANIFEST.md row for a pprof-parsable file, whose facts
@@ -63,7 +63,7 @@ func pprofFacts(t *testing.T, dir string) []pprofFact {
 // TestPprofCorpusFacts loads every pprof file of the corpus by content and
 // checks its value types, sample count and value sums against MANIFEST.md.
 func TestPprofCorpusFacts(t *testing.T) {
-	dir := corpus(t)
+	dir := loadCorpus(t)
 	facts := pprofFacts(t, dir)
 	if len(facts) < 40 {
 		t.Fatalf("found %d pprof rows in MANIFEST.md, want at least 40", len(facts))

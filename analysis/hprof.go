@@ -81,7 +81,7 @@ func (h *hprofParser) line() error {
 		}
 	case strings.HasPrefix(s, "THREAD START "):
 		h.thread(s)
-	case strings.HasPrefix(s, "TRACE "):
+	case strings.HasPrefix(s, "TRACE ") && hprofTraceLine.MatchString(s):
 		return h.trace(s)
 	case strings.HasPrefix(s, "CPU SAMPLES BEGIN"):
 		return h.table(s)

@@ -34,6 +34,7 @@ var (
 	perfEvent  = regexp.MustCompile(`^(\S.+?)\s+(\d+)/*(\d+)*\s+`)
 	perfPeriod = regexp.MustCompile(`:\s*(\d+)*\s+(\S+):\s*$`)
 	perfTime   = regexp.MustCompile(`\s(\d+\.\d+):\s`)
+	perfName   = regexp.MustCompile(`\s(\S+):\s*$`) // the event, for naming only
 	perfFrame  = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((.*)\)`)
 	perfFrame0 = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((\S*)\)`) // before 2023
 	perfOffset = regexp.MustCompile(`\+0x[\da-f]+$`)
@@ -77,6 +78,7 @@ type perfParser struct {
 	o         perfOptions
 	b         *Builder
 	event     string // the kept event type
+	name      string // the event named on a line without a period, for the value type
 	dropped   map[string]int
 	pname     string // root frame of the current sample; "" outside a kept sample
 	thread    string
@@ -151,6 +153,11 @@ func (pp *perfParser) start(line string, m []string) {
 		}
 		if v, err := strconv.ParseInt(e[1], 10, 64); err == nil && v != 0 {
 			period = v
+		}
+	}
+	if pp.event == "" && pp.name == "" {
+		if e := perfName.FindStringSubmatch(line); e != nil {
+			pp.name = e[1]
 		}
 	}
 	pp.period = period
@@ -279,6 +286,9 @@ func (pp *perfParser) builder() *Builder {
 	if pp.b == nil {
 		event := pp.event
 		if event == "" {
+			event = pp.name
+		}
+		if event == "" || event == "samples" {
 			event = "events"
 		}
 		pp.b = NewBuilder("perf", ValueType{Type: "samples", Unit: "count"}, ValueType{Type: event, Unit: "count"})

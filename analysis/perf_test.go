@@ -36,7 +36,7 @@ var perfBefore2023 = map[string]bool{
 // in keeping an unterminated last sample, so the test drops it as the script
 // does; the default options share every code path checked here.
 func TestPerfFlameGraphResults(t *testing.T) {
-	dir := filepath.Join(corpus(t), "flamegraph", "test")
+	dir := filepath.Join(loadCorpus(t), "flamegraph", "test")
 	results, _ := filepath.Glob(filepath.Join(dir, "results", "perf-*-collapsed-*.txt"))
 	if len(results) != 78 {
 		t.Fatalf("found %d expected outputs, want 78", len(results))

@@ -11,7 +11,7 @@ import (
 // MANIFEST.md records: inuse_space 47781.96kB for eight snapshots, then
 // 137.04MB.
 func TestLoadSeriesParca(t *testing.T) {
-	dir := filepath.Join(corpus(t), "parca", "pkg", "query", "testdata", "many")
+	dir := filepath.Join(loadCorpus(t), "parca", "pkg", "query", "testdata", "many")
 	p, err := LoadSeries(filepath.Join(dir, "*.pb.gz"), LoadOptions{Value: "inuse_space"})
 	if err != nil {
 		t.Fatal(err)
