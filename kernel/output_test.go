@@ -1,0 +1,96 @@
+package kernel
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestTable(t *testing.T) {
+	tab := &Table{
+		Title:   "top",
+		Columns: []string{"flat", "flat%", "name"},
+		Rows: [][]any{
+			{int64(1200), Cell{Text: "60.00%", Value: 0.6}, "main.work"},
+			{int64(5), 2.5, "<b>&co</b>"},
+			{int64(800), nil},
+		},
+		Note: "3 of 3 functions",
+	}
+	plain := "top\n" +
+		"flat   flat%  name\n" +
+		"1200  60.00%  main.work\n" +
+		"   5    2.50  <b>&co</b>\n" +
+		" 800\n" +
+		"3 of 3 functions\n"
+	if got := tab.Plain(); got != plain {
+		t.Errorf("Plain() =\n%s\nwant\n%s", got, plain)
+	}
+	html := tab.HTML()
+	for _, want := range []string{
+		"<caption>top</caption>", "<th>flat%</th>", `<td style="text-align:right">60.00%</td>`,
+		"<td>&lt;b&gt;&amp;co&lt;/b&gt;</td>", "<p>3 of 3 functions</p>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("HTML() lacks %q:\n%s", want, html)
+		}
+	}
+	b, err := json.Marshal(tab.Bundle()["application/json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `[{"flat":1200,"flat%":0.6,"name":"main.work"},{"flat":5,"flat%":2.5,"name":"\u003cb\u003e\u0026co\u003c/b\u003e"},{"flat":800,"flat%":null,"name":null}]`
+	if string(b) != wantJSON {
+		t.Errorf("JSON = %s, want %s", b, wantJSON)
+	}
+}
+
+func TestPictureBundle(t *testing.T) {
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><title>x</title></svg>`
+	b := PictureBundle([]byte(svg), "a tree of 3 nodes")
+	if b["image/svg+xml"] != svg || b["text/plain"] != "a tree of 3 nodes" || !strings.Contains(b["text/html"].(string), svg) {
+		t.Errorf("PictureBundle = %v", b)
+	}
+}
+
+// FuzzLanguage checks that completion, inspection, is_complete and
+// execution never panic on any text and cursor.
+func FuzzLanguage(f *testing.F) {
+	for _, s := range []string{"ech", "echo stream=", "help e", `echo "a`, "sleep 0\\\n", "echo?", "é ü \"x"} {
+		f.Add(s, 3)
+	}
+	in := New(f.TempDir())
+	f.Fuzz(func(t *testing.T, code string, cursor int) {
+		if cursor < 0 || cursor > len([]rune(code)) {
+			cursor = len([]rune(code))
+		}
+		c := in.Complete(code, cursor)
+		if c.CursorStart < 0 || c.CursorStart > c.CursorEnd || c.Matches == nil {
+			t.Fatalf("Complete(%q, %d) = %+v", code, cursor, c)
+		}
+		in.Inspect(code, cursor, 0)
+		if s, _ := in.IsComplete(code); s != "complete" && s != "incomplete" && s != "invalid" {
+			t.Fatalf("IsComplete(%q) = %s", code, s)
+		}
+		if safeToRun(code) {
+			in.Execute(t.Context(), code, &Recorder{})
+		}
+	})
+}
+
+// safeToRun reports whether code calls only commands without side effects
+// or waits, or unknown ones (the fuzzer must not write files or load
+// URLs).
+func safeToRun(code string) bool {
+	stmts, _ := Parse(code)
+	for _, st := range stmts {
+		switch name := st.Words[0].Text; name {
+		case "echo", "help", "version", "clear":
+		default:
+			if Lookup(name) != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
