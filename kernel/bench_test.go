@@ -1,0 +1,41 @@
+package kernel
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// BenchmarkExecuteEcho measures the language's share of an `echo hi` round
+// trip: parse, bind, run, record.
+func BenchmarkExecuteEcho(b *testing.B) {
+	in := New(b.TempDir())
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := in.Execute(ctx, "echo hi", &Recorder{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParse parses a 1,000-line cell with quotes, options and comments.
+func BenchmarkParse(b *testing.B) {
+	cell := strings.Repeat(`top cpu n=10 focus="main\.(a|b)" by=cum  # the hot part`+"\n", 1000)
+	b.SetBytes(int64(len(cell)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(cell); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkComplete completes an option value.
+func BenchmarkComplete(b *testing.B) {
+	in := New(b.TempDir())
+	b.ReportAllocs()
+	for b.Loop() {
+		in.Complete("echo stream=st", 14)
+	}
+}
