@@ -10,6 +10,15 @@ type Params struct {
 	Window int     // ω: intervals summed into W_i
 	Eps    float64 // ε: P_s·W_i above it keeps the current phase s
 	Delta  float64 // δ: the best earlier phase t with P_t·W_i above it is resumed
+	// Strict applies the paper's rule alone. Otherwise a new phase is
+	// provisional for its first ω intervals (until the window lies inside
+	// it): in each, the best other phase t with P_t·W_i > δ is resumed
+	// before the ε test. Sampled profiles need this: a mixed or noisy
+	// window at a switch matches nothing and starts a phase seeded with
+	// one interval; under the paper's rule that phase, being current, is
+	// checked first and, fitted to the very intervals in the window, keeps
+	// matching, so a returning phase gets a new id for good.
+	Strict bool
 }
 
 // DefaultParams returns the paper's settings: ω = 3, ε = δ = 0.9.
@@ -84,7 +93,7 @@ func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1}
+	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1}
 	for _, s := range seed {
 		d.r.Phases = append(d.r.Phases, s)
 		d.next = max(d.next, s.ID)
@@ -100,24 +109,32 @@ func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
 }
 
 type detector struct {
-	r    *Result
-	cur  int // index into r.Phases of the current phase, -1 before the first
-	next int // id of the next new phase
+	r     *Result
+	cur   int // index into r.Phases of the current phase, -1 before the first
+	young int // index into r.Phases of the newest phase
+	born  int // interval that started it
+	next  int // id of the next new phase
 }
 
 func (d *detector) assign(v *Vectors, i int, win *window) int {
 	w, best, score := win.sum, d.cur, -1.0
 	if d.cur >= 0 && win.n > 0 {
 		score = cosine(d.r.Phases[d.cur], w)
+		if !d.r.Params.Strict && d.cur == d.young && i-d.born < d.r.Params.Window {
+			if t, st := d.bestPhase(w, d.cur); st > d.r.Params.Delta {
+				best, score = t, 1 // resume t: skip the ε test below
+			}
+		}
 	}
 	switch {
 	case win.n == 0:
 		best = d.empty(len(w))
 	case score > d.r.Params.Eps:
 	default:
-		best, score = d.bestPhase(w)
+		best, score = d.bestPhase(w, -1)
 		if score <= d.r.Params.Delta {
-			best = d.newPhase(v, i, w)
+			best, d.born = d.newPhase(v, i, w), i
+			d.young = best
 		}
 	}
 	d.cur = best
@@ -138,10 +155,12 @@ func (ph *Phase) add(j int, x float64) {
 	}
 }
 
-func (d *detector) bestPhase(w []float64) (int, float64) {
+// bestPhase returns the phase (other than index skip) with the highest
+// P·W, the first created on a tie.
+func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 	best, score := -1, -1.0
 	for k, ph := range d.r.Phases {
-		if ph.ID == Empty {
+		if ph.ID == Empty || k == skip {
 			continue
 		}
 		if s := cosine(ph, w); s > score {

@@ -1,0 +1,230 @@
+package phase
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// vectors makes Vectors from dense rows (one interval of 1 ns each).
+func vectors(names []string, rows [][]float64) *Vectors {
+	v := &Vectors{Names: names, Off: []int{0}}
+	for i, r := range rows {
+		v.Append(Interval{int64(i), int64(i + 1)}, 1, r)
+	}
+	return v
+}
+
+// detectSlow transcribes seed 003 §4 literally: W_i recomputed from scratch
+// and normalized, phase vectors recomputed as normalized sums, dot products
+// of unit vectors. It is the oracle for Detect.
+func detectSlow(rows [][]float64, p Params) []int32 {
+	d := len(rows[0])
+	var sums [][]float64
+	var ids []int32
+	cur, born, next, out := -1, 0, int32(1), make([]int32, len(rows))
+	for i := range rows {
+		w := make([]float64, d)
+		for j := max(0, i-p.Window+1); j <= i; j++ {
+			for k, x := range rows[j] {
+				w[k] += x
+			}
+		}
+		w = normalized(w)
+		if !p.Strict && cur >= 0 && cur == len(sums)-1 && i-born < p.Window && dot(w, w) != 0 {
+			// A provisional phase yields to the best other phase above δ.
+			t, st := -1, -1.0
+			for k := range sums {
+				if s := dot(normalized(sums[k]), w); k != cur && s > st {
+					t, st = k, s
+				}
+			}
+			if st > p.Delta {
+				cur = t
+				for k, x := range rows[i] {
+					sums[cur][k] += x
+				}
+				out[i] = ids[cur]
+				continue
+			}
+		}
+		switch {
+		case dot(w, w) == 0:
+			cur = -2 // the empty phase
+		case cur >= 0 && dot(normalized(sums[cur]), w) > p.Eps:
+		default:
+			best, score := -1, -1.0
+			for t := range sums {
+				if s := dot(normalized(sums[t]), w); s > score {
+					best, score = t, s
+				}
+			}
+			if score > p.Delta {
+				cur = best
+			} else {
+				seed := append([]float64(nil), rows[i]...)
+				if dot(seed, seed) == 0 {
+					seed = make([]float64, d)
+					for j := max(0, i-p.Window+1); j < i; j++ {
+						for k, x := range rows[j] {
+							seed[k] += x
+						}
+					}
+				}
+				sums = append(sums, make([]float64, d))
+				ids = append(ids, next)
+				next++
+				cur, born = len(sums)-1, i
+				for k, x := range seed {
+					sums[cur][k] += x
+				}
+				out[i] = ids[cur]
+				continue
+			}
+		}
+		if cur == -2 {
+			out[i] = Empty
+			continue
+		}
+		for k, x := range rows[i] {
+			sums[cur][k] += x
+		}
+		out[i] = ids[cur]
+	}
+	return out
+}
+
+// randomRows makes a phased random sequence: a few base distributions over
+// d names, runs of 1–15 intervals drawn from one of them (or idle), with
+// Poisson-like noise in integer counts.
+func randomRows(r *rand.Rand, n, d int) [][]float64 {
+	bases := make([][]float64, 2+r.IntN(4))
+	for b := range bases {
+		bases[b] = make([]float64, d)
+		for k := range bases[b] {
+			if r.IntN(3) == 0 {
+				bases[b][k] = float64(r.IntN(10))
+			}
+		}
+	}
+	var rows [][]float64
+	for len(rows) < n {
+		b, run := r.IntN(len(bases)+1), 1+r.IntN(15)
+		for ; run > 0 && len(rows) < n; run-- {
+			row := make([]float64, d)
+			if b < len(bases) {
+				for k, x := range bases[b] {
+					row[k] = math.Max(0, math.Round(x+r.NormFloat64()*2))
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+func TestDetectMatchesLiteralTranscription(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		n, d := 1+r.IntN(120), 1+r.IntN(12)
+		rows := randomRows(r, n, d)
+		p := Params{Window: 1 + r.IntN(5), Eps: 0.5 + r.Float64()/2, Delta: 0.5 + r.Float64()/2, Strict: trial%2 == 0}
+		res, err := Detect(vectors(make([]string, d), rows), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := detectSlow(rows, p)
+		if fmt.Sprint(res.Of) != fmt.Sprint(want) {
+			t.Fatalf("trial %d %+v: Detect = %v, want %v", trial, p, res.Of, want)
+		}
+	}
+}
+
+func TestDetectEmptyAndReturn(t *testing.T) {
+	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
+	tests := []struct {
+		name string
+		rows [][]float64
+		want string
+	}{
+		// The window keeps a for ω-1 = 2 idle intervals, then the empty
+		// phase; b is new (2); after idle, a's window is pure and resumes 1.
+		{"return after idle", [][]float64{a, a, a, a, z, z, z, z, b, b, b, z, z, z, a, a}, "[1 1 1 1 1 1 0 0 2 2 2 2 2 0 1 1]"},
+		// The paper's rule seeds a new phase with the interval's own vector:
+		// on a direct switch the first mixed window matches nothing and
+		// starts a phase seeded with a pure interval (2: b); the next mixed
+		// window matches neither that nor a, and starts another (3: b),
+		// which then holds. On the switch back, a gets new ids (4, 5): the
+		// current phase is checked before earlier ones, so 1 is never
+		// looked at again. This is JIVE's behaviour, kept exactly (the
+		// transition phases of Lau et al., HPCA 2005).
+		{"direct switches, strict", [][]float64{a, a, a, a, b, b, b, b, a, a, a}, "[1 1 1 1 2 3 3 3 4 5 5]"},
+		// Provisional phases yield to earlier ones that match as well: the
+		// b phase settles on 2 and a returns to 1; the mixed windows remain
+		// one-interval transition phases (3, 4, 5).
+		{"direct switches", [][]float64{a, a, a, a, b, b, b, b, a, a, a}, "[1 1 1 1 2 3 2 2 4 5 1]"},
+	}
+	for _, tc := range tests {
+		p := DefaultParams()
+		p.Strict = strings.HasSuffix(tc.name, "strict")
+		res, err := Detect(vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Of); got != tc.want {
+			t.Errorf("%s: Detect = %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	res, _ := Detect(vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
+	if got := len(res.Phases); got != 3 || res.Phases[0].ID != Empty || res.Phases[0].Color != EmptyColor {
+		t.Errorf("phases = %d, first %+v; want empty, 1, 2", got, res.Phases[0])
+	}
+	if got := res.Phase(2).Intervals; got != 5 {
+		t.Errorf("phase 2 intervals = %d, want 5", got)
+	}
+}
+
+func TestParamsCheck(t *testing.T) {
+	for _, p := range []Params{{Window: 0, Eps: 0.9, Delta: 0.9}, {Window: 3, Eps: 1.5, Delta: 0.9}, {Window: 3, Eps: 0.9, Delta: -1}} {
+		if _, err := Detect(vectors([]string{"x"}, [][]float64{{1}}), p, nil); err == nil {
+			t.Errorf("Detect(%+v) = nil error, want one", p)
+		}
+	}
+}
+
+func TestHueSequence(t *testing.T) {
+	// seed 003 §5: p0 = 0, p1 = 1, p2 = 0.5, p3 = 0.25, …, p9 = 0.0625.
+	want := []float64{0, 1, 0.5, 0.25, 0.75, 0.125, 0.625, 0.375, 0.875, 0.0625}
+	for i, w := range want {
+		if got := Hue(i + 1); got != w {
+			t.Errorf("Hue(%d) = %g, want %g", i+1, got, w)
+		}
+	}
+	seen := map[float64]bool{}
+	for id := 1; id <= 1000; id++ {
+		h := Hue(id)
+		if h < 0 || h > 1 || seen[h] {
+			t.Fatalf("Hue(%d) = %g: out of range or repeated", id, h)
+		}
+		seen[h] = true
+	}
+}
+
+func TestColor(t *testing.T) {
+	tests := []struct {
+		hue  float64
+		want string
+	}{
+		{0, "#e63939"},       // 0°: red; HSV(0°, 0.75, 0.9) by hand
+		{1.0 / 3, "#8fe639"}, // 90°: yellow-green
+		{1, "#8f39e6"},       // 270°: violet
+		{-1, EmptyColor},
+	}
+	for _, tc := range tests {
+		if got := Color(tc.hue); got != tc.want {
+			t.Errorf("Color(%g) = %s, want %s", tc.hue, got, tc.want)
+		}
+	}
+}

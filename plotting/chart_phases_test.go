@@ -1,0 +1,89 @@
+package plotting
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"testing"
+
+	"github.com/proflens/proflens/phase"
+)
+
+// phasedVectors makes n intervals of 10 ms cycling through a, b, idle, a.
+func phasedVectors(n int) *phase.Vectors {
+	v := &phase.Vectors{Names: []string{"x", "y", "z"}, Off: []int{0}}
+	rows := [][]float64{{5, 1, 0}, {0, 1, 5}, {0, 0, 0}, {4, 2, 0}}
+	for i := range n {
+		r := rows[(i*4/n)%4]
+		var s int64
+		for _, x := range r {
+			s += int64(x)
+		}
+		v.Append(phase.Interval{Start: int64(i) * 1e7, End: int64(i+1) * 1e7}, s, r)
+	}
+	return v
+}
+
+func phasedResult(t *testing.T, v *phase.Vectors) *phase.Result {
+	r, err := phase.Detect(v, phase.DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ph := r.Phase(1); ph != nil {
+		ph.Label = "alpha"
+	}
+	return r
+}
+
+func wellFormed(t *testing.T, svg []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		if _, err := d.Token(); err == io.EOF {
+			return
+		} else if err != nil {
+			t.Fatalf("svg is not well-formed XML: %v", err)
+		}
+	}
+}
+
+func TestPhaseChartsGolden(t *testing.T) {
+	v := phasedVectors(40)
+	r := phasedResult(t, v)
+	sim, err := SimilarityChart(phase.NewSimilarity(v, 3, phase.MaxCells), r, "similarity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := TimelineChart(v, r, "timeline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, svg := range map[string][]byte{"phases-similarity.svg": sim, "phases-timeline.svg": tl} {
+		wellFormed(t, svg)
+		if bytes.HasPrefix(svg, []byte("<?xml")) {
+			t.Errorf("%s starts with an XML prelude; inline HTML wants <svg first", name)
+		}
+		golden(t, name, svg)
+	}
+	again, _ := TimelineChart(v, r, "timeline")
+	if !bytes.Equal(again, tl) {
+		t.Error("TimelineChart is not deterministic: two renders differ")
+	}
+}
+
+func TestSimilarityChartAveraged(t *testing.T) {
+	v := phasedVectors(1200)
+	r := phasedResult(t, v)
+	s := phase.NewSimilarity(v, 3, phase.MaxCells)
+	if s.Side() != phase.MaxCells || !s.Averaged() {
+		t.Fatalf("NewSimilarity(1200 intervals) side = %d, averaged %v; want %d, true", s.Side(), s.Averaged(), phase.MaxCells)
+	}
+	svg, err := SimilarityChart(s, r, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, svg)
+	if !bytes.Contains(svg, []byte("1200 intervals averaged into 500×500 cells")) {
+		t.Error("averaged similarity chart does not say so in its title")
+	}
+}
