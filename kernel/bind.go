@@ -6,12 +6,16 @@ import (
 	"strings"
 )
 
-// helpWord reports whether w is a help request "CMD?" and returns CMD.
+// helpWord reports whether w is a help request "CMD?" (or IPython's
+// "?CMD") and returns CMD.
 func helpWord(w Word) (string, bool) {
-	if w.Quoted || len(w.Text) < 2 || !strings.HasSuffix(w.Text, "?") {
+	if w.Quoted || len(w.Text) < 2 {
 		return "", false
 	}
-	return strings.TrimSuffix(w.Text, "?"), true
+	if name, ok := strings.CutSuffix(w.Text, "?"); ok {
+		return name, true
+	}
+	return strings.CutPrefix(w.Text, "?")
 }
 
 // lookupWord returns the command the first word names, or a usage error

@@ -249,4 +249,11 @@ func TestCommands(t *testing.T) {
 	if p["source"] != "page" || p["start"] != 0 || !strings.Contains(data["text/plain"].(string), "usage: echo [TEXT...] [stream=stdout|stderr]") {
 		t.Errorf("echo? payload %v", p)
 	}
+	rec, err = RunForTest(t, nil, "?sleep")
+	if err != nil || len(rec.Events) != 1 || rec.Events[0].Kind != "payload" {
+		t.Errorf("?sleep gave %v, %v; want one pager payload", rec.Events, err)
+	}
+	if _, err := RunForTest(t, nil, "nosuch?"); err == nil || !strings.Contains(err.Error(), `unknown command "nosuch?"`) {
+		t.Errorf("nosuch? gave %v, want an unknown command error", err)
+	}
 }
