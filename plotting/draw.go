@@ -110,7 +110,7 @@ func (o *Options) check(v *compaction.View) error {
 
 // minFrac is the smallest share of the picture a node may have to be
 // drawn: about one pixel in each layout.
-var minFrac = map[string]float64{LayoutFlame: 0.5 / flameWidth, LayoutRadial: 1 / (3.1416 * radialRadius), LayoutTree: 1.0 / 1000}
+var minFrac = map[string]float64{LayoutFlame: 0.5 / flameWidth, LayoutRadial: 1 / (3.1416 * radialRadius), LayoutTree: 1.0 / 100}
 
 // pic selects what to draw.
 func (o *Options) pic(v *compaction.View, max int) *Pic {
