@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -15,7 +14,7 @@ func init() {
 		Name:    "export",
 		Summary: "Write a profile to a file; the extension chooses the format.",
 		Doc: "`.pprof`: gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped). " +
-			"`.folded`: folded stacks, one `a;b;c value` line per distinct stack, in the current value type. " +
+			"`.folded`: folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type. " +
 			"Other extensions (`.json` for the compacted tree, `.svg` for the last picture) come from the " +
 			"commands that make them.",
 		Args: []Arg{
@@ -29,7 +28,7 @@ func init() {
 		return writeFile(path, func(w io.Writer) error { return analysis.WritePprof(w, l.Profile) })
 	})
 	RegisterExport(".folded", func(c *Call, l *Loaded, path string) error {
-		return writeFile(path, func(w io.Writer) error { return writeFolded(w, l) })
+		return writeFile(path, func(w io.Writer) error { return analysis.WriteFolded(w, l.Profile, l.Value) })
 	})
 }
 
@@ -70,31 +69,4 @@ func writeFile(path string, write func(w io.Writer) error) error {
 		os.Remove(path)
 	}
 	return err
-}
-
-// writeFolded writes one "root;...;leaf value" line per distinct stack,
-// values summed in l's value type, stacks in first-seen order.
-func writeFolded(w io.Writer, l *Loaded) error {
-	p := l.Profile
-	sums := make([]int64, len(p.Stacks))
-	for i := range p.Samples {
-		sums[p.Samples[i].Stack] += p.Samples[i].Values[l.Value]
-	}
-	var b strings.Builder
-	for s, st := range p.Stacks {
-		if len(st) == 0 || sums[s] == 0 {
-			continue
-		}
-		b.Reset()
-		for i, f := range st {
-			if i > 0 {
-				b.WriteByte(';')
-			}
-			b.WriteString(p.Frames[f].Name)
-		}
-		if _, err := fmt.Fprintf(w, "%s %d\n", b.String(), sums[s]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

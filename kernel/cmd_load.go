@@ -59,7 +59,11 @@ func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profi
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {
-		return loadSeries(path, opts)
+		p, err := analysis.LoadSeries(path, opts)
+		if err == nil {
+			p.Source = src
+		}
+		return p, err
 	}
 	p, err := analysis.Load(path, opts)
 	if err != nil {
@@ -73,6 +77,12 @@ func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profi
 // its profile extensions, kept to letters, digits, '-' and '_'.
 func defaultName(src string) string {
 	base := filepath.Base(strings.TrimPrefix(src, "demo:"))
+	if i := strings.IndexAny(base, "*?["); i >= 0 { // a series: the text before the pattern, else the directory
+		base = strings.TrimRight(base[:i], "-_.")
+		if base == "" {
+			base = filepath.Base(filepath.Dir(src))
+		}
+	}
 	for {
 		ext := strings.ToLower(filepath.Ext(base))
 		if ext == "" || len(ext) > 12 || ext == base {
@@ -133,9 +143,4 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
 	}
 	return int64(f * float64(factor)), nil
-}
-
-// loadSeries loads every file matching pattern as one series.
-func loadSeries(pattern string, opts analysis.LoadOptions) (*analysis.Profile, error) {
-	return nil, fmt.Errorf("load %s: series are not supported yet", pattern)
 }

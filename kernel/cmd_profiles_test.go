@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -40,6 +41,8 @@ func TestDefaultName(t *testing.T) {
 		"1644509272337470000.pb.gz": "p1644509272337470000",
 		"my profile (2).pprof":      "my_profile__2",
 		"x/.pprof":                  "pprof",
+		"data/many/*.pb.gz":         "many",
+		"cpu-*.pb.gz":               "cpu",
 	} {
 		if got := defaultName(in); got != want {
 			t.Errorf("defaultName(%q) = %q, want %q", in, got, want)
@@ -115,4 +118,32 @@ func regexpMust(t *testing.T, s string) *regexp.Regexp {
 		t.Fatal(err)
 	}
 	return re
+}
+
+// TestSeriesAndFolded exports the demo as pprof twice, loads the two files
+// as a series, and checks that its intervals and folded export add up.
+func TestSeriesAndFolded(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSession(dir)
+	code := "load demo:profvis-toy as toy\nexport toy a1.pprof\nexport toy a2.pprof\nload \"a*.pprof\"\nexport toy toy.folded\nexport a a.folded"
+	if _, err := RunForTest(t, s, code); err != nil {
+		t.Fatal(err)
+	}
+	a := s.Get("a")
+	if a == nil {
+		t.Fatalf("series not loaded under its directory's name; have %v", s.Names())
+	}
+	if n := len(a.Profile.Intervals) - 1; n != 2 {
+		t.Errorf("series has %d intervals, want 2", n)
+	}
+	if got, want := a.Profile.Total(0), 2*s.Get("toy").Profile.Total(0); got != want {
+		t.Errorf("series total = %d, want %d", got, want)
+	}
+	toy, err := os.ReadFile(filepath.Join(dir, "toy.folded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.contract;lib2.Nerve.transmit;lib3.Signal.travel 3\n"; !strings.Contains(string(toy), want) {
+		t.Errorf("toy.folded =\n%s\nwant a line %q", toy, want)
+	}
 }
