@@ -85,7 +85,13 @@ func bind(st Stmt, s *Session) (*Call, error) {
 // bindAs takes a trailing "as NAME" off words when the command allows it.
 func (c *Call) bindAs(words []Word) ([]Word, error) {
 	n := len(words)
-	if !c.Cmd.AllowAs || n == 0 {
+	if !c.Cmd.AllowAs {
+		if n >= 2 && words[n-2].Text == "as" && !words[n-2].Quoted && c.Cmd.maxArgs() >= 0 {
+			return nil, c.Usagef("%s does not name its result: drop as %s", c.Cmd.Name, words[n-1].Text)
+		}
+		return words, nil
+	}
+	if n == 0 {
 		return words, nil
 	}
 	if last := words[n-1]; last.Text == "as" && !last.Quoted {

@@ -58,6 +58,7 @@ func TestUsageErrors(t *testing.T) {
 		{"probe a n=x", "UsageError", "n=x is not an integer"},
 		{"version now", "UsageError", `version: takes no arguments, but got "now"`},
 		{"sleep", "UsageError", "sleep: missing DURATION"},
+		{"sleep 1s as nap", "UsageError", "sleep does not name its result: drop as nap"},
 		{"sleep forever", "UsageError", `"forever" is not a duration`},
 		{"echo x=1", "UsageError", `unknown option x: options are stream`},
 		{"clear x=1", "UsageError", `clear takes no options: quote the word ("x=1") to pass it as text`},
