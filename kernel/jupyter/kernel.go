@@ -19,11 +19,9 @@ import (
 const ProtocolVersion = "5.3"
 
 const (
-	sendTimeout   = 5 * time.Second // a stuck front end cannot block replies longer
-	iopubCapacity = 4096            // messages queued for iopub before dropping the oldest
-	zmqPubHWM     = 1024            // bound on zmq4's own PUB queue
-	replayMemory  = 65536           // signatures remembered for replay detection
-	shellBacklog  = 1024            // decoded shell requests waiting to run
+	sendTimeout  = 5 * time.Second // a stuck front end cannot block replies longer
+	replayMemory = 65536           // signatures remembered for replay detection
+	shellBacklog = 1024            // decoded shell requests waiting to run
 )
 
 // Kernel serves a Handler over the five Jupyter channels. Create it with
@@ -37,8 +35,8 @@ type Kernel struct {
 	session string // fresh per process: clients detect restarts by it
 	user    string
 
-	shell, control, stdin, iopub, hb zmq4.Socket
-	pub                              *publisher
+	shell, control, stdin, hb zmq4.Socket
+	iopub                     *fanout
 
 	shellQ chan *Message
 	done   chan struct{} // closed on shutdown
@@ -66,18 +64,22 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 	ctx := context.Background()
 	opt := zmq4.WithTimeout(sendTimeout)
 	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt)
-	k.iopub, k.hb = zmq4.NewPub(ctx, opt), zmq4.NewRep(ctx, opt)
-	if err := k.iopub.SetOption(zmq4.OptionHWM, zmqPubHWM); err != nil {
-		return nil, fmt.Errorf("iopub high-water mark: %w", err)
-	}
+	k.hb = zmq4.NewRep(ctx, opt)
 	binds := []struct {
 		name string
-		s    zmq4.Socket
+		s    interface{ Addr() net.Addr }
 		port *int
 	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
-		{"stdin", k.stdin, &k.conn.StdinPort}, {"iopub", k.iopub, &k.conn.IOPubPort}, {"hb", k.hb, &k.conn.HBPort}}
+		{"stdin", k.stdin, &k.conn.StdinPort}, {"iopub", nil, &k.conn.IOPubPort}, {"hb", k.hb, &k.conn.HBPort}}
 	for _, b := range binds {
-		if err := b.s.Listen(k.conn.endpoint(*b.port)); err != nil {
+		if b.name == "iopub" {
+			f, err := listenFanout(k.conn.endpoint(*b.port), log)
+			if err != nil {
+				k.closeSockets()
+				return nil, fmt.Errorf("listen iopub: %w", err)
+			}
+			k.iopub, b.s = f, f
+		} else if err := b.s.(zmq4.Socket).Listen(k.conn.endpoint(*b.port)); err != nil {
 			k.closeSockets()
 			return nil, fmt.Errorf("listen %s: %w", b.name, err)
 		}
@@ -85,7 +87,6 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 			*b.port = a.Port
 		}
 	}
-	k.pub = newPublisher(iopubCapacity, func(f [][]byte) error { return k.iopub.SendMulti(zmq4.NewMsgFrom(f...)) }, log)
 	return k, nil
 }
 
@@ -98,7 +99,6 @@ func (k *Kernel) Session() string { return k.session }
 // Serve runs the kernel until a shutdown_request arrives, Shutdown is called
 // or ctx ends. It reports whether the front end asked for a restart.
 func (k *Kernel) Serve(ctx context.Context) (restart bool) {
-	go k.pub.run()
 	go k.heartbeat()
 	go k.drainStdin()
 	go k.readLoop("shell", k.shell, func(m *Message) { k.queueShell(m) })
@@ -110,9 +110,7 @@ func (k *Kernel) Serve(ctx context.Context) (restart bool) {
 	case <-k.done:
 	}
 	k.Interrupt()
-	k.pub.flush(time.Second)
-	k.pub.close()
-	time.Sleep(50 * time.Millisecond) // let zmq4's PUB writer hand off the last messages
+	k.iopub.flush(time.Second)
 	k.closeSockets()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -132,10 +130,13 @@ func (k *Kernel) Interrupt() {
 }
 
 func (k *Kernel) closeSockets() {
-	for _, s := range []zmq4.Socket{k.shell, k.control, k.stdin, k.iopub, k.hb} {
+	for _, s := range []zmq4.Socket{k.shell, k.control, k.stdin, k.hb} {
 		if s != nil {
 			s.Close()
 		}
+	}
+	if k.iopub != nil {
+		k.iopub.Close()
 	}
 }
 

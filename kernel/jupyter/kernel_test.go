@@ -48,6 +48,11 @@ func (f *fakeHandler) Execute(ctx context.Context, code string, out Output) erro
 		panic("boom")
 	case "result":
 		out.Result(Bundle{"text/plain": arg}, nil)
+	case "flood":
+		chunk := strings.Repeat("x", 16<<10)
+		for i := 0; i < 300; i++ {
+			out.Stream("stdout", chunk)
+		}
 	case "page":
 		out.Payload(map[string]any{"source": "page", "data": map[string]any{"text/plain": "doc"}, "start": 0})
 	}

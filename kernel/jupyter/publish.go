@@ -6,11 +6,9 @@ import (
 	"time"
 )
 
-// publisher is a bounded queue in front of the iopub PUB socket. zmq4
-// v0.17.0 delivers PUB messages through one serialized queue with no bound
-// (go-zeromq/zmq4#151), so a slow or vanished subscriber could stall
-// execution or grow memory. put never blocks: when the queue is full it drops
-// the oldest message and counts it. One goroutine (run) owns the socket.
+// publisher is one iopub subscriber's bounded queue (see fanout). put never
+// blocks: when the queue is full it drops the oldest message, counts it and
+// logs at powers of two. One goroutine (run) does the sending.
 type publisher struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -94,6 +92,15 @@ func (p *publisher) flush(timeout time.Duration) {
 func (p *publisher) close() {
 	p.mu.Lock()
 	p.closed = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+// discard closes the queue and forgets what it still holds (the subscriber is gone).
+func (p *publisher) discard() {
+	p.mu.Lock()
+	p.closed = true
+	p.q = nil
 	p.cond.Broadcast()
 	p.mu.Unlock()
 }

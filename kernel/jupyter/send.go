@@ -42,11 +42,11 @@ func (k *Kernel) reply(s zmq4.Socket, req *Message, msgType string, content any)
 	}
 }
 
-// publish queues msgType on iopub with the conventional topic
-// kernel.<session>.<msg_type>; it never blocks.
+// publish queues msgType for every iopub subscriber with the conventional
+// topic kernel.<session>.<msg_type>; it never blocks.
 func (k *Kernel) publish(parent *Message, msgType string, content any) {
 	topic := [][]byte{[]byte("kernel." + k.session + "." + msgType)}
-	k.pub.put(k.frames(topic, parent, msgType, content))
+	k.iopub.broadcast(k.frames(topic, parent, msgType, content))
 }
 
 func (k *Kernel) publishStatus(parent *Message, state string) {
