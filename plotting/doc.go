@@ -2,4 +2,28 @@
 // to geometry, table-tested) and painters (geometry to deterministic SVG
 // through an io.Writer), plus gonum/plot charts. Only this package imports
 // gonum.org/v1/plot.
+//
+// Pictures of a compacted tree (compaction.View) go through three steps:
+//
+//   - select: choose which compacted nodes to draw within the budget
+//     (DefaultMaxNodes nodes, DefaultMaxBytes of SVG), heaviest first, and
+//     fold the rest into one "+N more" mark per parent (Pic, Item). The
+//     bottom-up graph of a flame graph is built lazily here, from the
+//     view's self weights walked up through the compacted ancestors.
+//   - layout: Flame (an icicle: width ∝ total), Radial (ProfVis's
+//     semi-circular fan: children share their parent's angle on the next
+//     ring; the rings have equal areas, so a sector's area is proportional
+//     to its weight at every depth, at the price of thinner outer rings) and
+//     Tidy (a top-down tree, leaves in slots, parents centred over their
+//     children, discs with areas ∝ total). Pure functions of a Pic.
+//   - paint: SVG with fixed float precision, ids from handles, no
+//     timestamps, a <title> tooltip per node (name, totals with units and
+//     percent, members, handle, the expand/compact commands), labels only
+//     where they fit (a monospaced font makes that exact).
+//
+// Colours follow structural closeness and depend only on names: one hue
+// family per top-level name element (spread by the golden angle over the
+// profile's sorted top-level elements), a shift within the family per
+// second element, a lightness per third. Draw is the entry point; the same
+// view and options give the same bytes on every run.
 package plotting

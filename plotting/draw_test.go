@@ -78,7 +78,7 @@ func TestDrawDeterministicAndBudget(t *testing.T) {
 		if a.Drawn > max || len(a.SVG) > DefaultMaxBytes {
 			t.Errorf("Draw(%+v): %d nodes, %d bytes; budget %d nodes, %d bytes", o, a.Drawn, len(a.SVG), max, DefaultMaxBytes)
 		}
-		if n := strings.Count(string(a.SVG), `<g class="n"`); n != a.Drawn {
+		if n := strings.Count(string(a.SVG), `<g class="pl-n"`); n != a.Drawn {
 			t.Errorf("Draw(%+v): %d node groups in the SVG, Drawn = %d", o, n, a.Drawn)
 		}
 	}

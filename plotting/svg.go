@@ -25,9 +25,9 @@ type svgWriter struct {
 
 func newSVG(w io.Writer, width, height float64) *svgWriter {
 	s := &svgWriter{w: bufio.NewWriter(w)}
-	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
+	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" class="proflens" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
 		width, height, width, height, fontStack, fontSize)
-	s.printf("<style>.n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.n text{pointer-events:none}</style>\n")
+	s.printf("<style>.proflens .pl-n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.proflens text{pointer-events:none}</style>\n")
 	return s
 }
 
@@ -39,7 +39,7 @@ func (s *svgWriter) printf(format string, args ...any) {
 
 // open starts a node's group with its id and tooltip.
 func (s *svgWriter) open(id, tip string) {
-	s.printf(`<g class="n" id="%s"><title>%s</title>`, esc(id), esc(tip))
+	s.printf(`<g class="pl-n" id="%s"><title>%s</title>`, esc(id), esc(tip))
 }
 
 func (s *svgWriter) closeGroup() { s.printf("</g>\n") }

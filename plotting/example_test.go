@@ -1,0 +1,47 @@
+package plotting_test
+
+import (
+	"fmt"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/plotting"
+)
+
+// Draw the ProfVis toy at package level (the paper's Figure 6) as an icicle;
+// the text form is what a notebook shows as text/plain.
+func ExampleDraw() {
+	p, _ := analysis.Demo("profvis-toy")
+	t := analysis.NewTree(p)
+	v := compaction.Compact(t, compaction.NewState(t, 1), p.DefaultValue)
+	pic, err := plotting.Draw(v, plotting.Options{Layout: plotting.LayoutFlame})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d nodes drawn, %d folded, SVG %v\n", pic.Drawn, pic.Folded, len(pic.SVG) < plotting.DefaultMaxBytes)
+	// Output:
+	// 3 nodes drawn, 0 folded, SVG true
+}
+
+// Ring radii of a four-ring fan: equal areas, so thinner outwards.
+func ExampleRing() {
+	for d := 0; d < 4; d++ {
+		r0, r1 := plotting.Ring(d, 4, 400)
+		fmt.Printf("ring %d: %.1f to %.1f\n", d, r0, r1)
+	}
+	// Output:
+	// ring 0: 0.0 to 200.0
+	// ring 1: 200.0 to 282.8
+	// ring 2: 282.8 to 346.4
+	// ring 3: 346.4 to 400.0
+}
+
+func ExampleAmount() {
+	fmt.Println(plotting.Amount(1_500_000_000, analysis.ValueType{Type: "cpu", Unit: "nanoseconds"}))
+	fmt.Println(plotting.Amount(3<<20, analysis.ValueType{Type: "alloc_space", Unit: "bytes"}))
+	fmt.Println(plotting.Amount(6, analysis.ValueType{Type: "samples", Unit: "count"}))
+	// Output:
+	// 1.50 s
+	// 3.00 MiB
+	// 6 samples
+}
