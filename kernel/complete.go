@@ -33,25 +33,37 @@ func (in *Interp) Complete(code string, cursor int) jupyter.Completion {
 		w := words[len(words)-1]
 		words, start, prefix = words[:len(words)-1], w.Start, w.Text
 	}
-	var matches []string
+	var found []match
 	if len(words) == 0 {
-		matches = commandNames(prefix)
+		found = commandNames(prefix)
 	} else if cmd := Lookup(words[0].Text); cmd != nil {
-		matches = in.completeWord(cmd, words[1:], prefix)
+		found = in.completeWord(cmd, words[1:], prefix)
 	}
-	for i, m := range matches {
-		matches[i] = quoteIfNeeded(m)
-	}
-	if matches == nil {
-		matches = []string{}
-	}
-	return jupyter.Completion{
-		Matches:     matches,
+	c := jupyter.Completion{
+		Matches:     []string{},
 		CursorStart: utf8.RuneCountInString(code[:start]),
 		CursorEnd:   cursor,
-		Metadata:    map[string]any{},
 	}
+	var types []map[string]any
+	for _, m := range found {
+		text := quoteIfNeeded(m.text)
+		if slices.Contains(c.Matches, text) {
+			continue
+		}
+		c.Matches = append(c.Matches, text)
+		types = append(types, map[string]any{"start": c.CursorStart, "end": cursor, "text": text, "type": m.typ})
+	}
+	// JupyterLab shows these types next to the matches.
+	c.Metadata = map[string]any{"_jupyter_types_experimental": types}
+	if types == nil {
+		c.Metadata = map[string]any{}
+	}
+	return c
 }
+
+// match is one completion and its kind, shown by JupyterLab: "command",
+// "option", "value", "path", "profile" or "target".
+type match struct{ text, typ string }
 
 func quoteIfNeeded(s string) string {
 	if !strings.ContainsAny(s, " \t\"#\\") {
@@ -61,18 +73,18 @@ func quoteIfNeeded(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func commandNames(prefix string) []string {
-	var out []string
+func commandNames(prefix string) []match {
+	var out []match
 	for _, c := range Commands() {
 		if strings.HasPrefix(c.Name, prefix) {
-			out = append(out, c.Name)
+			out = append(out, match{c.Name, "command"})
 		}
 	}
 	return out
 }
 
 // completeWord completes the word after words (the command's earlier words).
-func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []string {
+func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []match {
 	if n := len(words); n > 0 && cmd.AllowAs && words[n-1].Text == "as" && !words[n-1].Quoted {
 		return nil // a new name
 	}
@@ -95,15 +107,15 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []stri
 	out := in.positional(c, prefix)
 	for _, o := range cmd.Options {
 		if _, given := c.Opts[o.Name]; !given && strings.HasPrefix(o.Name+"=", prefix) {
-			out = append(out, o.Name+"=")
+			out = append(out, match{o.Name + "=", "option"})
 		}
 	}
 	return out
 }
 
 // positional completes the next positional word of c.
-func (in *Interp) positional(c *Call, prefix string) []string {
-	var out []string
+func (in *Interp) positional(c *Call, prefix string) []match {
+	var out []match
 	idx := len(c.Args)
 	if c.Cmd.ProfileArg {
 		if idx == 0 {
@@ -125,41 +137,40 @@ func (in *Interp) positional(c *Call, prefix string) []string {
 }
 
 // values proposes values of a kind starting with prefix.
-func (in *Interp) values(c *Call, kind Kind, fixed []string, hook func(*Call, string) []string, prefix string) []string {
-	var out []string
-	for _, v := range fixed {
-		if strings.HasPrefix(v, prefix) {
-			out = append(out, v)
-		}
-	}
-	switch kind {
-	case KindFile:
-		out = append(out, files(in.s, prefix)...)
-	case KindProfile:
-		for _, n := range in.s.Names() {
-			if strings.HasPrefix(n, prefix) {
-				out = append(out, n)
+func (in *Interp) values(c *Call, kind Kind, fixed []string, hook func(*Call, string) []string, prefix string) []match {
+	var out []match
+	add := func(typ string, vs []string) {
+		for _, v := range vs {
+			if strings.HasPrefix(v, prefix) {
+				out = append(out, match{v, typ})
 			}
 		}
+	}
+	add("value", fixed)
+	switch kind {
+	case KindFile:
+		add("path", files(in.s, prefix))
+	case KindProfile:
+		add("profile", in.s.Names())
 	case KindCommand:
 		out = append(out, commandNames(prefix)...)
 	}
 	if hook != nil && in.mu.TryLock() {
 		defer in.mu.Unlock()
-		for _, v := range hook(c, prefix) {
-			if strings.HasPrefix(v, prefix) && !slices.Contains(out, v) {
-				out = append(out, v)
-			}
+		typ := "value"
+		if kind == KindTarget {
+			typ = "target"
 		}
+		add(typ, hook(c, prefix))
 	}
 	return out
 }
 
-func withPrefix(p string, vs []string) []string {
-	for i, v := range vs {
-		vs[i] = p + v
+func withPrefix(p string, ms []match) []match {
+	for i := range ms {
+		ms[i].text = p + ms[i].text
 	}
-	return vs
+	return ms
 }
 
 // files lists the paths starting with prefix, relative to the session's

@@ -68,6 +68,28 @@ func TestComplete(t *testing.T) {
 	}
 }
 
+func TestCompleteTypes(t *testing.T) {
+	withCommand(t, &Command{Name: "ztyped", Summary: "typed", ProfileArg: true,
+		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"cpu", "h1"} }}},
+		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}}})
+	in := New(t.TempDir())
+	in.Session().Add(&Loaded{Name: "cpu"})
+	got := in.Complete("ztyped ", 7)
+	var pairs []string
+	for _, m := range got.Metadata["_jupyter_types_experimental"].([]map[string]any) {
+		pairs = append(pairs, m["text"].(string)+":"+m["type"].(string))
+		if m["start"] != 7 || m["end"] != 7 {
+			t.Errorf("type entry %v, want start and end 7", m)
+		}
+	}
+	if want := "cpu:profile h1:target by=:option"; strings.Join(pairs, " ") != want {
+		t.Errorf("types %q, want %q (duplicates dropped)", pairs, want)
+	}
+	if strings.Join(got.Matches, " ") != "cpu h1 by=" {
+		t.Errorf("matches %q", got.Matches)
+	}
+}
+
 // TestCompleteWhileRunning checks that completion answers while a cell
 // holds the session, skipping only the hooks.
 func TestCompleteWhileRunning(t *testing.T) {
