@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/proflens/proflens/kernel"
 )
@@ -79,5 +83,66 @@ func TestRunInterrupted(t *testing.T) {
 	if s := run(ctx, []string{"-c", "sleep 1m\necho never"}, nil, &stdout, &stderr); s != 1 || stdout.Len() > 0 ||
 		!strings.Contains(stderr.String(), "-c:1: KeyboardInterrupt") {
 		t.Errorf("interrupted run: status %d stdout %q stderr %q", s, stdout.String(), stderr.String())
+	}
+}
+
+// TestMain lets the test binary act as proflens itself, so that the
+// process tests below run the real main without a separate build.
+func TestMain(m *testing.M) {
+	if os.Getenv("PROFLENS_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// proflens starts this test binary as `proflens args...`.
+func proflens(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "PROFLENS_TEST_MAIN=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// TestRunProcess runs `proflens run` as a process: output, exit status and
+// FILE:LINE errors.
+func TestRunProcess(t *testing.T) {
+	cmd, stdout, stderr := proflens(t, "run", "-c", "echo hi\nversion\nehco no\necho never")
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("proflens run: %v, want exit status 1", err)
+	}
+	if stdout.String() != "hi\nproflens 0.1.0\n" || !strings.HasPrefix(stderr.String(), "-c:3: UsageError: unknown command \"ehco\"") {
+		t.Errorf("proflens run: stdout %q stderr %q", stdout, stderr)
+	}
+}
+
+// TestRunSIGINT interrupts a running `proflens run` with SIGINT: the sleep
+// ends at once and the run fails with the line it stopped at.
+func TestRunSIGINT(t *testing.T) {
+	cmd, stdout, stderr := proflens(t, "run", "-c", "echo started\nsleep 1m\necho never")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	line := make([]byte, len("started\n"))
+	if _, err := r.Read(line); err != nil { // the signal handler is set once output starts
+		t.Fatal(err)
+	}
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if time.Since(start) > 20*time.Second {
+		t.Errorf("SIGINT took %v to stop the run", time.Since(start))
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), "-c:2: KeyboardInterrupt") {
+		t.Errorf("after SIGINT: %v, stderr %q, stdout %q", err, stderr, stdout)
 	}
 }
