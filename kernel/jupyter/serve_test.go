@@ -1,7 +1,9 @@
 package jupyter
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -176,5 +178,40 @@ func TestShutdown(t *testing.T) {
 	case <-k.done:
 	case <-time.After(2 * time.Second):
 		t.Fatal("kernel did not stop after shutdown_request")
+	}
+}
+
+func TestHeartbeatWhileBusy(t *testing.T) {
+	k, c := startKernel(t, &fakeHandler{})
+	c.execute("sleep", true)
+	defer c.send(c.control, "interrupt_request", map[string]any{})
+	hb := zmq4.NewReq(context.Background())
+	defer hb.Close()
+	if err := hb.Dial(k.Conn().endpoint(k.Conn().HBPort)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		ping := []byte(fmt.Sprintf("ping %d", i))
+		done := make(chan []byte, 1)
+		go func() {
+			if err := hb.Send(zmq4.NewMsg(ping)); err != nil {
+				done <- nil
+				return
+			}
+			m, err := hb.Recv()
+			if err != nil || len(m.Frames) == 0 {
+				done <- nil
+				return
+			}
+			done <- m.Frames[0]
+		}()
+		select {
+		case got := <-done:
+			if string(got) != string(ping) {
+				t.Errorf("heartbeat echoed %q, want %q", got, ping)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatal("no heartbeat while a cell runs")
+		}
 	}
 }
