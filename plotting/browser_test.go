@@ -3,18 +3,20 @@ package plotting
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
 
 // screenshot renders html in headless Chromium and returns the PNG. It
 // skips the test when Chromium is not installed.
-func screenshot(t *testing.T, dir, name, html string) image.Image {
+func screenshot(t *testing.T, dir, name, html string, height int) image.Image {
 	t.Helper()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
@@ -29,7 +31,7 @@ func screenshot(t *testing.T, dir, name, html string) image.Image {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--hide-scrollbars", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--screenshot="+out, "--window-size=1240,900", "file://"+page)
+		"--screenshot="+out, fmt.Sprintf("--window-size=1240,%d", height), "file://"+page)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, msg)
 	}
@@ -44,11 +46,11 @@ func screenshot(t *testing.T, dir, name, html string) image.Image {
 	return img
 }
 
-// ink counts the pixels that are not (nearly) white, and the pixels that
-// are dark (text).
-func ink(img image.Image) (coloured, dark int) {
+// ink counts, in the pixel rows [y0, y1), the pixels that are not (nearly)
+// white, and the pixels that are dark (text).
+func ink(img image.Image, y0, y1 int) (coloured, dark int) {
 	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
+	for y := b.Min.Y + y0; y < b.Min.Y+y1 && y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
 			if r < 0xf000 || g < 0xf000 || bl < 0xf000 {
@@ -62,35 +64,51 @@ func ink(img image.Image) (coloured, dark int) {
 	return coloured, dark
 }
 
-// TestBrowser draws the toy at Figure 2 in each layout, shows it inline in
-// an HTML page as a notebook does, and checks the screenshot: the picture
-// is not blank, and hiding the labels removes many dark pixels, so labels
-// are drawn where they can be seen. Set PROFLENS_SHOTS=DIR to keep the PNGs.
+// TestBrowser draws the toy at Figure 2 in each layout, shows the pictures
+// inline in one HTML page as a notebook does, and checks the screenshot:
+// no picture is blank, and hiding the labels removes many dark pixels from
+// each, so labels are drawn where they can be seen. Set PROFLENS_SHOTS=DIR
+// to keep the PNGs.
 func TestBrowser(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium not installed")
+	}
 	dir := t.TempDir()
 	if d := os.Getenv("PROFLENS_SHOTS"); d != "" {
 		dir = d
 	}
 	views := toyViews(t)
-	for _, o := range []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}} {
-		o.Profile = "toy"
-		pic, err := Draw(views["fig2"], o)
+	layouts := []string{LayoutRadial, LayoutTree, LayoutFlame}
+	var page strings.Builder
+	var tops []int // each picture's first pixel row
+	y := 0
+	for _, l := range layouts {
+		pic, err := Draw(views["fig2"], Options{Layout: l, Profile: "toy"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		page := "<!doctype html><html><body style=\"margin:0;background:#fff\"><div>" + string(pic.SVG) + "</div></body></html>"
-		with := screenshot(t, dir, o.Layout, page)
-		without := screenshot(t, dir, o.Layout+"-nolabels",
-			"<style>svg text{visibility:hidden}</style>"+page)
-		c, d := ink(with)
-		c0, d0 := ink(without)
-		total := with.Bounds().Dx() * with.Bounds().Dy()
-		t.Logf("%s: %d of %d pixels coloured, %d dark; without labels %d coloured, %d dark", o.Layout, c, total, d, c0, d0)
-		if c < total/200 {
-			t.Errorf("%s: only %d of %d pixels are not white: blank picture?", o.Layout, c, total)
+		var w, h int
+		if _, err := fmt.Sscanf(string(pic.SVG), `<svg xmlns="http://www.w3.org/2000/svg" class="proflens" width="%d" height="%d"`, &w, &h); err != nil {
+			t.Fatalf("%s: no size in the SVG: %v", l, err)
+		}
+		tops = append(tops, y)
+		y += h
+		page.WriteString("<div>" + string(pic.SVG) + "</div>")
+	}
+	tops = append(tops, y)
+	html := "<!doctype html><html><head><style>body{margin:0;background:#fff}svg{display:block}</style></head><body>" + page.String() + "</body></html>"
+	with := screenshot(t, dir, "toy", html, y)
+	without := screenshot(t, dir, "toy-nolabels", strings.Replace(html, "<style>", "<style>svg text{visibility:hidden}", 1), y)
+	for i, l := range layouts {
+		c, d := ink(with, tops[i], tops[i+1])
+		_, d0 := ink(without, tops[i], tops[i+1])
+		area := with.Bounds().Dx() * (tops[i+1] - tops[i])
+		t.Logf("%s: %d of %d pixels coloured, %d dark; %d dark without labels", l, c, area, d, d0)
+		if c < area/100 {
+			t.Errorf("%s: only %d of %d pixels are not white: blank picture?", l, c, area)
 		}
 		if d-d0 < 500 {
-			t.Errorf("%s: labels add only %d dark pixels: are they visible?", o.Layout, d-d0)
+			t.Errorf("%s: labels add only %d dark pixels: are they visible?", l, d-d0)
 		}
 	}
 }
