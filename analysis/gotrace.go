@@ -20,7 +20,7 @@ import (
 func init() {
 	RegisterFormat(Format{
 		Name:     "gotrace",
-		Priority: 20,
+		Priority: 5, // before pprof, which takes any binary input
 		Sniff:    sniffGoTrace,
 		Parse:    ParseGoTrace,
 	})

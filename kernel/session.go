@@ -18,6 +18,7 @@ type Loaded struct {
 	State   *compaction.State // granularity state; nil until first set
 	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
 	Picture []byte            // the last SVG drawn for this profile, for export
+	Phases  *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
 }
 
 // Session is the state of one kernel process or one `proflens run`: the

@@ -1,0 +1,125 @@
+package kernel
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/phase"
+)
+
+// phaseSession copies the two demo recordings into a fresh session dir.
+func phaseSession(t *testing.T) *Session {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
+		data, err := os.ReadFile(filepath.Join("..", "notebooks", "data", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return NewSession(dir)
+}
+
+// TestPhasesSaveLabelUsing finds the phases of the first recording, labels
+// one, saves the set and reuses it on the second recording (same program,
+// other order and lengths): the second run's parse intervals must get the
+// first run's parse phase, with its id, label and colour.
+func TestPhasesSaveLabelUsing(t *testing.T) {
+	s := phaseSession(t)
+	_, err := RunForTest(t, s, "load phasedemo-1.trace as one\nphases\nlabel 1 \"parse numbers\"\nlabel 0 idle\nphases save=one.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(s.Dir, "one.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, err := phase.ReadSaved(data)
+	if err != nil {
+		t.Fatalf("saved set does not read back: %v", err)
+	}
+	var parse phase.SavedPhase
+	for _, sp := range saved.Phases {
+		if sp.ID == 1 {
+			parse = sp
+		}
+	}
+	if parse.Label != "parse numbers" || parse.Color != phase.Color(0) || len(parse.Vector) == 0 {
+		t.Fatalf("saved phase 1 = %+v, want label \"parse numbers\", colour %s and a vector", parse, phase.Color(0))
+	}
+	if saved.Params.Window != 3 || saved.Params.Count != "self" || len(saved.Intervals) != s.Get("one").Phases.Vectors.Len() {
+		t.Errorf("saved params %+v with %d intervals; want window 3, count self, one entry per interval", saved.Params, len(saved.Intervals))
+	}
+
+	rec, err := RunForTest(t, s, "load phasedemo-2.trace as two\nphases using=one.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := s.Get("two")
+	truth := phase.Truth(two.Profile, two.Phases.Vectors, "region")
+	hits, n := 0, 0
+	for i, l := range truth {
+		if l == "parse" {
+			n++
+			if two.Phases.Result.Of[i] == 1 {
+				hits++
+			}
+		}
+	}
+	if n == 0 || float64(hits) < 0.8*float64(n) {
+		t.Errorf("second run: %d of %d parse intervals in saved phase 1, want at least 80%%", hits, n)
+	}
+	table := rec.Bundles()[1]
+	if !strings.Contains(table["text/plain"].(string), "parse numbers") || !strings.Contains(table["text/html"].(string), "background:"+phase.Color(0)) {
+		t.Errorf("phases table of the second run lacks the saved label or the colour swatch:\n%s", table["text/plain"])
+	}
+}
+
+func TestPhasesPictures(t *testing.T) {
+	s := phaseSession(t)
+	rec, err := RunForTest(t, s, "load phasedemo-1.trace\nsimilarity\ntimeline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	if len(b) != 3 {
+		t.Fatalf("got %d bundles, want load, similarity, timeline", len(b))
+	}
+	for _, pic := range b[1:] {
+		svg, _ := pic["image/svg+xml"].(string)
+		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(pic["text/html"].(string), "<svg") {
+			t.Errorf("picture bundle lacks inline SVG: %.200s", svg)
+		}
+	}
+	if alt := b[2]["text/plain"].(string); !strings.HasPrefix(alt, "phases of phasedemo-1 over time: 1[") {
+		t.Errorf("timeline text = %.100s", alt)
+	}
+}
+
+func TestPhasesErrors(t *testing.T) {
+	s := phaseSession(t)
+	if err := os.WriteFile(filepath.Join(s.Dir, "bad.json"), []byte(`{"params": {"window": 3}, "phases": [{"id": "x"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ code, want string }{
+		{"load demo:profvis-toy\nphases", "no time-ordered samples"},
+		{"load phasedemo-1.trace\nphases window=0", "window=0"},
+		{"load phasedemo-1.trace\nphases eps=2", "between 0 and 1"},
+		{"load phasedemo-1.trace\nphases count=calls", "count"},
+		{"load phasedemo-1.trace as fresh\nlabel 1 x", "run phases first"},
+		{"load phasedemo-1.trace\nphases\nlabel 99 x", "no phase 99"},
+		{"load phasedemo-1.trace\nphases using=bad.json", "byte"},
+		{"load phasedemo-1.trace\nphases using=missing.json", "missing.json"},
+	}
+	for _, tc := range tests {
+		_, err := RunForTest(t, s, tc.code)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one mentioning %q", tc.code, err, tc.want)
+		}
+	}
+}
