@@ -62,9 +62,10 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 		shellQ: make(chan *Message, shellBacklog), done: make(chan struct{}),
 	}
 	ctx := context.Background()
-	opt := zmq4.WithTimeout(sendTimeout)
-	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt), zmq4.NewRouter(ctx, opt)
-	k.hb = zmq4.NewRep(ctx, opt)
+	// zmq4 logs failed handshakes (a client giving up mid-connect); keep them at debug level.
+	opts := []zmq4.Option{zmq4.WithTimeout(sendTimeout), zmq4.WithLogger(slog.NewLogLogger(log.Handler(), slog.LevelDebug))}
+	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...)
+	k.hb = zmq4.NewRep(ctx, opts...)
 	binds := []struct {
 		name string
 		s    interface{ Addr() net.Addr }
