@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -32,6 +33,8 @@ type traceEvent struct {
 	ID   json.RawMessage `json:"id"`
 	Ts   float64         `json:"ts"`
 	Args json.RawMessage `json:"args"`
+
+	index int // position in the file, before sorting
 }
 
 type traceFile struct {
@@ -106,6 +109,9 @@ func decodeTrace(name string, data []byte) ([]traceEvent, error) {
 	} else if err := json.Unmarshal(data, &events); err != nil {
 		return nil, jsonError(name, data, "an array of trace events", err)
 	}
+	for i := range events {
+		events[i].index = i
+	}
 	sort.SliceStable(events, func(i, j int) bool { return events[i].Ts < events[j].Ts })
 	return events, nil
 }
@@ -131,7 +137,7 @@ func collectProfiles(events []traceEvent, b *Builder) (*traceProfiles, error) {
 		var args traceArgs
 		if len(e.Args) > 0 {
 			if err := json.Unmarshal(e.Args, &args); err != nil {
-				return nil, fmt.Errorf("event %d (%s): args: %v", i, e.Name, err)
+				return nil, fmt.Errorf("traceEvents[%d] (%s): args: %v", e.index, e.Name, jsonDetail(err))
 			}
 		}
 		pt := rawText(e.Pid) + ":" + rawText(e.Tid)
@@ -250,4 +256,14 @@ func rawText(r json.RawMessage) string {
 		return str
 	}
 	return s
+}
+
+// jsonDetail describes a decoding error inside a value: what was expected
+// where, without Go type names where possible.
+func jsonDetail(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("expected %s at %s, found JSON %s", te.Type, jsonPath(te.Field), te.Value)
+	}
+	return err.Error()
 }

@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// stackNames renders a sample's stack as "a;b;c" with frame names.
+func stackNames(p *Profile, s *Sample) string {
+	var names []string
+	for _, f := range p.Stacks[s.Stack] {
+		names = append(names, p.Frames[f].Name)
+	}
+	return strings.Join(names, ";")
+}
+
+// placementProfile exercises V8's pseudo-frames: garbage collection and
+// "(program)" stack on the previous sample, idle time has no stack, an
+// unknown node id keeps the previous stack, and a negative delta is clamped.
+const placementProfile = `{"nodes":[
+ {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3,4,5]},
+ {"id":2,"callFrame":{"functionName":"main","scriptId":"1","url":"file:///app/main.js","lineNumber":0,"columnNumber":0},"children":[6]},
+ {"id":3,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":4,"callFrame":{"functionName":"(garbage collector)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":5,"callFrame":{"functionName":"(idle)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":6,"callFrame":{"functionName":"work","scriptId":"1","url":"file:///app/main.js","lineNumber":4,"columnNumber":2}}],
+ "startTime":5000,"endTime":5400,
+ "samples":[6,4,3,6,5,2,7,6],
+ "timeDeltas":[100,10,20,30,40,50,60,-5]}`
+
+func TestV8Placement(t *testing.T) {
+	p, err := Parse("placement.cpuprofile", []byte(placementProfile), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const main, work = "main file:///app/main.js:1:1", "work file:///app/main.js:5:3"
+	want := []struct {
+		stack      string
+		wall, time int64 // µs
+	}{
+		{main + ";" + work, 10, 100},
+		{main + ";" + work + ";(garbage collector)", 20, 110},
+		{main + ";" + work + ";(garbage collector);(program)", 30, 130},
+		{main + ";" + work, 40, 160},
+		{"", 50, 200},
+		{main, 60, 250},
+		{main, 0, 310}, // unknown node 7: the previous stack
+		{main + ";" + work, 0, 310},
+	}
+	if p.Format != "v8" || p.Lang != LangJS || !p.Timed || len(p.Samples) != len(want) {
+		t.Fatalf("Parse = format %q, lang %v, timed %v, %d samples; want v8, js, timed, %d", p.Format, p.Lang, p.Timed, len(p.Samples), len(want))
+	}
+	for i, w := range want {
+		s := &p.Samples[i]
+		if got := stackNames(p, s); got != w.stack || s.Values[0] != 1 || s.Values[1] != w.wall*1000 || s.Time != w.time*1000 {
+			t.Errorf("sample %d = %q count %d wall %d at %d, want %q count 1 wall %d at %d",
+				i, got, s.Values[0], s.Values[1], s.Time, w.stack, w.wall*1000, w.time*1000)
+		}
+	}
+	if p.Duration.Microseconds() != 400 {
+		t.Errorf("Duration = %v, want 400µs", p.Duration)
+	}
+}
+
+// TestV8Files checks the two V8 shapes against facts read independently from
+// the raw JSON: one sample per entry of "samples", time in order, and wall
+// time summing to the span from the first sample to the last.
+func TestV8Files(t *testing.T) {
+	for _, c := range []struct {
+		file, deltas string // deltas: the field giving the sample times
+	}{
+		{"testdata/chrome65-simple.cpuprofile", "timeDeltas"},
+		{"testdata/node10-example.cpuprofile", "timestamps"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]any
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatal(err)
+			}
+			n := len(raw["samples"].([]any))
+			ts := raw[c.deltas].([]any)
+			var span float64
+			if c.deltas == "timeDeltas" {
+				for _, d := range ts[1:] {
+					span += d.(float64)
+				}
+			} else {
+				span = ts[n-1].(float64) - ts[0].(float64)
+			}
+			p, err := Load(c.file, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Format != "v8" || len(p.Samples) != n || !p.Timed {
+				t.Fatalf("Load = format %q, %d samples, timed %v; want v8, %d, timed", p.Format, len(p.Samples), p.Timed, n)
+			}
+			if got := p.Total(1); got != int64(span)*1000 {
+				t.Errorf("wall total = %d ns, want %d µs", got, int64(span))
+			}
+			if got := p.Total(0); got != int64(n) {
+				t.Errorf("samples total = %d, want %d", got, n)
+			}
+		})
+	}
+}
+
+func TestV8Errors(t *testing.T) {
+	for _, c := range []struct{ name, data, want string }{
+		{"cycle", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"},"children":[2]},{"id":2,"callFrame":{"functionName":"b"},"children":[1]}],"samples":[1],"timeDeltas":[1]}`, "its own ancestor"},
+		{"dup", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}},{"id":1,"callFrame":{"functionName":"b"}}],"samples":[1],"timeDeltas":[1]}`, "nodes[1]: node id 1 appears twice"},
+		{"deltas", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,1],"timeDeltas":[1]}`, "one time delta per sample"},
+		{"type", `{"nodes":[{"id":"x","callFrame":{"functionName":"a"}}],"samples":[1],"timeDeltas":[1]}`, `expected int64 at "nodes.id"`},
+		{"truncated", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samp`, "byte 58"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse(c.name+".cpuprofile", []byte(c.data), LoadOptions{Format: "v8"})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".cpuprofile: ") {
+				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
+			}
+		})
+	}
+}
