@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -107,5 +108,69 @@ func TestByteBudget(t *testing.T) {
 	}
 	if len(p.SVG) > DefaultMaxBytes {
 		t.Errorf("Draw: %d bytes of SVG, budget %d", len(p.SVG), DefaultMaxBytes)
+	}
+}
+
+// TestBottomUpZoom: the bottom-up graph of a zoomed subtree stops at the
+// zoom root, so its weights are the subtree's.
+func TestBottomUpZoom(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	for i := 0; i < 100; i++ {
+		v := randomView(r, 50+r.Intn(200))
+		root := int32(r.Intn(len(v.Nodes)))
+		if v.Nodes[root].Total == 0 {
+			continue
+		}
+		p := choose(newBottomUp(v, []int32{root}), 1<<30, 1).pic(v, false)
+		if p.Scale != v.Nodes[root].Total {
+			t.Fatalf("view %d: bottom-up of node %d weighs %d, want its total %d", i, root, p.Scale, v.Nodes[root].Total)
+		}
+		for j := range p.Items {
+			for _, n := range p.Items[j].Nodes {
+				if !within(v, n, root) {
+					t.Fatalf("view %d: bottom-up item %s stands for node %d outside the zoom root %d", i, p.Items[j].Name, n, root)
+				}
+			}
+		}
+	}
+}
+
+func within(v *compaction.View, n, root int32) bool {
+	for ; n >= 0; n = v.Nodes[n].Parent {
+		if n == root {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTooltips checks every node's tooltip on the toy: the handle it names
+// resolves to the node, and the commands, totals and percent are there.
+func TestTooltips(t *testing.T) {
+	for fig, v := range toyViews(t) {
+		o := Options{Layout: LayoutFlame, Profile: "toy"}
+		o.check(v)
+		p := o.pic(v, DefaultMaxNodes)
+		for i := range p.Items {
+			it := &p.Items[i]
+			n := &v.Nodes[it.Nodes[0]]
+			tipText := tip(p, int32(i), "toy")
+			got, err := v.Resolve(n.Handle)
+			if err != nil || got != it.Nodes[0] {
+				t.Errorf("%s: handle %s resolves to %d (%v), want %d", fig, n.Handle, got, err, it.Nodes[0])
+			}
+			for _, want := range []string{
+				n.Name + "\n",
+				fmt.Sprintf("total %d samples (%s)", n.Total, Percent(n.Total, 6)),
+				fmt.Sprintf("self %d samples", n.Self),
+				fmt.Sprintf("%d member", len(n.Members)),
+				"expand toy " + n.Handle + "\n",
+				"compact toy " + n.Handle,
+			} {
+				if !strings.Contains(tipText, want) {
+					t.Errorf("%s: tooltip of %s = %q, want it to contain %q", fig, n.Name, tipText, want)
+				}
+			}
+		}
 	}
 }

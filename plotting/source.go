@@ -41,6 +41,7 @@ type bottomUp struct {
 	v     *compaction.View
 	items []buItem
 	top   []int32
+	stop  map[int32]bool // the roots drawn: their callers are outside the picture
 }
 
 type buItem struct {
@@ -60,9 +61,10 @@ type cursor struct {
 // newBottomUp groups every view node with self weight by name. Linear in the
 // view's size.
 func newBottomUp(v *compaction.View, roots []int32) *bottomUp {
-	b := &bottomUp{v: v}
+	b := &bottomUp{v: v, stop: map[int32]bool{}}
 	var cs []cursor
 	for _, r := range roots {
+		b.stop[r] = true
 		end := subtreeEnd(v, r)
 		for n := r; n < end; n++ {
 			if s := v.Nodes[n].Self; s > 0 {
@@ -143,7 +145,7 @@ func (b *bottomUp) kids(i int32) []int32 {
 	var up []cursor
 	var self int64
 	for _, c := range b.items[i].cursors {
-		if p := b.v.Nodes[c.node].Parent; p >= 0 {
+		if p := b.v.Nodes[c.node].Parent; p >= 0 && !b.stop[c.node] {
 			up = append(up, cursor{p, c.weight})
 		} else {
 			self += c.weight
