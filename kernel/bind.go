@@ -79,7 +79,43 @@ func bind(st Stmt, s *Session) (*Call, error) {
 	if err := c.bindProfile(); err != nil {
 		return nil, err
 	}
-	return c, c.checkArity()
+	if err := c.checkArity(); err != nil {
+		return nil, err
+	}
+	return c, c.checkKinds()
+}
+
+// checkKinds checks the words of numeric and duration arguments and options.
+func (c *Call) checkKinds() error {
+	for i, v := range c.Args {
+		a := c.Cmd.Args[min(i, len(c.Cmd.Args)-1)]
+		if msg := kindProblem(a.Kind, v); msg != "" {
+			return c.Usagef("%s %q %s", a.Name, v, msg)
+		}
+	}
+	for _, o := range c.Cmd.Options {
+		if v, ok := c.Opts[o.Name]; ok {
+			if msg := kindProblem(o.Kind, v); msg != "" {
+				return c.Usagef("%s=%s %s", o.Name, v, msg)
+			}
+		}
+	}
+	return nil
+}
+
+// kindProblem says what is wrong with v as a word of kind k, or "".
+func kindProblem(k Kind, v string) string {
+	switch k {
+	case KindNumber:
+		if _, err := ParseFloat(v); err != nil {
+			return "is not a number: write e.g. 10, 0.5 or 1%"
+		}
+	case KindDuration:
+		if d, err := ParseDuration(v); err != nil || d < 0 {
+			return "is not a duration: write e.g. 2s or 150ms"
+		}
+	}
+	return ""
 }
 
 // bindAs takes a trailing "as NAME" off words when the command allows it.

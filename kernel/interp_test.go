@@ -46,6 +46,13 @@ func jerr(t *testing.T, err error) *jupyter.Error {
 
 func TestUsageErrors(t *testing.T) {
 	probe(t)
+	withCommand(t, &Command{Name: "znum", Summary: "numbers",
+		Args:    []Arg{{Name: "N", Kind: KindNumber, Variadic: true}},
+		Options: []Option{{Name: "every", Kind: KindDuration}, {Name: "min", Kind: KindNumber}},
+		Run:     func(c *Call) error { return nil }})
+	if _, err := RunForTest(t, nil, "znum 1 2.5 3% every=1m min=0.5"); err != nil {
+		t.Errorf("znum with good numbers: %v", err)
+	}
 	tests := []struct{ code, name, want string }{
 		{"ehco hi", "UsageError", `unknown command "ehco": did you mean echo?`},
 		{"zzzzzzzz", "UsageError", `unknown command "zzzzzzzz": help lists all commands`},
@@ -59,7 +66,11 @@ func TestUsageErrors(t *testing.T) {
 		{"version now", "UsageError", `version: takes no arguments, but got "now"`},
 		{"sleep", "UsageError", "sleep: missing DURATION"},
 		{"sleep 1s as nap", "UsageError", "sleep does not name its result: drop as nap"},
-		{"sleep forever", "UsageError", `"forever" is not a duration`},
+		{"sleep forever", "UsageError", `sleep: DURATION "forever" is not a duration: write e.g. 2s or 150ms`},
+		{"sleep -1s", "UsageError", `DURATION "-1s" is not a duration`},
+		{"znum 1 2 x", "UsageError", `znum: N "x" is not a number`},
+		{"znum 1 every=soon", "UsageError", `znum: every=soon is not a duration`},
+		{"znum 1 min=5%x", "UsageError", `znum: min=5%x is not a number`},
 		{"echo x=1", "UsageError", `unknown option x: options are stream`},
 		{"clear x=1", "UsageError", `clear takes no options: quote the word ("x=1") to pass it as text`},
 		{"help nosuch", "UsageError", `unknown command "nosuch"`},
