@@ -57,6 +57,7 @@ func NewSimilarity(v *Vectors, window, maxCells int) *Similarity {
 		ra := sums[a*d : (a+1)*d]
 		for c := a; c < side; c++ {
 			x := dot(ra, sums[c*d:(c+1)*d]) / float64((s.Bins[a+1]-s.Bins[a])*(s.Bins[c+1]-s.Bins[c]))
+			x = min(max(x, 0), 1) // rounding can leave a unit dot product a hair above 1
 			s.Cells[a*side+c], s.Cells[c*side+a] = x, x
 		}
 	}
