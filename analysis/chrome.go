@@ -107,7 +107,12 @@ func decodeTrace(name string, data []byte) ([]traceEvent, error) {
 		}
 		events = f.TraceEvents
 	} else if err := json.Unmarshal(data, &events); err != nil {
-		return nil, jsonError(name, data, "an array of trace events", err)
+		// The array form may lack its closing bracket (the trace-event
+		// format allows it, for traces cut off by a crash).
+		fixed := append(append([]byte(nil), bytes.TrimRight(data, " \t\r\n,")...), ']')
+		if len(h) == 0 || json.Unmarshal(fixed, &events) != nil {
+			return nil, jsonError(name, data, "an array of trace events", err)
+		}
 	}
 	for i := range events {
 		events[i].index = i
