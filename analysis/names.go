@@ -53,6 +53,8 @@ func Split(name string, lang Lang) []string {
 	}
 	if lang == LangAuto {
 		lang = Guess(name)
+	} else if (lang == LangGo || lang == LangJVM) && strings.Contains(name, "::") {
+		lang = LangCpp // a C++ or Rust frame in a Go (cgo) or JVM (perf) profile
 	}
 	switch lang {
 	case LangGo:

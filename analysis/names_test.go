@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,6 +35,7 @@ var splitCases = []struct {
 	{LangGo, "github.com/x/y/z.Map[go.shape.string,github.com/x/y/w.T].Get", []string{"github.com/x/y", "/z", ".Map[go.shape.string,github.com/x/y/w.T]", ".Get"}},
 	{LangGo, "runtime/internal/atomic.Xadd", []string{"runtime", "/internal", "/atomic", ".Xadd"}},
 	{LangGo, "[unknown]", []string{"[unknown]"}},
+	{LangGo, "std::vector<int>::push_back", []string{"std", "::vector<int>", "::push_back"}},
 	// JVM.
 	{LangJVM, "org.apache.axis.utils.ClassUtils.forName", []string{"org.apache.axis", ".utils", ".ClassUtils", ".forName"}},
 	{LangJVM, "xf.xfvrp.opt.improve.XFVRPPathMove.search(XFVRPPathMove.java:130)", []string{"xf", ".xfvrp", ".opt", ".improve", ".XFVRPPathMove", ".search(XFVRPPathMove.java:130)"}},
@@ -159,4 +162,46 @@ func sameOrFewerBytes(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// TestSplitCorpus splits every frame name of every profile of the corpus
+// that loads, with the profile's language: no element is empty, and the
+// elements give back the name (or its reordered display, for file-first
+// languages). It reports how many top units the names fall into.
+func TestSplitCorpus(t *testing.T) {
+	root := corpusFile(t, ".")
+	var frames, files int
+	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || strings.HasPrefix(info.Name(), ".") || strings.HasSuffix(path, ".md") {
+			return err
+		}
+		p, err := Load(path, LoadOptions{})
+		if err != nil {
+			return nil
+		}
+		files++
+		tops := map[string]bool{}
+		for _, f := range p.Frames {
+			frames++
+			els := Split(f.Name, p.Lang)
+			for i, e := range els {
+				if e == "" && f.Name != "" {
+					t.Errorf("%s: Split(%q, %v) = %q: element %d empty", path, f.Name, p.Lang, els, i)
+				}
+			}
+			if d := strings.Join(els, ""); d != f.Name && !reorders(f.Name, p.Lang) {
+				t.Errorf("%s: Split(%q, %v) = %q, concatenated %q", path, f.Name, p.Lang, els, d)
+			}
+			tops[els[0]] = true
+		}
+		t.Logf("%s: %v, %d frames, %d top units", strings.TrimPrefix(path, root), p.Lang, len(p.Frames), len(tops))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == 0 {
+		t.Fatal("no corpus profile loaded")
+	}
+	t.Logf("%d profiles, %d frames", files, frames)
 }
