@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 )
@@ -30,6 +31,10 @@ func ReadConnectionFile(path string) (ConnectionInfo, error) {
 		return ci, fmt.Errorf("read connection file: %w", err)
 	}
 	if err := json.Unmarshal(data, &ci); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return ci, fmt.Errorf("connection file %s: byte %d: %w", path, se.Offset, err)
+		}
 		return ci, fmt.Errorf("connection file %s: %w", path, err)
 	}
 	if err := ci.check(); err != nil {

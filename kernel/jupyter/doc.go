@@ -3,5 +3,22 @@
 // channels, heartbeat, status and the message handlers. It serves a Handler
 // and knows nothing about profiles. Only this package imports zmq4.
 //
+// Goroutines, each owning what it touches:
+//   - shell reader: receive, verify, queue; one shell worker runs the queued
+//     requests in order (Handler.Execute is never called concurrently);
+//   - control: interrupt, shutdown and kernel_info served at once, even
+//     while a cell runs;
+//   - heartbeat: a REP echo, never blocked by execution;
+//   - iopub: a fan-out with one bounded queue and writer per subscriber, so
+//     publishing never blocks and a stalled front end only loses its own
+//     oldest messages.
+//
+// Invariants: every request is wrapped in status busy … idle (control
+// included); execute publishes execute_input, the handler's outputs in
+// order, then replies; unsigned, badly signed, malformed and replayed
+// messages are logged and dropped, never executed; a panic in the Handler
+// becomes an error reply; replies echo the request header byte for byte; no
+// list or object field is ever null.
+//
 // Specification: https://jupyter-client.readthedocs.io/en/stable/messaging.html
 package jupyter
