@@ -122,7 +122,7 @@ func (h *hprofParser) trace(s string) error {
 		return lineError(h.name, h.r.n, "expected a trace number after TRACE, got %q", clip(id))
 	}
 	if _, dup := h.traces[id]; dup {
-		return lineError(h.name, h.r.n, "trace %s is defined twice", id)
+		return lineError(h.name, h.r.n, "expected a new trace number, but trace %s is defined twice", id)
 	}
 	thread := h.threads[attr(rest[colon:], "thread=")]
 	h.frames = h.frames[:0]
@@ -222,7 +222,7 @@ func (h *hprofParser) row(f []string) (int64, error) {
 	}
 	t, ok := h.traces[f[4]]
 	if !ok {
-		return 0, lineError(h.name, h.r.n, "trace %q is not defined by a TRACE record before the table", clip(f[4]))
+		return 0, lineError(h.name, h.r.n, "expected a trace defined by a TRACE record before the table, got trace %q", clip(f[4]))
 	}
 	h.rows = append(h.rows, t)
 	h.counts = append(h.counts, n)

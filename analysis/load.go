@@ -230,8 +230,8 @@ func pickFormat(name string, data []byte, want string) (Format, error) {
 			return f, nil
 		}
 	}
-	return Format{}, fmt.Errorf("%s: unrecognised profile format (known: %s; set format= to choose one)",
-		name, strings.Join(Formats(), ", "))
+	return Format{}, &SyntaxError{File: name, Offset: 0,
+		Msg: fmt.Sprintf("expected a known profile format (%s); set format= to choose one", strings.Join(Formats(), ", "))}
 }
 
 func chooseValue(name string, p *Profile, value string) error {

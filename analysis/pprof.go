@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,9 @@ func parsePprof(name string, data []byte) (*Profile, error) {
 	if err != nil {
 		return nil, pprofError(name, data, err)
 	}
+	if len(pp.SampleType) == 0 {
+		return nil, pprofError(name, data, errors.New("no sample types"))
+	}
 	return FromPprof(pp), nil
 }
 
@@ -55,8 +59,11 @@ func parsePprof(name string, data []byte) (*Profile, error) {
 // protobuf wire data, a line for legacy text.
 func pprofError(name string, data []byte, err error) error {
 	if isText(head4k(data)) {
-		return &SyntaxError{File: name, Line: lineOf(data, err.Error()), Offset: -1,
-			Msg: "expected a pprof legacy text profile", Err: err}
+		line := lineOf(data, err.Error())
+		if line == 0 {
+			line = 1 // the header decides which legacy format it is
+		}
+		return &SyntaxError{File: name, Line: line, Offset: -1, Msg: "expected a pprof legacy text profile", Err: err}
 	}
 	if off, msg := protoCheck(data); off >= 0 {
 		return &SyntaxError{File: name, Offset: off, Msg: msg, Err: err}
