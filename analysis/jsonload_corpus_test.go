@@ -53,6 +53,9 @@ func TestJSONCorpus(t *testing.T) {
 // and never panics. The trace-event files made of B/E/X spans only carry no
 // CPU samples and must say so.
 func TestJSONCorpusSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus sweep; skipped with -short")
+	}
 	root := corpusFile(t, ".")
 	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {

@@ -169,6 +169,9 @@ func sameOrFewerBytes(a, b string) bool {
 // elements give back the name (or its reordered display, for file-first
 // languages). It reports how many top units the names fall into.
 func TestSplitCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus sweep; skipped with -short")
+	}
 	root := corpusFile(t, ".")
 	var frames, files int
 	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
