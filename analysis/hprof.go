@@ -142,6 +142,9 @@ func (h *hprofParser) trace(s string) error {
 }
 
 // hprofFrame parses "pkg.Class.method(File.java:12)"; "<empty>" is no frame.
+// The line is where the method was executing or calling, not where it
+// starts, so it is dropped: frames are methods, and two traces through
+// different lines of one method share its call-tree node.
 func hprofFrame(s string) (Frame, bool) {
 	if s == "" || s == "<empty>" {
 		return Frame{}, false
@@ -153,9 +156,6 @@ func hprofFrame(s string) (Frame, bool) {
 	f := Frame{Name: s[:open]}
 	loc := s[open+1 : len(s)-1]
 	if c := strings.LastIndexByte(loc, ':'); c >= 0 {
-		if n, err := strconv.ParseInt(loc[c+1:], 10, 64); err == nil {
-			f.Line = n
-		}
 		loc = loc[:c]
 	}
 	if !strings.HasPrefix(loc, "<") && !strings.Contains(loc, " ") {
