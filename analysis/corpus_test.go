@@ -106,3 +106,87 @@ func TestPprofCorpusFacts(t *testing.T) {
 		})
 	}
 }
+
+var perfFactRow = regexp.MustCompile("^\\| `([^`]*)` .*perf script: samples=([0-9]+) events=\\{'([^']*)': ([0-9]+)([^}]*)\\}.* t_first=(\\S+) .* span=([0-9.]+)s monotonic_ts=(True|False)")
+
+// TestPerfCorpusFacts loads every perf script file of the corpus by content
+// and checks the samples of the first event type, the event name, whether
+// the samples are time-ordered and their span against MANIFEST.md.
+func TestPerfCorpusFacts(t *testing.T) {
+	dir := loadCorpus(t)
+	data, err := os.ReadFile(filepath.Join(dir, "MANIFEST.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		m := perfFactRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n++
+		t.Run(m[1], func(t *testing.T) {
+			p, err := Load(filepath.Join(dir, m[1]), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, _ := strconv.Atoi(m[4])
+			if p.Format != "perf" || len(p.Samples) != kept || p.ValueTypes[1].Type != m[3] {
+				t.Errorf("Load = %s, %d samples of %s; want perf, %d of %s", p.Format, len(p.Samples), p.ValueTypes[1].Type, kept, m[3])
+			}
+			// The span covers every event type; it is ours when there is one.
+			span, _ := secondsToNS(m[7])
+			timed := m[6] != "None" && m[8] == "True"
+			if p.Timed != timed || (timed && m[5] == "" && int64(p.Duration) != span) {
+				t.Errorf("timed %v over %v, want %v over %dns", p.Timed, p.Duration, timed, span)
+			}
+		})
+	}
+	if n < 20 {
+		t.Errorf("found %d perf rows in MANIFEST.md, want at least 20", n)
+	}
+}
+
+// TestPerfExampleJava: FlameGraph's example-perf.svg says "all (1,315
+// samples)" and "java (995 samples, 75.67%)".
+func TestPerfExampleJava(t *testing.T) {
+	p, err := Load(filepath.Join(loadCorpus(t), "flamegraph", "example-perf-stacks.txt.gz"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := NewTree(p)
+	var all, java int64
+	for _, r := range tr.Roots {
+		all += tr.Total[0][r]
+		if tr.Name(r) == "java" {
+			java = tr.Total[0][r]
+		}
+	}
+	if all != 1315 || java != 995 {
+		t.Errorf("samples all %d, java %d; want 1315, 995", all, java)
+	}
+}
+
+// TestHprofCorpus: each hprof file's CPU SAMPLES table sums to the header
+// total MANIFEST.md records (xfvrp lists fewer: hprof's cutoff).
+func TestHprofCorpus(t *testing.T) {
+	dir := filepath.Join(loadCorpus(t), "java-hprof")
+	for file, want := range map[string]int64{
+		"basex/java.hprof.2009-01-05.txt": 2585,
+		"basex/java.hprof.2009-11-27.txt": 1575,
+		"xfvrp/java.hprof.txt":            41825,
+	} {
+		p, err := Load(filepath.Join(dir, file), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := NewTree(p)
+		var sum int64
+		for _, r := range tr.Roots {
+			sum += tr.Total[0][r]
+		}
+		if p.Format != "hprof" || p.Total(0) != want || sum+tr.Unrooted[0] != want {
+			t.Errorf("%s: format %s, total %d, tree %d+%d; want hprof, %d", file, p.Format, p.Total(0), sum, tr.Unrooted[0], want)
+		}
+	}
+}
