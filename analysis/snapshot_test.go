@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,15 +35,16 @@ type snapFrame struct {
 
 // readSnapshots reads the frames of every export of a Jest snapshot file of
 // speedscope's importers, and the profile name of each export.
-func readSnapshots(t *testing.T, path string) (frames map[string][]snapFrame, names map[string]string) {
+func readSnapshots(t *testing.T, path string) (frames map[string][]snapFrame, names map[string]string, stacks map[string][]string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	frames, names = map[string][]snapFrame{}, map[string]string{}
+	frames, names, stacks = map[string][]snapFrame{}, map[string]string{}, map[string][]string{}
 	var export string
+	inStacks := false
 	var cur *snapFrame
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
@@ -59,6 +61,16 @@ func readSnapshots(t *testing.T, path string) (frames map[string][]snapFrame, na
 				frames[export] = append(frames[export], *cur)
 				cur = nil
 			}
+		case strings.HasPrefix(line, `  "stacks": [`):
+			inStacks = !strings.HasSuffix(line, "[],")
+		case inStacks && strings.HasPrefix(line, "  ]"):
+			inStacks = false
+		case inStacks:
+			u, err := strconv.Unquote(strings.TrimSuffix(strings.TrimSpace(line), ","))
+			if err != nil {
+				t.Fatalf("snapshot stack line %q: %v", line, err)
+			}
+			stacks[export] = append(stacks[export], u)
 		case strings.HasPrefix(line, `  "name": `):
 			names[export] = snapValue(t, line)
 		case cur != nil:
@@ -83,7 +95,7 @@ func readSnapshots(t *testing.T, path string) (frames map[string][]snapFrame, na
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return frames, names
+	return frames, names, stacks
 }
 
 // snapValue returns the value of a `"key": value,` snapshot line, unquoted.
@@ -187,10 +199,11 @@ func snapPath(name string) string {
 func TestSpeedscopeSnapshots(t *testing.T) {
 	snaps := map[string]map[string][]snapFrame{}
 	names := map[string]map[string]string{}
+	stacks := map[string]map[string][]string{}
 	for _, c := range snapCases {
 		t.Run(c.export, func(t *testing.T) {
 			if snaps[c.snap] == nil {
-				snaps[c.snap], names[c.snap] = readSnapshots(t, corpusFile(t, snapPath(c.snap)))
+				snaps[c.snap], names[c.snap], stacks[c.snap] = readSnapshots(t, corpusFile(t, snapPath(c.snap)))
 			}
 			want, ok := snaps[c.snap][c.export]
 			if !ok {
@@ -205,11 +218,18 @@ func TestSpeedscopeSnapshots(t *testing.T) {
 			}
 			var msgs []string
 			for _, th := range threads(p) {
-				if msgs = compareSnap(c, p, th, want); len(msgs) == 0 {
+				m := compareSnap(c, p, th, want)
+				if len(m) == 0 && c.snap == "chrome" {
+					m = compareStacks(p, th, stacks[c.snap][c.export])
+					msgs = m // the frames match: report this thread's order
+				} else if msgs == nil {
+					msgs = m
+				}
+				if len(m) == 0 {
 					return
 				}
 			}
-			t.Errorf("%s: no thread matches the snapshot %q; for the last thread:\n%s", c.file, names[c.snap][c.export], strings.Join(msgs, "\n"))
+			t.Errorf("%s: no thread matches the snapshot %q:\n%s", c.file, names[c.snap][c.export], strings.Join(msgs, "\n"))
 		})
 	}
 }
@@ -274,4 +294,88 @@ func compareSnap(c snapCase, p *Profile, thread string, want []snapFrame) []stri
 // near compares weights up to the rounding of speedscope's float sums.
 func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Abs(b))
+}
+
+// compareStacks compares the time order of one thread of p with the
+// snapshot's list of stacks: each maximal run of one stack, named with
+// speedscope's frame names, and its duration as speedscope formats
+// microseconds. Speedscope's leading empty stack (the time before the first
+// sample, which we do not represent) is skipped.
+func compareStacks(p *Profile, thread string, want []string) []string {
+	if len(want) > 0 && strings.HasPrefix(want[0], " ") {
+		want = want[1:]
+	}
+	var got []string
+	last, acc := "", int64(0)
+	flush := func() {
+		if acc > 0 && (last != "" || len(got) > 0) {
+			got = append(got, last+" "+usFormat(float64(acc)/1000))
+		}
+	}
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		if s.Thread != thread {
+			continue
+		}
+		var names []string
+		for _, f := range p.Stacks[s.Stack] {
+			names = append(names, speedscopeJSName(p.Frames[f]))
+		}
+		st := strings.Join(names, ";")
+		if st != last {
+			flush()
+			last, acc = st, 0
+		}
+		acc += s.Values[1]
+	}
+	flush()
+	if n := len(got); n > 0 && strings.HasPrefix(got[n-1], " ") {
+		got = got[:n-1] // trailing idle time, which speedscope does not show either
+	}
+	if len(got) != len(want) {
+		return []string{fmt.Sprintf("%d stack runs, want %d; first %q / %q, last %q / %q", len(got), len(want), got[0], want[0], got[len(got)-1], want[len(want)-1])}
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return []string{fmt.Sprintf("stack run %d = %q, want %q", i, got[i], want[i])}
+		}
+	}
+	return nil
+}
+
+// speedscopeJSName is the name speedscope gives a JavaScript frame.
+func speedscopeJSName(f Frame) string {
+	k := strings.Split(jsKey(f), "|")
+	if k[0] == "(anonymous)" && k[1] != "" {
+		return "(anonymous " + k[1][strings.LastIndexByte(k[1], '/')+1:] + ":" + k[2] + ")"
+	}
+	return k[0]
+}
+
+// usFormat formats microseconds as speedscope's TimeFormatter does.
+func usFormat(us float64) string {
+	s := us * 1e-6
+	switch {
+	case s >= 60:
+		m := math.Floor(s / 60)
+		return fmt.Sprintf("%d:%02d", int(m), int(math.Floor(s-m*60)))
+	case s >= 1:
+		return toFixed2(s) + "s"
+	case s >= 1e-3:
+		return toFixed2(s/1e-3) + "ms"
+	case s >= 1e-6:
+		return toFixed2(s/1e-6) + "µs"
+	}
+	return toFixed2(s/1e-9) + "ns"
+}
+
+// toFixed2 is JavaScript's x.toFixed(2) for x ≥ 0: rounded from x's exact
+// binary value, with exact halves rounded up (Go rounds them to even).
+func toFixed2(x float64) string {
+	exact := new(big.Float).SetFloat64(x).Text('f', 80)
+	dot := strings.IndexByte(exact, '.')
+	if strings.TrimRight(exact[dot+3:], "0") == "5" {
+		x = math.Nextafter(x, math.Inf(1)) // an exact half: push it up
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
 }
