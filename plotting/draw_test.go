@@ -174,3 +174,21 @@ func TestTooltips(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawEmpty: a view without weight draws an empty picture, no panic.
+func TestDrawEmpty(t *testing.T) {
+	for _, v := range []*compaction.View{
+		{},
+		makeView(&tnode{name: "a", kids: []*tnode{{name: "a.b"}}}),
+	} {
+		for _, o := range []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}, {Layout: LayoutFlame, Inverted: true}} {
+			pic, err := Draw(v, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pic.Drawn != 0 || !strings.HasSuffix(string(pic.SVG), "</svg>\n") {
+				t.Errorf("Draw(empty, %+v): %d nodes drawn, SVG %q", o, pic.Drawn, pic.SVG)
+			}
+		}
+	}
+}
