@@ -81,7 +81,8 @@ func Display(name string, lang Lang) string {
 // unknown (LangAuto). It looks at the name's shape only:
 //   - "fn (path.py:12)" is Python; "fn url:line:col" is JavaScript;
 //   - "::" is C++ or Rust;
-//   - an import path ("a/b.F") or a "(*T)" receiver is Go;
+//   - an import path ("a/b.F") or a "(*T)" receiver is Go, unless the path
+//     is a JVM class path ("org/x/Foo.bar", "Lorg/x/Foo;.bar");
 //   - a reverse domain name ("org.apache.x.Y.f", "com.google...") or an
 //     inner class ("java.util.HashMap$TreeNode.find") is JVM;
 //   - anything else is split at dots, which is what the Go and JVM splitters
@@ -103,8 +104,8 @@ func Guess(name string) Lang {
 	}
 	if slash := strings.LastIndexByte(name[:limit], '/'); slash > 0 && name[0] != '/' &&
 		strings.IndexByte(name[slash:limit], '.') > 0 && !strings.Contains(name[:limit], "://") {
-		if strings.Contains(name, ";.") || strings.Contains(name, "$$Lambda") {
-			return LangJVM // Lorg/mozilla/javascript/ScriptableObject;.createSlot
+		if strings.Contains(name, ";.") || strings.Contains(name, "$$Lambda") || slashedClass(name[:limit]) {
+			return LangJVM // Lorg/mozilla/javascript/ScriptableObject;.createSlot, org/x/Foo.bar
 		}
 		return LangGo
 	}
@@ -116,6 +117,21 @@ func Guess(name string) Lang {
 		return LangJVM
 	}
 	return LangAuto
+}
+
+// slashedClass reports whether a "/"-separated name is a JVM class path:
+// a reverse domain root ("com/google/...") and a segment naming a class.
+func slashedClass(head string) bool {
+	segs := strings.Split(head, "/")
+	if !isTLD(segs[0]) {
+		return false
+	}
+	for _, s := range segs[1:] {
+		if s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // splitDotted splits at every "." outside brackets: the shared rule of

@@ -35,6 +35,7 @@ var splitCases = []struct {
 	{LangGo, "github.com/x/y/z.Map[go.shape.string,github.com/x/y/w.T].Get", []string{"github.com/x/y", "/z", ".Map[go.shape.string,github.com/x/y/w.T]", ".Get"}},
 	{LangGo, "runtime/internal/atomic.Xadd", []string{"runtime", "/internal", "/atomic", ".Xadd"}},
 	{LangGo, "[unknown]", []string{"[unknown]"}},
+	{LangGo, "io/fs.Sub", []string{"io", "/fs", ".Sub"}},
 	{LangGo, "std::vector<int>::push_back", []string{"std", "::vector<int>", "::push_back"}},
 	// JVM.
 	{LangJVM, "org.apache.axis.utils.ClassUtils.forName", []string{"org.apache.axis", ".utils", ".ClassUtils", ".forName"}},
@@ -44,6 +45,7 @@ var splitCases = []struct {
 	{LangJVM, "com.example.Main.lambda$main$0", []string{"com.example", ".Main", ".lambda$main$0"}},
 	{LangJVM, "com.example.Main$$Lambda$14/0x0000000800c03000.run", []string{"com.example", ".Main", "$$Lambda$14/0x0000000800c03000", ".run"}},
 	{LangJVM, "Lorg/mozilla/javascript/ScriptableObject;.createSlot", []string{"Lorg/mozilla/javascript", "/ScriptableObject;", ".createSlot"}},
+	{LangJVM, "org/apache/axis/utils/ClassUtils.forName", []string{"org/apache/axis", "/utils", "/ClassUtils", ".forName"}},
 	{LangJVM, "lib2.Muscle.contract()", []string{"lib2", ".Muscle", ".contract()"}},
 	{LangJVM, "java.lang.Object.<init>", []string{"java", ".lang", ".Object", ".<init>"}},
 	{LangJVM, "Main.main", []string{"Main", ".main"}},
