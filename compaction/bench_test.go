@@ -86,11 +86,12 @@ func bench1M(b *testing.B) *analysis.Tree {
 func BenchmarkWalk1M(b *testing.B) {
 	t := bench1M(b)
 	s := NewState(t, 2)
-	g := newGrouping(t, s.index(t))
+	g := newGrouping(t, s.index(t), s.Level)
+	cn := make([]int32, t.Len())
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		g.names(s.Level)
+		g.names(cn)
 	}
 }
 

@@ -2,115 +2,120 @@ package compaction
 
 import (
 	"slices"
+	"strings"
 )
 
-// view turns the groups into a View: compacted nodes in pre-order, children
-// by descending total then name, members ascending, handles assigned.
-func (g *grouping) view(value int) *View {
-	t := g.t
-	tot := t.Total[value]
+// order computes, for the groups of g, their totals (the sum of their
+// seeds' totals), each group's child groups sorted by descending total then
+// name (kids[kidLo:kidHi] of the returned slice), and each group's number
+// of groups in its subtree.
+func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
 	ng := len(g.gName)
-	gtot := make([]int64, ng)
+	total := g.t.Total[value]
+	tot = make([]int64, ng)
 	for gi := 1; gi < ng; gi++ {
 		for _, s := range g.seeds[g.seedLo[gi]:g.seedHi[gi]] {
-			gtot[gi] += tot[s]
+			tot[gi] += total[s]
 		}
 	}
-	// Order each group's children, then number the groups in pre-order.
-	order := make([]int32, ng)
-	for i := range order {
-		order[i] = int32(i)
+	kids = make([]int32, ng)
+	for i := range kids {
+		kids[i] = int32(i)
 	}
 	str := g.ix.str
 	for gi := 0; gi < ng; gi++ {
-		kids := order[g.kidLo[gi]:g.kidHi[gi]]
-		if len(kids) > 1 {
-			slices.SortFunc(kids, func(a, b int32) int {
-				if gtot[a] != gtot[b] {
-					if gtot[a] > gtot[b] {
-						return -1
-					}
-					return 1
-				}
-				if sa, sb := str[g.gName[a]], str[g.gName[b]]; sa != sb {
-					if sa < sb {
-						return -1
-					}
-					return 1
-				}
-				return int(a - b)
+		if k := kids[g.kidLo[gi]:g.kidHi[gi]]; len(k) > 1 {
+			slices.SortFunc(k, func(a, b int32) int {
+				return byTotalName(tot[a], tot[b], str[g.gName[a]], str[g.gName[b]])
 			})
 		}
 	}
-	vi := make([]int32, ng) // group id -> view index
-	vi[0] = -1
-	pre := make([]int32, 0, ng-1) // view index -> group id
-	stack := make([]int32, 0, 64)
-	push := func(gi int32) {
-		kids := order[g.kidLo[gi]:g.kidHi[gi]]
-		for j := len(kids) - 1; j >= 0; j-- {
-			stack = append(stack, kids[j])
+	size = make([]int32, ng)
+	for gi := ng - 1; gi >= 0; gi-- { // children have larger ids
+		size[gi]++
+		if up := g.gUp[gi]; up >= 0 {
+			size[up] += size[gi]
 		}
 	}
-	push(0)
-	for len(stack) > 0 {
-		gi := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		vi[gi] = int32(len(pre))
-		pre = append(pre, gi)
-		push(gi)
-	}
-
-	v := &View{
-		Tree: t, Value: value, Before: t.Len(), After: len(pre),
-		Nodes:  make([]Node, len(pre)),
-		NodeOf: make([]int32, t.Len()),
-		name:   make([]int32, len(pre)),
-	}
-	g.members(v, vi)
-	kidBuf := make([]int32, 0, len(pre))
-	for i, gi := range pre {
-		nd := &v.Nodes[i]
-		nd.Name = str[g.gName[gi]]
-		v.name[i] = g.gName[gi]
-		nd.Total = gtot[gi]
-		nd.Self = gtot[gi]
-		nd.Parent = vi[g.gUp[gi]]
-		if nd.Parent >= 0 {
-			nd.Depth = v.Nodes[nd.Parent].Depth + 1
-		}
-		lo := len(kidBuf)
-		for _, k := range order[g.kidLo[gi]:g.kidHi[gi]] {
-			kidBuf = append(kidBuf, vi[k])
-			nd.Self -= gtot[k]
-		}
-		nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
-	}
-	for _, k := range order[g.kidLo[0]:g.kidHi[0]] {
-		v.Roots = append(v.Roots, vi[k])
-	}
-	assignHandles(v)
-	return v
+	return tot, kids, size
 }
 
-// members fills v.NodeOf and each node's Members (ascending) with a counting
-// sort over the call-tree ids; all Members share one array.
-func (g *grouping) members(v *View, vi []int32) {
-	count := make([]int32, len(v.Nodes)+1)
-	for n, gi := range g.grp {
-		x := vi[gi]
-		v.NodeOf[n] = x
-		count[x+1]++
+// byTotalName orders siblings: descending total, then ascending name.
+func byTotalName(ta, tb int64, na, nb string) int {
+	switch {
+	case ta > tb:
+		return -1
+	case ta < tb:
+		return 1
 	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
+	return strings.Compare(na, nb)
+}
+
+// emitter writes compacted nodes into a view under construction.
+type emitter struct {
+	v      *View
+	g      *grouping
+	tot    []int64
+	kids   []int32
+	size   []int32
+	kidBuf []int32
+}
+
+// group writes group gi's subtree in pre-order at index at, under parent
+// node up, and returns the index after it. Members are sorted here.
+func (e *emitter) group(gi, at, up int32) int32 {
+	g, v := e.g, e.v
+	nd := &v.Nodes[at]
+	name := g.gName[gi]
+	nd.Name = g.ix.str[name]
+	nd.Parent = up
+	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
+	h := uint64(fnvOffset)
+	if up >= 0 {
+		nd.Depth = v.Nodes[up].Depth + 1
+		h = fnvAdd(v.hash[up], '>')
 	}
-	flat := make([]int32, len(g.grp))
-	for i := range v.Nodes {
-		v.Nodes[i].Members = flat[count[i]:count[i]:count[i+1]]
+	v.hash[at] = mix(fnvString(h, nd.Name))
+	v.name[at] = name
+	v.seeds[at] = g.seeds[g.seedLo[gi]:g.seedHi[gi]:g.seedHi[gi]]
+	nd.Members = g.mem[g.memLo[gi]:g.memHi[gi]:g.memHi[gi]]
+	slices.Sort(nd.Members)
+	lo := len(e.kidBuf)
+	next := at + 1
+	for _, k := range e.kids[g.kidLo[gi]:g.kidHi[gi]] {
+		e.kidBuf = append(e.kidBuf, next)
+		nd.Self -= e.tot[k]
+		next += e.size[k]
 	}
-	for n, x := range v.NodeOf {
-		m := &v.Nodes[x].Members
-		*m = append(*m, int32(n))
+	nd.Children = e.kidBuf[lo:len(e.kidBuf):len(e.kidBuf)]
+	next = at + 1
+	for _, k := range e.kids[g.kidLo[gi]:g.kidHi[gi]] {
+		next = e.group(k, next, at)
 	}
+	return next
+}
+
+// newView allocates a view of n nodes.
+func newView(ov *View, s *State, value, n int) *View {
+	return &View{
+		Tree: ov.Tree, Value: value, Before: ov.Tree.Len(), After: n,
+		Nodes: make([]Node, n),
+		name:  make([]int32, n), seeds: make([][]int32, n), hash: make([]uint64, n),
+		state: s,
+	}
+}
+
+// view turns all the groups of g into a View.
+func (g *grouping) view(s *State, value int) *View {
+	tot, kids, size := g.order(value)
+	v := newView(&View{Tree: g.t}, s, value, int(size[0]-1))
+	e := &emitter{v: v, g: g, tot: tot, kids: kids, size: size, kidBuf: make([]int32, 0, len(v.Nodes))}
+	at := int32(0)
+	for _, k := range kids[g.kidLo[0]:g.kidHi[0]] {
+		v.Roots = append(v.Roots, at)
+		at = e.group(k, at, -1)
+	}
+	v.byHash = sortByHash(v.hash)
+	v.handles(nil)
+	return v
 }

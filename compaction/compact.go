@@ -12,68 +12,67 @@ import (
 // seeds a compacted node named by its shortest name, which then absorbs,
 // repeatedly, every child of its members whose compacted name starts with
 // that name. Time is linear in the tree times the name depth, plus sorting
-// each node's children; t and s are not modified.
+// each node's children and the handles; t and s are not modified, and s
+// must not be modified afterwards (the view refers to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
-	ix := s.index(t)
-	g := newGrouping(t, ix)
-	g.names(s.Level)
-	g.run(0)
-	v := g.view(value)
-	v.state = s
-	return v
+	g := newGrouping(t, s.index(t), s.Level)
+	g.kids = append(g.kids[:0], t.Roots...)
+	g.seedChildren(0)
+	g.run()
+	return g.view(s, value)
 }
 
-// grouping is the work space of one Compact: groups in creation (breadth
-// first) order, group 0 being the virtual root.
+// grouping is the work space of one Compact (or of the part of one Step
+// that changes): groups in creation order, which is breadth first, group 0
+// being the virtual root above the groups it seeds.
 type grouping struct {
-	t  *analysis.Tree
-	ix *index
-	cn []int32 // per call-tree node: compacted name id
+	t     *analysis.Tree
+	ix    *index
+	level []int32
 
-	grp    []int32 // per call-tree node: group id
 	gName  []int32 // per group: compacted name id (-1 for the virtual root)
 	gUp    []int32 // per group: parent group (-1 for the virtual root)
 	seedLo []int32 // per group: its seeds are seeds[seedLo:seedHi]
 	seedHi []int32
+	memLo  []int32 // per group: its members are mem[memLo:memHi], seeds first
+	memHi  []int32
 	kidLo  []int32 // per group: its child groups are the ids kidLo..kidHi-1
 	kidHi  []int32
 	seeds  []int32
+	mem    []int32
 
 	// scratch
-	mem, kids, local, count []int32
-	mark, slot              []int32 // per compacted name id
-	stamp                   int32
+	kids, comp, count []int32
+	mark, slot        []int32 // per compacted name id
+	stamp             int32
 }
 
-func newGrouping(t *analysis.Tree, ix *index) *grouping {
-	n := t.Len()
-	return &grouping{
-		t: t, ix: ix,
-		cn:   make([]int32, n),
-		grp:  make([]int32, n),
+func newGrouping(t *analysis.Tree, ix *index, level []int32) *grouping {
+	g := &grouping{
+		t: t, ix: ix, level: level,
 		mark: make([]int32, len(ix.depth)),
 		slot: make([]int32, len(ix.depth)),
 	}
+	g.newGroup(-1, -1)
+	return g
 }
 
-// names computes every node's compacted name id: the walk that every view
-// needs, and the floor of Compact's cost.
-func (g *grouping) names(level []int32) {
-	ix, frame, cn := g.ix, g.t.Frame, g.cn
-	for v, f := range frame {
+// cname returns call-tree node n's compacted name id.
+func (g *grouping) cname(n int32) int32 { return g.ix.cname(g.t.Frame[n], g.level[n]) }
+
+// names computes every node's compacted name id into cn: the one pass over
+// the tree that any view needs, and the floor of Compact's cost.
+func (g *grouping) names(cn []int32) {
+	ix, level := g.ix, g.level
+	for v, f := range g.t.Frame {
 		cn[v] = ix.cname(f, level[v])
 	}
 }
 
-// run computes the groups of the subtree of the view below group `from`
-// (0: everything). Groups are numbered breadth first.
-func (g *grouping) run(from int32) {
-	if from == 0 {
-		g.newGroup(-1, -1)
-		g.kids = append(g.kids[:0], g.t.Roots...)
-		g.seedChildren(0)
-	}
-	for gi := from + 1; gi < int32(len(g.gName)); gi++ {
+// run absorbs the members of every group not yet processed and seeds their
+// child groups, breadth first, until no group is left.
+func (g *grouping) run() {
+	for gi := int32(1); gi < int32(len(g.gName)); gi++ {
 		g.absorb(gi)
 		g.seedChildren(gi)
 	}
@@ -85,6 +84,8 @@ func (g *grouping) newGroup(name, up int32) int32 {
 	g.gUp = append(g.gUp, up)
 	g.seedLo = append(g.seedLo, 0)
 	g.seedHi = append(g.seedHi, 0)
+	g.memLo = append(g.memLo, 0)
+	g.memHi = append(g.memHi, 0)
 	g.kidLo = append(g.kidLo, 0)
 	g.kidHi = append(g.kidHi, 0)
 	return id
@@ -94,47 +95,44 @@ func (g *grouping) newGroup(name, up int32) int32 {
 // member whose compacted name starts with the group's name. The children it
 // does not absorb are left in g.kids.
 func (g *grouping) absorb(gi int32) {
-	t, ix, cn, grp := g.t, g.ix, g.cn, g.grp
+	t, ix, frame, level := g.t, g.ix, g.t.Frame, g.level
 	name := g.gName[gi]
 	d := ix.depth[name]
-	mem := append(g.mem[:0], g.seeds[g.seedLo[gi]:g.seedHi[gi]]...)
+	lo := int32(len(g.mem))
+	mem := append(g.mem, g.seeds[g.seedLo[gi]:g.seedHi[gi]]...)
 	kids := g.kids[:0]
-	for i := 0; i < len(mem); i++ {
+	for i := int(lo); i < len(mem); i++ {
 		m := mem[i]
-		grp[m] = gi
 		end := m + t.Size[m]
 		for c := m + 1; c < end; c += t.Size[c] {
-			if cc := cn[c]; cc == name || (ix.depth[cc] > d && ix.pre[ix.off[t.Frame[c]]+d-1] == name) {
+			f := frame[c]
+			if off := ix.off[f]; level[c] >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
 				mem = append(mem, c)
 			} else {
 				kids = append(kids, c)
 			}
 		}
 	}
+	g.memLo[gi], g.memHi[gi] = lo, int32(len(mem))
 	g.mem, g.kids = mem, kids
 }
 
-// seedChildren splits g.kids, the unabsorbed children of group up's members,
-// into components of the prefix relation and makes one new group per
-// component, seeded by its nodes. A component is the set of nodes whose
-// shortest compacted-name prefix present among the kids is the same.
-func (g *grouping) seedChildren(up int32) {
-	kids := g.kids
-	g.kidLo[up] = int32(len(g.gName))
-	if len(kids) == 0 {
-		g.kidHi[up] = g.kidLo[up]
-		return
-	}
-	ix, cn := g.ix, g.cn
+// components splits nodes into the connected components of the prefix
+// relation on their compacted names: a node's component is named by the
+// shortest prefix of its compacted name that is some node's compacted name.
+// It returns, per node, its component's number (in order of first
+// appearance) in g.comp, and the components' names.
+func (g *grouping) components(nodes []int32) []int32 {
+	ix := g.ix
 	g.stamp++
 	st := g.stamp
-	for _, k := range kids {
-		g.mark[cn[k]] = st
+	for _, k := range nodes {
+		g.mark[g.cname(k)] = st
 	}
-	local := g.local[:0]
-	count := g.count[:0]
-	for _, k := range kids {
-		c := cn[k]
+	comp := g.comp[:0]
+	var roots []int32
+	for _, k := range nodes {
+		c := g.cname(k)
 		base := ix.off[g.t.Frame[k]]
 		r := c
 		for j := int32(0); j < ix.depth[c]; j++ {
@@ -143,31 +141,43 @@ func (g *grouping) seedChildren(up int32) {
 				break
 			}
 		}
-		if g.mark[r] == st { // first time this root is seen
+		if g.mark[r] == st { // the first node of this component
 			g.mark[r] = -st
-			g.slot[r] = int32(len(count))
-			count = append(count, 0)
-			g.newGroup(r, up)
+			g.slot[r] = int32(len(roots))
+			roots = append(roots, r)
 		}
-		local = append(local, g.slot[r])
-		count[g.slot[r]]++
+		comp = append(comp, g.slot[r])
 	}
-	// A root's mark was flipped to -st; other marks stay st, which never
-	// matters again since the stamp moves on.
-	base := int32(len(g.seeds))
-	first := g.kidLo[up]
-	pos := base
-	for i, c := range count {
-		gi := first + int32(i)
+	g.comp = comp
+	return roots
+}
+
+// seedChildren makes one new child group of up per component of g.kids, the
+// unabsorbed children of up's members, seeded by the component's nodes.
+func (g *grouping) seedChildren(up int32) {
+	kids := g.kids
+	first := int32(len(g.gName))
+	g.kidLo[up], g.kidHi[up] = first, first
+	if len(kids) == 0 {
+		return
+	}
+	roots := g.components(kids)
+	count := append(g.count[:0], make([]int32, len(roots))...)
+	for _, c := range g.comp {
+		count[c]++
+	}
+	pos := int32(len(g.seeds))
+	for i, r := range roots {
+		gi := g.newGroup(r, up)
 		g.seedLo[gi], g.seedHi[gi] = pos, pos
-		pos += c
+		pos += count[i]
 	}
-	g.seeds = append(g.seeds, make([]int32, len(kids))...)
+	g.seeds = append(g.seeds, kids...)
 	for i, k := range kids {
-		gi := first + local[i]
+		gi := first + g.comp[i]
 		g.seeds[g.seedHi[gi]] = k
 		g.seedHi[gi]++
 	}
 	g.kidHi[up] = int32(len(g.gName))
-	g.local, g.count = local, count
+	g.count = count
 }

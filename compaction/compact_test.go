@@ -146,7 +146,7 @@ func sameAsOracle(v *View, want []oGroup) error {
 		return fmt.Errorf("%d compacted nodes, oracle has %d", len(v.Nodes), len(want))
 	}
 	for _, g := range want {
-		x := v.NodeOf[g.members[0]]
+		x := v.NodeOf(g.members[0])
 		nd := v.Nodes[x]
 		if !slices.Equal(nd.Members, g.members) {
 			return fmt.Errorf("node %s: members %v, oracle %v", nd.Name, nd.Members, g.members)
@@ -156,7 +156,7 @@ func sameAsOracle(v *View, want []oGroup) error {
 		}
 		wantUp := int32(-1)
 		if g.parent >= 0 {
-			wantUp = v.NodeOf[want[g.parent].members[0]]
+			wantUp = v.NodeOf(want[g.parent].members[0])
 		}
 		if nd.Parent != wantUp {
 			return fmt.Errorf("node %v: parent %d, oracle's %d", g.members, nd.Parent, wantUp)

@@ -13,65 +13,139 @@ import (
 // would collide within a view are lengthened together, one digit at a time.
 const HandleLen = 4
 
-// assignHandles gives every node of v a handle: the first HandleLen hex
-// digits of a 64-bit FNV-1a hash of its path of compacted names from the
-// root. Handles that would collide in v all get one more digit, repeatedly,
-// so a node's handle is its hash's shortest prefix, of at least HandleLen
-// digits, that no other node's hash shares. It depends only on the set of
-// paths, not on any order: the same node gets the same handle on every run
-// and machine as long as no new colliding path appears. Time is
-// O(n log n) for n nodes.
-func assignHandles(v *View) {
-	n := len(v.Nodes)
-	hs := make([]uint64, n)
-	for i := range v.Nodes {
-		nd := &v.Nodes[i]
-		h := uint64(fnvOffset)
-		if nd.Parent >= 0 {
-			h = fnvAdd(hs[nd.Parent], '>')
-		}
-		for k := 0; k < len(nd.Name); k++ {
-			h = fnvAdd(h, nd.Name[k])
-		}
-		hs[i] = h
+// Handles. A node's handle is the shortest prefix, of at least HandleLen
+// hex digits, of a 64-bit hash of its path (FNV-1a of the parent's hash,
+// ">" and the name, then mixed) of compacted names from
+// the root, that no other node's hash shares: handles that would collide
+// all get one more digit, repeatedly. So a handle depends only on the set of
+// paths in the view, not on any order, and the same node gets the same
+// handle on every run and machine as long as no new colliding path appears.
+// (Two paths with equal 64-bit hashes are told apart by their position.)
+
+// sortByHash returns the node indices ordered by (hash, index): by a
+// comparison sort for small views, by an LSD radix sort (linear time, eight
+// passes of eight bits) for large ones.
+func sortByHash(hash []uint64) []int32 {
+	n := len(hash)
+	a := make([]int32, n)
+	for i := range a {
+		a[i] = int32(i)
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
+	if n < 1024 {
+		slices.SortFunc(a, func(x, y int32) int {
+			if c := cmp.Compare(hash[x], hash[y]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		return a
 	}
-	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(hs[a], hs[b]) })
-	length := make([]uint8, n)
+	b := make([]int32, n)
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int32
+		for _, i := range a {
+			count[byte(hash[i]>>shift)]++
+		}
+		sum := int32(0)
+		for k, c := range count {
+			count[k] = sum
+			sum += c
+		}
+		for _, i := range a {
+			d := byte(hash[i] >> shift)
+			b[count[d]] = i
+			count[d]++
+		}
+		a, b = b, a
+	}
+	return a
+}
+
+// handles sets the Handle of the nodes at the given positions of v.byHash
+// (all when positions is nil) from v.hash, keeping a Handle already set when
+// its length is still right; positions out of range are ignored.
+func (v *View) handles(positions []int32) {
+	n := int32(len(v.byHash))
+	if positions == nil {
+		positions = make([]int32, n)
+		for k := range positions {
+			positions[k] = int32(k)
+		}
+	}
+	type job struct {
+		node int32
+		l    int
+	}
+	var todo []job
 	total := 0
-	for k, i := range order {
-		shared := 0 // hex digits shared with a neighbour in hash order
-		if k > 0 {
-			shared = max(shared, bits.LeadingZeros64(hs[i]^hs[order[k-1]])/4)
+	for _, k := range positions {
+		if k < 0 || k >= n {
+			continue
 		}
-		if k+1 < n {
-			shared = max(shared, bits.LeadingZeros64(hs[i]^hs[order[k+1]])/4)
+		i := v.byHash[k]
+		if l := v.handleLen(k); len(v.Nodes[i].Handle) != l || l > 16 {
+			todo = append(todo, job{i, l})
+			total += min(l, 16)
 		}
-		length[i] = uint8(max(HandleLen, shared+1))
-		total += int(length[i])
 	}
+	slices.SortFunc(todo, func(a, b job) int { return cmp.Compare(a.node, b.node) })
+	todo = slices.CompactFunc(todo, func(a, b job) bool { return a.node == b.node })
 	buf := make([]byte, 0, total)
-	for i, h := range hs {
+	for _, j := range todo {
+		h := v.hash[j.node]
 		var d [16]byte
 		for k := 15; k >= 0; k-- {
 			d[k] = "0123456789abcdef"[h&15]
 			h >>= 4
 		}
-		buf = append(buf, d[:min(int(length[i]), 16)]...)
+		buf = append(buf, d[:min(j.l, 16)]...)
 	}
 	all := string(buf)
 	at := 0
-	for i := range v.Nodes {
-		l := min(int(length[i]), 16)
-		v.Nodes[i].Handle = all[at : at+l]
+	for _, j := range todo {
+		l := min(j.l, 16)
+		v.Nodes[j.node].Handle = all[at : at+l]
 		at += l
-		if length[i] > 16 { // equal 64-bit hashes: tell them apart by position
-			v.Nodes[i].Handle += "-" + strconv.Itoa(i)
+		if j.l > 16 {
+			v.Nodes[j.node].Handle += "-" + strconv.Itoa(int(j.node))
 		}
 	}
+}
+
+// handleLen returns the handle length of the node at position k of
+// v.byHash: one more than the hex digits its hash shares with a neighbour's,
+// and at least HandleLen.
+func (v *View) handleLen(k int32) int {
+	h := v.hash[v.byHash[k]]
+	shared := 0
+	if k > 0 {
+		shared = bits.LeadingZeros64(h^v.hash[v.byHash[k-1]]) / 4
+	}
+	if k+1 < int32(len(v.byHash)) {
+		shared = max(shared, bits.LeadingZeros64(h^v.hash[v.byHash[k+1]])/4)
+	}
+	return max(handleMin, shared+1)
+}
+
+// handleMin is HandleLen, lowered by tests to make collisions common.
+var handleMin = HandleLen
+
+// mix is the finalizer of splitmix64: FNV-1a alone leaves names that
+// differ only in their last byte with equal high bits, which would make
+// long handles for siblings like lib3.A and lib3.C.
+func mix(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
+func fnvString(h uint64, s string) uint64 {
+	for k := 0; k < len(s); k++ {
+		h = fnvAdd(h, s[k])
+	}
+	return h
 }
 
 const (

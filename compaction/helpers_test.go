@@ -119,9 +119,9 @@ func randomLevels(r *rand.Rand, t *analysis.Tree) *State {
 // partition returns, per call-tree node, the smallest member of its
 // compacted node in v.
 func partition(v *View) []int32 {
-	out := make([]int32, len(v.NodeOf))
-	for i, x := range v.NodeOf {
-		out[i] = v.Nodes[x].Members[0]
+	out := make([]int32, v.Tree.Len())
+	for i := range out {
+		out[i] = v.Nodes[v.NodeOf(int32(i))].Members[0]
 	}
 	return out
 }

@@ -22,10 +22,10 @@ func checkInvariants(t *testing.T, v *View) {
 		var seeds int64
 		for _, m := range nd.Members {
 			seen[m]++
-			if v.NodeOf[m] != int32(i) {
-				t.Errorf("NodeOf[%d] = %d, want %d", m, v.NodeOf[m], i)
+			if v.NodeOf(m) != int32(i) {
+				t.Errorf("NodeOf[%d] = %d, want %d", m, v.NodeOf(m), i)
 			}
-			if p := tr.Parent[m]; p < 0 || v.NodeOf[p] != int32(i) {
+			if p := tr.Parent[m]; p < 0 || v.NodeOf(p) != int32(i) {
 				seeds += tr.Total[v.Value][m]
 			}
 		}

@@ -1,6 +1,10 @@
 package compaction
 
-import "github.com/proflens/proflens/analysis"
+import (
+	"sync"
+
+	"github.com/proflens/proflens/analysis"
+)
 
 // Node is one compacted node: a connected component of the take-over
 // relation (DESIGN.md §5).
@@ -25,10 +29,27 @@ type View struct {
 	Before int     // call-tree nodes
 	After  int     // compacted nodes (len(Nodes))
 
-	// NodeOf gives, per call-tree node id, the index in Nodes of the
-	// compacted node it belongs to.
-	NodeOf []int32
+	name   []int32   // per node: compacted name id in the state's index
+	seeds  [][]int32 // per node: its highest members
+	hash   []uint64  // per node: hash of its path of names (see handles)
+	byHash []int32   // node indices by (hash, index)
+	state  *State    // the state the view was computed from
 
-	name  []int32 // per node: compacted name id in the state's index
-	state *State  // the state the view was computed from
+	nodeOf     []int32 // per call-tree node: its compacted node; built on first use
+	nodeOfOnce sync.Once
+}
+
+// NodeOf returns the index in Nodes of the compacted node that call-tree
+// node n belongs to. The first call builds a table in time linear in the
+// tree.
+func (v *View) NodeOf(n int32) int32 {
+	v.nodeOfOnce.Do(func() {
+		v.nodeOf = make([]int32, v.Tree.Len())
+		for i := range v.Nodes {
+			for _, m := range v.Nodes[i].Members {
+				v.nodeOf[m] = int32(i)
+			}
+		}
+	})
+	return v.nodeOf[n]
 }

@@ -19,40 +19,40 @@ import (
 var viewGolden = []struct{ code, want string }{
 	{"level 99", `level 99 on 11 of 11 call-tree nodes
 toy: 11 call-tree nodes → 11 compacted nodes (samples)
-lib1.Whale.breath [6]  (ddaf)
-  lib1.Mammal.inhale [6]  (18af)
-    lib2.Lung.inhale [6]  (0b78)
-      lib2.Muscle.contract [4]  (d951)
-        lib2.Nerve.transmit [3]  (d559)
-          lib3.Signal.travel [3]  (7e74)
-        lib3.Pressure.foo [1]  (b191)
-          lib3.Blood.flow [1]  (8162)
-      lib2.Muscle.stop [2]  (51cd)
-        lib2.Nerve.transmit [2]  (697a)
-          lib3.Signal.travel [2]  (b80a)
+lib1.Whale.breath [6]  (d9d7)
+  lib1.Mammal.inhale [6]  (70f3)
+    lib2.Lung.inhale [6]  (e52e)
+      lib2.Muscle.contract [4]  (88dc)
+        lib2.Nerve.transmit [3]  (39fe)
+          lib3.Signal.travel [3]  (8e2c)
+        lib3.Pressure.foo [1]  (9a4e)
+          lib3.Blood.flow [1]  (4b0e)
+      lib2.Muscle.stop [2]  (21c1)
+        lib2.Nerve.transmit [2]  (b612)
+          lib3.Signal.travel [2]  (2ee6)
 `},
 	{"level 1", `level 1 on 11 of 11 call-tree nodes
 toy: 11 call-tree nodes → 3 compacted nodes (samples)
-lib1 [6]  (bf3d)
-  lib2 [6]  (a8f5)
-    lib3 [6]  (66a4)
+lib1 [6]  (36f9)
+  lib2 [6]  (5d8b)
+    lib3 [6]  (e13c)
 `},
 	{`expand "lib1 > lib2"`, `toy: 11 call-tree nodes → 6 compacted nodes (samples)
-lib1 [6]  (bf3d)
-  lib2.Lung [6]  (9e1e)
-    lib2.Muscle [6]  (1085)
-      lib2.Nerve [5]  (72b7)
-        lib3 [5]  (9daf)
-      lib3 [1]  (17c4)
+lib1 [6]  (36f9)
+  lib2.Lung [6]  (68b6)
+    lib2.Muscle [6]  (7aae)
+      lib2.Nerve [5]  (3f8b)
+        lib3 [5]  (54b2)
+      lib3 [1]  (e01d)
 `},
 	{"level 99\nlevel 1 where=^lib2\\.", `level 1 on 5 of 11 call-tree nodes
 toy: 11 call-tree nodes → 6 compacted nodes (samples)
-lib1.Whale.breath [6]  (ddaf)
-  lib1.Mammal.inhale [6]  (18af)
-    lib2 [6]  (ab8e)
-      lib3.Signal.travel [5]  (c7f5)
-      lib3.Pressure.foo [1]  (c71a)
-        lib3.Blood.flow [1]  (2349)
+lib1.Whale.breath [6]  (d9d7)
+  lib1.Mammal.inhale [6]  (70f3)
+    lib2 [6]  (79fa)
+      lib3.Signal.travel [5]  (c2ab)
+      lib3.Pressure.foo [1]  (e77e)
+        lib3.Blood.flow [1]  (daa3)
 `},
 }
 
@@ -83,7 +83,7 @@ func TestStepRefused(t *testing.T) {
 	cases := []struct{ setup, step, want string }{
 		{"level 1\nexpand \"lib1 > lib2\"", `compact "lib1 > lib2.Lung > lib2.Muscle"`,
 			"compact lib2.Muscle: refused: lib2 is coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first"},
-		{"level 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale\"", `compact 8c8a`,
+		{"level 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale\"", `compact 8d29`,
 			"compact lib2.Lung: refused: lib2 absorbs lib2.Muscle.contract, two or more levels finer (R2: one package level at a time); lower that to lib2.Muscle first"},
 		{"level 1", "compact all", "compact all: already at level 1 (the top name element); nothing to compact"},
 	}
@@ -106,7 +106,7 @@ func TestStepRefused(t *testing.T) {
 
 func TestTargets(t *testing.T) {
 	s := NewSession(t.TempDir())
-	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand a8f5\nexpand toy all"); err != nil {
+	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand 5d8b\nexpand toy all"); err != nil {
 		t.Fatal(err)
 	}
 	got := text(CompactedView(s.Current()))

@@ -1,0 +1,240 @@
+package compaction
+
+import (
+	"cmp"
+	"slices"
+)
+
+// recompact computes the view after a step on compacted node c of v, given
+// the new state ns, by recomputing only what the step can change. Levels
+// changed only for c's members, so only the split of K(P) — the seeds of
+// c's parent P's children — can change, and only in the components that
+// hold one of c's seeds: c itself, split apart by an expand, or merged with
+// siblings by a compact. Every other child of P keeps its seeds, and a
+// compacted subtree depends only on its seeds and the names below them, so
+// it is copied. When one of c's seeds comes to start with P's name, P itself
+// would absorb it: recompact then returns nil, and the caller recomputes
+// everything. It returns the new view and the indices of the new nodes
+// under P (each with its subtree recomputed).
+func recompact(v *View, ns *State, c int32) (*View, []int32) {
+	p := v.Nodes[c].Parent
+	g := newGrouping(v.Tree, ns.ix, ns.Level)
+	if p >= 0 {
+		for _, s := range v.seeds[c] {
+			if ns.ix.startsWith(g.cname(s), v.name[p]) {
+				return nil, nil
+			}
+		}
+	}
+	sibs := v.Roots
+	if p >= 0 {
+		sibs = v.Nodes[p].Children
+	}
+	var k, from []int32 // K(P), and the sibling each came from
+	for _, x := range sibs {
+		for _, s := range v.seeds[x] {
+			k = append(k, s)
+			from = append(from, x)
+		}
+	}
+	roots := g.components(k)
+	touched := make([]bool, len(roots))
+	for i, x := range from {
+		if x == c {
+			touched[g.comp[i]] = true
+		}
+	}
+	removed := map[int32]bool{}
+	var seeds []int32
+	for i, s := range k {
+		if touched[g.comp[i]] {
+			seeds = append(seeds, s)
+			removed[from[i]] = true
+		}
+	}
+	g.kids = seeds
+	g.seedChildren(0)
+	g.run()
+	return splice(v, ns, p, removed, g)
+}
+
+// splice builds the view after recompact: v's nodes with the subtrees of
+// the removed children of p replaced by the groups of g, P's children
+// re-sorted, indices shifted, handles updated.
+func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*View, []int32) {
+	tot, kids, size := g.order(v.Value)
+	n := int32(len(v.Nodes))
+	start, end := int32(0), n
+	sibs := v.Roots
+	if p >= 0 {
+		start, end, sibs = p+1, v.end(p), v.Nodes[p].Children
+	}
+	// The children of P, old and new, in view order.
+	type item struct {
+		old, grp, size int32
+	}
+	var items []item
+	newN := n
+	for i, x := range sibs {
+		next := end
+		if i+1 < len(sibs) {
+			next = sibs[i+1]
+		}
+		if removed[x] {
+			newN -= next - x
+		} else {
+			items = append(items, item{old: x, grp: -1, size: next - x})
+		}
+	}
+	for _, gi := range kids[g.kidLo[0]:g.kidHi[0]] {
+		items = append(items, item{old: -1, grp: gi, size: size[gi]})
+		newN += size[gi]
+	}
+	str := g.ix.str
+	slices.SortFunc(items, func(a, b item) int {
+		ta, na := v.itemKey(a.old, a.grp, tot, g)
+		tb, nb := v.itemKey(b.old, b.grp, tot, g)
+		return byTotalName(ta, tb, str[na], str[nb])
+	})
+	// Where each old node goes (-1: removed), and where each item starts.
+	remap := make([]int32, n)
+	for j := range remap {
+		remap[j] = -1
+	}
+	for j := int32(0); j < start; j++ {
+		remap[j] = j
+	}
+	pos := start
+	at := make([]int32, len(items))
+	for k, it := range items {
+		at[k] = pos
+		if it.old >= 0 {
+			for j := int32(0); j < it.size; j++ {
+				remap[it.old+j] = pos + j
+			}
+		}
+		pos += it.size
+	}
+	for j := end; j < n; j++ {
+		remap[j] = j + pos - end
+	}
+	nv := newView(v, ns, v.Value, int(newN))
+	v.copyInto(nv, remap, p, at)
+	e := &emitter{v: nv, g: g, tot: tot, kids: kids, size: size}
+	var tops []int32
+	for k, it := range items {
+		if it.grp >= 0 {
+			e.group(it.grp, at[k], p)
+			tops = append(tops, at[k])
+		}
+	}
+	var dirty []int32
+	nv.byHash, dirty = mergeByHash(v, nv, remap, tops)
+	nv.handles(dirty)
+	return nv, tops
+}
+
+// itemKey returns the total and name id of a child of P, old or new.
+func (v *View) itemKey(old, grp int32, tot []int64, g *grouping) (int64, int32) {
+	if old >= 0 {
+		return v.Nodes[old].Total, v.name[old]
+	}
+	return tot[grp], g.gName[grp]
+}
+
+// copyInto copies the nodes of v that remap keeps into nv, re-indexing
+// parents and children; P's children (the roots when p is -1) are the items
+// starting at at.
+func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
+	kidBuf := make([]int32, 0, len(nv.Nodes))
+	for j, r := range remap {
+		if r < 0 {
+			continue
+		}
+		nd := v.Nodes[j]
+		if nd.Parent >= 0 {
+			nd.Parent = remap[nd.Parent]
+		}
+		if int32(j) == p {
+			nd.Children = at
+		} else if len(nd.Children) > 0 {
+			lo := len(kidBuf)
+			for _, c := range nd.Children {
+				kidBuf = append(kidBuf, remap[c])
+			}
+			nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
+		}
+		nv.Nodes[r] = nd
+		nv.name[r], nv.seeds[r], nv.hash[r] = v.name[j], v.seeds[j], v.hash[j]
+	}
+	if p < 0 {
+		nv.Roots = at
+		return
+	}
+	nv.Roots = make([]int32, len(v.Roots))
+	for k, r := range v.Roots {
+		nv.Roots[k] = remap[r]
+	}
+}
+
+// mergeByHash returns nv's nodes by (hash, index): v's order for the nodes
+// it keeps (remap is monotonic on them), merged with the new subtrees'. It
+// also returns the positions whose neighbours changed, where handle lengths
+// must be recomputed.
+func mergeByHash(v, nv *View, remap []int32, tops []int32) (out, dirty []int32) {
+	var fresh []int32
+	for _, t := range tops {
+		for j, end := t, nv.end(t); j < end; j++ {
+			fresh = append(fresh, j)
+		}
+	}
+	less := func(a, b int32) int {
+		if c := cmp.Compare(nv.hash[a], nv.hash[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	}
+	slices.SortFunc(fresh, less)
+	out = make([]int32, 0, len(nv.Nodes))
+	// A removed node makes its two neighbours dirty; a new one itself and
+	// its two neighbours. handles ignores duplicates and positions past the end.
+	gap := func() { dirty = append(dirty, int32(len(out))-1, int32(len(out))) }
+	add := func(j int32) {
+		k := int32(len(out))
+		dirty = append(dirty, k-1, k, k+1)
+		out = append(out, j)
+	}
+	f := 0
+	for _, i := range v.byHash {
+		r := remap[i]
+		if r < 0 {
+			gap()
+			continue
+		}
+		for f < len(fresh) && less(fresh[f], r) < 0 {
+			add(fresh[f])
+			f++
+		}
+		out = append(out, r)
+	}
+	for ; f < len(fresh); f++ {
+		add(fresh[f])
+	}
+	return out, dirty
+}
+
+// end returns the index after node i's subtree: the next sibling of i or
+// of its nearest ancestor that has one. Time is the depth times the log of
+// the number of siblings.
+func (v *View) end(i int32) int32 {
+	for x := i; x >= 0; x = v.Nodes[x].Parent {
+		sibs := v.Roots
+		if p := v.Nodes[x].Parent; p >= 0 {
+			sibs = v.Nodes[p].Children
+		}
+		if k, _ := slices.BinarySearch(sibs, x); k+1 < len(sibs) {
+			return sibs[k+1]
+		}
+	}
+	return int32(len(v.Nodes))
+}
