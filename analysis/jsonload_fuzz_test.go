@@ -100,3 +100,31 @@ func fuzzJSONLoader(f *testing.F, format string) {
 func FuzzV8(f *testing.F)         { fuzzJSONLoader(f, "v8") }
 func FuzzChrome(f *testing.F)     { fuzzJSONLoader(f, "chrome") }
 func FuzzSpeedscope(f *testing.F) { fuzzJSONLoader(f, "speedscope") }
+
+// TestJSONSniff checks format detection on shapes whose distinctive keys
+// come late or are optional.
+func TestJSONSniff(t *testing.T) {
+	pad := strings.Repeat("1,", 3000) + "1"
+	for _, c := range []struct{ format, data string }{
+		{"v8", `{"startTime":0,"endTime":1,"timeDeltas":[` + pad + `],"samples":[],"nodes":[]}`},
+		{"v8", placementProfile},
+		{"chrome", twoThreads},
+		{"chrome", `{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I","pid":1,"tid":1,"ts":0,"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1],"timeDeltas":[1]}}}}]}`},
+		{"speedscope", `{"shared":{"frames":[{"name":"A"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}`},
+		{"speedscope", `{"shared":{"frames":[` + strings.Repeat(`{"name":"A"},`, 400) + `{"name":"A"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}`},
+	} {
+		p, err := Parse("sniff.json", []byte(c.data), LoadOptions{})
+		if err != nil {
+			// The padded V8 profile has more deltas than samples: detection is
+			// what is checked, so its loader's error is fine.
+			if c.format == "v8" && strings.Contains(err.Error(), "time delta") {
+				continue
+			}
+			t.Errorf("Parse(%.40s…) error %v, want format %s", c.data, err, c.format)
+			continue
+		}
+		if p.Format != c.format {
+			t.Errorf("Parse(%.40s…) format = %s, want %s", c.data, p.Format, c.format)
+		}
+	}
+}

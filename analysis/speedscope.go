@@ -68,8 +68,9 @@ func sniffSpeedscope(head []byte) bool {
 	if len(h) == 0 || h[0] != '{' {
 		return false
 	}
-	return bytes.Contains(h, []byte("speedscope.app/file-format-schema")) ||
-		bytes.Contains(h, []byte(`"shared"`)) && bytes.Contains(h, []byte(`"profiles"`))
+	has := func(s string) bool { return bytes.Contains(h, []byte(s)) }
+	return has("speedscope.app/file-format-schema") ||
+		has(`"shared"`) && (has(`"profiles"`) || has(`"frames"`))
 }
 
 // ssScale gives, per unit, the value type and the factor to its unit.

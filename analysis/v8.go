@@ -73,8 +73,9 @@ func sniffV8(head []byte) bool {
 	if len(h) == 0 || h[0] != '{' || bytes.Contains(h, []byte(`"traceEvents"`)) || bytes.Contains(h, []byte(`"ph"`)) {
 		return false
 	}
-	return bytes.Contains(h, []byte(`"callFrame"`)) ||
-		bytes.Contains(h, []byte(`"head"`)) && bytes.Contains(h, []byte(`"functionName"`))
+	has := func(s string) bool { return bytes.Contains(h, []byte(s)) }
+	return has(`"callFrame"`) || has(`"timeDeltas"`) ||
+		has(`"head"`) && has(`"functionName"`)
 }
 
 func parseV8(name string, data []byte) (*Profile, error) {
