@@ -41,7 +41,7 @@ func ExampleAmount() {
 	fmt.Println(plotting.Amount(3<<20, analysis.ValueType{Type: "alloc_space", Unit: "bytes"}))
 	fmt.Println(plotting.Amount(6, analysis.ValueType{Type: "samples", Unit: "count"}))
 	// Output:
-	// 1.50 s
-	// 3.00 MiB
+	// 1.5s
+	// 3MB
 	// 6 samples
 }
