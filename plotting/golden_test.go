@@ -2,7 +2,9 @@ package plotting
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,6 +90,44 @@ func TestGoldenToy(t *testing.T) {
 				golden(t, name+".svg", pic.SVG)
 				golden(t, name+".txt", []byte(pic.Text))
 			})
+		}
+	}
+}
+
+// TestGoldenWellFormed parses every golden SVG as XML and checks that each
+// node group carries a tooltip.
+func TestGoldenWellFormed(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.svg"))
+	if len(files) == 0 {
+		t.Fatal("no golden SVGs")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := xml.NewDecoder(bytes.NewReader(data))
+		groups, titles := 0, 0
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				line, _ := d.InputPos()
+				t.Fatalf("%s: line %d: %v", f, line, err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				switch se.Name.Local {
+				case "g":
+					groups++
+				case "title":
+					titles++
+				}
+			}
+		}
+		if groups == 0 || titles < groups-1 { // the tree's edge group has no title
+			t.Errorf("%s: %d groups, %d titles", f, groups, titles)
 		}
 	}
 }
