@@ -71,6 +71,9 @@ func (v *View) handles(positions []int32) {
 		for k := range positions {
 			positions[k] = int32(k)
 		}
+	} else {
+		slices.Sort(positions)
+		positions = slices.Compact(positions)
 	}
 	type job struct {
 		node int32
@@ -88,8 +91,6 @@ func (v *View) handles(positions []int32) {
 			total += min(l, 16)
 		}
 	}
-	slices.SortFunc(todo, func(a, b job) int { return cmp.Compare(a.node, b.node) })
-	todo = slices.CompactFunc(todo, func(a, b job) bool { return a.node == b.node })
 	buf := make([]byte, 0, total)
 	for _, j := range todo {
 		h := v.hash[j.node]

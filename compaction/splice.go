@@ -188,13 +188,22 @@ func mergeByHash(v, nv *View, remap []int32, tops []int32) (out, dirty []int32) 
 			fresh = append(fresh, j)
 		}
 	}
+	hs := make([]uint64, len(fresh))
+	for k, j := range fresh {
+		hs[k] = nv.hash[j]
+	}
+	for k, x := range sortByHash(hs) { // stable: ties stay by index
+		hs[k] = uint64(fresh[x])
+	}
+	for k := range fresh {
+		fresh[k] = int32(hs[k])
+	}
 	less := func(a, b int32) int {
 		if c := cmp.Compare(nv.hash[a], nv.hash[b]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)
 	}
-	slices.SortFunc(fresh, less)
 	out = make([]int32, 0, len(nv.Nodes))
 	// A removed node makes its two neighbours dirty; a new one itself and
 	// its two neighbours. handles ignores duplicates and positions past the end.
