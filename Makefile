@@ -53,7 +53,7 @@ notebook: build jupyter-check
 test: build
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./...
-	@$(MAKE) --no-print-directory gotest conformance notebooks
+	@$(MAKE) --no-print-directory -k gotest conformance notebooks
 
 gotest:
 	@echo "== go test"; $(GO) test ./...
