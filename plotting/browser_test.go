@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/compaction"
 )
 
 // screenshot renders html in headless Chromium and returns the PNG. It
@@ -64,10 +66,35 @@ func ink(img image.Image, y0, y1 int) (coloured, dark int) {
 	return coloured, dark
 }
 
-// TestBrowser draws the toy at Figure 2 in each layout, shows the pictures
-// inline in one HTML page as a notebook does, and checks the screenshot:
-// no picture is blank, and hiding the labels removes many dark pixels from
-// each, so labels are drawn where they can be seen. Set PROFLENS_SHOTS=DIR
+// wideView is a root with n children of weights 1..n.
+func wideView(n int) *compaction.View {
+	root := &tnode{name: "main"}
+	for i := 1; i <= n; i++ {
+		root.kids = append(root.kids, &tnode{name: fmt.Sprintf("pkg%d.f", i), self: int64(i)})
+	}
+	return makeView(root)
+}
+
+// count counts the pixels of the grey #vvvvvv in the rows [y0, y1).
+func count(img image.Image, y0, y1 int, v uint32) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y + y0; y < b.Min.Y+y1 && y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 == v && g>>8 == v && bl>>8 == v {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestBrowser draws the toy at Figure 2 in each layout, and a large view on
+// a small budget, shows the pictures inline in one HTML page as a notebook
+// does, and checks the screenshot: no picture is blank, hiding the labels
+// removes many dark pixels from each, so labels are drawn where they can be
+// seen, and the fold marks show. Set PROFLENS_SHOTS=DIR
 // to keep the PNGs.
 func TestBrowser(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
@@ -78,12 +105,16 @@ func TestBrowser(t *testing.T) {
 		dir = d
 	}
 	views := toyViews(t)
-	layouts := []string{LayoutRadial, LayoutTree, LayoutFlame}
+	layouts := []string{LayoutRadial, LayoutTree, LayoutFlame, "folded"}
 	var page strings.Builder
 	var tops []int // each picture's first pixel row
 	y := 0
 	for _, l := range layouts {
-		pic, err := Draw(views["fig2"], Options{Layout: l, Profile: "toy"})
+		v, o := views["fig2"], Options{Layout: l, Profile: "toy"}
+		if l == "folded" { // a wide view on a small budget: grey "+N more" marks
+			v, o = wideView(400), Options{Layout: LayoutFlame, MaxNodes: 60}
+		}
+		pic, err := Draw(v, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,6 +137,12 @@ func TestBrowser(t *testing.T) {
 		t.Logf("%s: %d of %d pixels coloured, %d dark; %d dark without labels", l, c, area, d, d0)
 		if c < area/100 {
 			t.Errorf("%s: only %d of %d pixels are not white: blank picture?", l, c, area)
+		}
+		if l == "folded" {
+			if g := count(with, tops[i], tops[i+1], 0xd9); g < 1000 {
+				t.Errorf("folded: only %d pixels of the fold marks' grey", g)
+			}
+			continue
 		}
 		if d-d0 < 500 {
 			t.Errorf("%s: labels add only %d dark pixels: are they visible?", l, d-d0)
