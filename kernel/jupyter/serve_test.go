@@ -215,3 +215,19 @@ func TestHeartbeatWhileBusy(t *testing.T) {
 		}
 	}
 }
+
+// TestParentEchoedRaw: replies carry the request header byte for byte,
+// unknown keys (such as 5.5's subshell_id) and spacing included.
+func TestParentEchoedRaw(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	h := []byte(`{"msg_id": "raw-1", "session": "s", "username": "u", "date": "2024-01-01T00:00:00Z", "msg_type": "kernel_info_request", "version": "5.5", "subshell_id": null}`)
+	f := c.sign.encode(nil, h, []byte(`{}`), []byte(`{}`), []byte(`{}`))
+	c.shell.SendMulti(zmq4.NewMsgFrom(f...))
+	r := c.next(c.shellC, "kernel_info_reply")
+	if string(r.Parent) != string(h) {
+		t.Errorf("reply parent = %s, want the request header %s", r.Parent, h)
+	}
+	if r.Header.Session == "s" || r.Header.Session == "" {
+		t.Errorf("reply session = %q, want the kernel's own session", r.Header.Session)
+	}
+}
