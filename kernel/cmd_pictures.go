@@ -78,11 +78,14 @@ func runPicture(c *Call, layout string) error {
 		o.Roots = []int32{r}
 	}
 	o.Profile = l.Name
+	if d := l.Drawn; d != nil && d.Tree == v.Tree && d.Value == v.Value {
+		o.Since = d
+	}
 	pic, err := plotting.Draw(v, o)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}
-	l.Picture = pic.SVG
+	l.Picture, l.Drawn = pic.SVG, v
 	c.Picture(pic.SVG, pic.Text)
 	return nil
 }

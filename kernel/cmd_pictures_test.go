@@ -84,3 +84,27 @@ func TestPictureErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPictureSince: after an expand, the next picture outlines the nodes
+// the step split; drawing the same view again outlines nothing.
+func TestPictureSince(t *testing.T) {
+	rec, err := RunForTest(t, nil, "load demo:profvis-toy as toy\nshow\nexpand \"lib1 > lib2\"\nshow\nflame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svgs []string
+	for _, b := range rec.Bundles() {
+		if s, ok := b["image/svg+xml"].(string); ok {
+			svgs = append(svgs, s)
+		}
+	}
+	if len(svgs) != 3 {
+		t.Fatalf("%d pictures, want 3", len(svgs))
+	}
+	// Figure 6 → 7: lib2.Lung, lib2.Muscle, lib2.Nerve and the two lib3 below them are new.
+	for i, want := range []int{0, 5, 0} {
+		if got := strings.Count(svgs[i], "pl-n pl-new"); got != want {
+			t.Errorf("picture %d: %d nodes outlined as new, want %d", i, got, want)
+		}
+	}
+}

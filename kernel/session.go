@@ -18,6 +18,7 @@ type Loaded struct {
 	State   *compaction.State // granularity state; nil until first set
 	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
 	Picture []byte            // the last SVG drawn for this profile, for export
+	Drawn   *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
 	Phases  *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
 }
 

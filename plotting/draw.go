@@ -34,6 +34,11 @@ type Options struct {
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
 	MaxNodes int     // 0: DefaultMaxNodes
 	Profile  string  // the profile's name in the session, for the tooltips' commands
+	// Since is the view of the previous picture, or nil. Drawn nodes whose
+	// handle it lacks (the nodes an expand or compact split or merged) are
+	// outlined and fade in, ProfVis's animation between states in a still
+	// picture.
+	Since *compaction.View
 }
 
 // Picture is a drawn view.
@@ -132,10 +137,28 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	}
 	p := choose(src, max, min).pic(v, o.Order == OrderName)
 	p.Bottom = o.Inverted
+	p.New = fresh(p, o.Since)
 	for _, r := range v.Roots {
 		p.Total += v.Nodes[r].Total
 	}
 	return p
+}
+
+// fresh marks the items that stand for one compacted node whose handle
+// since lacks.
+func fresh(p *Pic, since *compaction.View) []bool {
+	if since == nil || since == p.View || p.Bottom {
+		return nil
+	}
+	out := make([]bool, len(p.Items))
+	for i := range p.Items {
+		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
+			h := p.View.Nodes[it.Nodes[0]].Handle
+			j, err := since.Resolve(h)
+			out[i] = err != nil || since.Nodes[j].Handle != h || since.Nodes[j].Name != it.Name
+		}
+	}
+	return out
 }
 
 func marks(p *Pic) int {

@@ -15,7 +15,7 @@ func paintRadial(w io.Writer, p *Pic, o Options) error {
 	pal := newPalette(p.View)
 	for i, sc := range sectors {
 		it := &p.Items[i]
-		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile))
+		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile), p.IsNew(int32(i)))
 		s.printf(`<path d="%s" fill="%s" stroke="#fff" stroke-width="0.75"/>`, sectorPath(cx, cy, sc), fill(p, pal, it))
 		radialLabel(s, cx, cy, sc, label(p, it))
 		s.closeGroup()

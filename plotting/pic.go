@@ -31,7 +31,11 @@ type Pic struct {
 	Total  int64   // weight that 100% stands for: the whole view
 	Depth  int32   // the deepest item's depth
 	Bottom bool    // a bottom-up (inverted) graph: items merge compacted nodes by name
+	New    []bool  // per item: new since Options.Since; nil when nothing is compared
 }
+
+// IsNew reports whether item i is new since the previous picture.
+func (p *Pic) IsNew(i int32) bool { return p.New != nil && p.New[i] }
 
 // Hidden returns the number of siblings folded into marks.
 func (p *Pic) Hidden() int {

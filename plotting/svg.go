@@ -27,7 +27,7 @@ func newSVG(w io.Writer, width, height float64) *svgWriter {
 	s := &svgWriter{w: bufio.NewWriter(w)}
 	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" class="proflens" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
 		width, height, width, height, fontStack, fontSize)
-	s.printf("<style>.proflens .pl-n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.proflens text{pointer-events:none}</style>\n")
+	s.printf("<style>.proflens .pl-n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.proflens text{pointer-events:none}.proflens .pl-new>*:first-of-type{stroke:#000;stroke-width:1.5;animation:pl-in 1.5s ease-out}@keyframes pl-in{from{opacity:0}}</style>\n")
 	return s
 }
 
@@ -38,8 +38,12 @@ func (s *svgWriter) printf(format string, args ...any) {
 }
 
 // open starts a node's group with its id and tooltip.
-func (s *svgWriter) open(id, tip string) {
-	s.printf(`<g class="pl-n" id="%s"><title>%s</title>`, esc(id), esc(tip))
+func (s *svgWriter) open(id, tip string, fresh bool) {
+	class := "pl-n"
+	if fresh {
+		class = "pl-n pl-new"
+	}
+	s.printf(`<g class="%s" id="%s"><title>%s</title>`, class, esc(id), esc(tip))
 }
 
 func (s *svgWriter) closeGroup() { s.printf("</g>\n") }
