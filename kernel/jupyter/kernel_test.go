@@ -88,7 +88,7 @@ func (f *fakeHandler) executed() []string {
 
 // client is a front end over real zmq4 sockets on tcp loopback.
 type client struct {
-	t              *testing.T
+	t              testing.TB
 	sign           signer
 	session        string
 	shell, control zmq4.Socket
@@ -98,7 +98,7 @@ type client struct {
 	controlC       chan *Message
 }
 
-func startKernel(t *testing.T, h Handler) (*Kernel, *client) {
+func startKernel(t testing.TB, h Handler) (*Kernel, *client) {
 	t.Helper()
 	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", SignatureScheme: "hmac-sha256", Key: "test-key"}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -115,7 +115,7 @@ func startKernel(t *testing.T, h Handler) (*Kernel, *client) {
 	return k, dial(t, k.Conn(), "c1")
 }
 
-func dial(t *testing.T, ci ConnectionInfo, id string) *client {
+func dial(t testing.TB, ci ConnectionInfo, id string) *client {
 	t.Helper()
 	ctx := context.Background()
 	c := &client{t: t, sign: signer{key: []byte(ci.Key)}, session: "client-" + id,
