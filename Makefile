@@ -18,7 +18,7 @@ TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(
 # CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing).
 JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
                 python3-jupyter-kernel-test jupyter-console
-CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium make git ca-certificates
+CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium fonts-dejavu-core fonts-liberation make git ca-certificates
 # npm packages for browser tests, installed into $(BUILD)/node (none needed yet:
 # the plotting browser test drives Debian's chromium directly).
 NPM_PKGS     :=
