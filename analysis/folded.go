@@ -14,7 +14,10 @@ import (
 // first separated by ';', then a space and a count ("main;run;work 12").
 // A second count column (FlameGraph's differential "before after" form) is
 // read as a second value type. Identical stacks on several lines add up.
-// Frame names keep stackcollapse's annotations ("_[k]", "_[j]").
+// Frame names keep stackcollapse's annotations ("_[k]", "_[j]"). Lines
+// starting with '#' or "//" are comments. Any other line without a count is
+// an error (speedscope and flamegraph.pl skip such lines, which would hide a
+// truncated or damaged file).
 
 func init() {
 	RegisterFormat(Format{Name: "folded", Priority: 90, Sniff: sniffFolded, Parse: parseFolded})
@@ -26,7 +29,7 @@ func sniffFolded(head []byte) bool {
 	}
 	r := newLineReader(head)
 	for r.next() {
-		if len(bytes.TrimSpace(r.line)) == 0 {
+		if l := bytes.TrimSpace(r.line); len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("//")) {
 			continue
 		}
 		if !r.ended && r.pos == len(head) && len(head) == 4096 {
@@ -74,8 +77,8 @@ func parseFolded(name string, data []byte) (*Profile, error) {
 	var stack []int32
 	for r.next() {
 		line := strings.TrimSpace(string(r.line))
-		if line == "" {
-			continue
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+			continue // blank lines and comments
 		}
 		frames, n := splitFolded(line)
 		if n == 0 {

@@ -3,12 +3,14 @@ package analysis
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf16"
 )
 
 // DefaultLimit caps the decompressed size of gzip input (2 GiB).
@@ -122,6 +124,7 @@ func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
+	data = utf8Text(data)
 	f, err := pickFormat(name, data, opts.Format)
 	if err != nil {
 		return nil, err
@@ -181,7 +184,7 @@ func gunzip(name string, data []byte, limit int64) ([]byte, error) {
 		return nil, offsetError(name, 0, err, "expected a gzip header")
 	}
 	max := capOf(limit)
-	out, err := io.ReadAll(io.LimitReader(zr, max+1))
+	out, err := readAllSized(io.LimitReader(zr, max+1), gzipSize(data, max))
 	if err != nil {
 		return nil, offsetError(name, cr.n, err, "expected valid gzip data (%d bytes decompressed so far)", len(out))
 	}
@@ -190,6 +193,26 @@ func gunzip(name string, data []byte, limit int64) ([]byte, error) {
 			Msg: fmt.Sprintf("gzip content exceeds the limit of %d decompressed bytes (set limit= to raise it)", max)}
 	}
 	return out, nil
+}
+
+// gzipSize is the decompressed size that a single-member gzip stream
+// announces in its trailer (modulo 4 GiB), for a capacity hint. The trailer
+// is not trusted beyond max and deflate's best ratio (1032:1), so a forged
+// one cannot make us allocate more than the data could expand to.
+func gzipSize(data []byte, max int64) int64 {
+	if len(data) < 18 {
+		return 0
+	}
+	return min(int64(binary.LittleEndian.Uint32(data[len(data)-4:])), max, 1032*int64(len(data)))
+}
+
+// readAllSized is io.ReadAll starting with room for hint bytes, so that a
+// correct hint costs one allocation instead of a doubling series.
+func readAllSized(r io.Reader, hint int64) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(int(hint) + bytes.MinRead)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // countReader counts the compressed bytes gzip consumed, for error offsets.
@@ -211,6 +234,30 @@ func (c *countReader) ReadByte() (byte, error) {
 		c.n++
 	}
 	return b, err
+}
+
+// utf8Text converts UTF-16 text with a byte-order mark to UTF-8 and drops a
+// UTF-8 byte-order mark; other data is returned as is.
+func utf8Text(data []byte) []byte {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return data[3:]
+	case len(data)%2 != 0:
+		return data
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return fromUTF16(data[2:], binary.LittleEndian)
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return fromUTF16(data[2:], binary.BigEndian)
+	}
+	return data
+}
+
+func fromUTF16(data []byte, order binary.ByteOrder) []byte {
+	u := make([]uint16, len(data)/2)
+	for i := range u {
+		u[i] = order.Uint16(data[2*i:])
+	}
+	return []byte(string(utf16.Decode(u)))
 }
 
 func pickFormat(name string, data []byte, want string) (Format, error) {
