@@ -16,6 +16,7 @@ import (
 
 const (
 	subscriberCapacity = 2048             // iopub messages queued per subscriber before dropping the oldest
+	queueBytes         = 64 << 20         // and bytes
 	handshakeTimeout   = 5 * time.Second  // ZMTP greeting of a new subscriber
 	subscriberTimeout  = 10 * time.Second // a write blocked this long drops the subscriber
 )

@@ -7,14 +7,17 @@ import (
 )
 
 // publisher is one iopub subscriber's bounded queue (see fanout). put never
-// blocks: when the queue is full it drops the oldest message, counts it and
-// logs at powers of two. One goroutine (run) does the sending.
+// blocks: when the queue holds max messages or maxBytes bytes it drops the
+// oldest messages, counts them and logs at powers of two. One goroutine
+// (run) does the sending.
 type publisher struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	q       [][][]byte
-	max     int
-	dropped uint64
+	mu       sync.Mutex
+	cond     *sync.Cond
+	q        [][][]byte
+	max      int
+	maxBytes int
+	bytes    int // total size of the queued frames
+	dropped  uint64
 	closed  bool
 	busy    bool // a message is being handed to the socket
 	send    func([][]byte) error
@@ -22,7 +25,7 @@ type publisher struct {
 }
 
 func newPublisher(max int, send func([][]byte) error, log *slog.Logger) *publisher {
-	p := &publisher{max: max, send: send, log: log}
+	p := &publisher{max: max, maxBytes: queueBytes, send: send, log: log}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
@@ -34,16 +37,34 @@ func (p *publisher) put(frames [][]byte) {
 	if p.closed {
 		return
 	}
-	if len(p.q) >= p.max {
-		p.q[0] = nil
-		p.q = p.q[1:]
+	n := size(frames)
+	for len(p.q) > 0 && (len(p.q) >= p.max || p.bytes+n > p.maxBytes) {
+		p.pop()
 		p.dropped++
 		if p.dropped&(p.dropped-1) == 0 { // log at 1, 2, 4, 8, ...
-			p.log.Warn("iopub queue full, dropped oldest messages", "dropped", p.dropped, "capacity", p.max)
+			p.log.Warn("iopub queue full, dropped oldest messages", "dropped", p.dropped, "capacity", p.max, "capacity_bytes", p.maxBytes)
 		}
 	}
 	p.q = append(p.q, frames)
+	p.bytes += n
 	p.cond.Broadcast()
+}
+
+// pop removes the oldest message; the caller holds mu.
+func (p *publisher) pop() [][]byte {
+	f := p.q[0]
+	p.q[0] = nil
+	p.q = p.q[1:]
+	p.bytes -= size(f)
+	return f
+}
+
+func size(frames [][]byte) int {
+	n := 0
+	for _, f := range frames {
+		n += len(f)
+	}
+	return n
 }
 
 // run sends queued messages in order until close.
@@ -57,9 +78,7 @@ func (p *publisher) run() {
 			p.mu.Unlock()
 			return
 		}
-		frames := p.q[0]
-		p.q[0] = nil
-		p.q = p.q[1:]
+		frames := p.pop()
 		p.busy = true
 		p.mu.Unlock()
 		if err := p.send(frames); err != nil {
@@ -100,7 +119,7 @@ func (p *publisher) close() {
 func (p *publisher) discard() {
 	p.mu.Lock()
 	p.closed = true
-	p.q = nil
+	p.q, p.bytes = nil, 0
 	p.cond.Broadcast()
 	p.mu.Unlock()
 }

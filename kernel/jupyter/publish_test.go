@@ -47,3 +47,20 @@ func TestPublisherNeverBlocks(t *testing.T) {
 		t.Errorf("sent %v, want the newest message (9) last", sent)
 	}
 }
+
+// TestPublisherByteBound: big messages are bounded by bytes, not only by
+// count; a message larger than the bound still goes out alone.
+func TestPublisherByteBound(t *testing.T) {
+	p := newPublisher(1000, func([][]byte) error { return nil }, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	p.maxBytes = 100
+	for i := 0; i < 10; i++ {
+		p.put([][]byte{make([]byte, 30)})
+	}
+	if len(p.q) != 3 || p.bytes != 90 || p.droppedCount() != 7 {
+		t.Errorf("after 10 puts of 30 bytes with a 100-byte bound: %d queued, %d bytes, %d dropped; want 3, 90, 7", len(p.q), p.bytes, p.droppedCount())
+	}
+	p.put([][]byte{make([]byte, 500)})
+	if len(p.q) != 1 || p.bytes != 500 {
+		t.Errorf("an oversized message: %d queued, %d bytes; want it alone (1, 500)", len(p.q), p.bytes)
+	}
+}
