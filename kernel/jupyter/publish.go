@@ -18,10 +18,10 @@ type publisher struct {
 	maxBytes int
 	bytes    int // total size of the queued frames
 	dropped  uint64
-	closed  bool
-	busy    bool // a message is being handed to the socket
-	send    func([][]byte) error
-	log     *slog.Logger
+	closed   bool
+	busy     bool // a message is being handed to the socket
+	send     func([][]byte) error
+	log      *slog.Logger
 }
 
 func newPublisher(max int, send func([][]byte) error, log *slog.Logger) *publisher {
