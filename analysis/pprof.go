@@ -45,6 +45,9 @@ func sniffPprof(head []byte) bool {
 }
 
 func parsePprof(name string, data []byte) (*Profile, error) {
+	if p, ok := decodePprof(data); ok { // fast path, same result (pprofdecode.go)
+		return p, nil
+	}
 	pp, err := profile.ParseData(data)
 	if err != nil {
 		return nil, pprofError(name, data, err)

@@ -1,0 +1,107 @@
+package analysis
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// viaPprof is the oracle: pprof's own parser, then FromPprof.
+func viaPprof(data []byte) (*Profile, error) {
+	pp, err := profile.ParseData(data)
+	if err != nil {
+		return nil, err
+	}
+	return FromPprof(pp), nil
+}
+
+// checkDecode asserts that decodePprof either declines data or gives exactly
+// what the oracle gives.
+func checkDecode(t *testing.T, name string, data []byte) bool {
+	t.Helper()
+	got, ok := decodePprof(data)
+	if !ok {
+		return false
+	}
+	want, err := viaPprof(data)
+	if err != nil {
+		t.Errorf("%s: decodePprof accepted data that profile.ParseData refuses: %v", name, err)
+		return true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: decodePprof differs from FromPprof(profile.ParseData)", name)
+	}
+	return true
+}
+
+func TestDecodePprofCorpus(t *testing.T) {
+	decoded := 0
+	for _, path := range pprofCorpusFiles(t) {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := gunzip(path, raw, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checkDecode(t, path, data) {
+			decoded++
+		}
+	}
+	t.Logf("decodePprof took %d corpus files", decoded)
+	if decoded < 25 {
+		t.Errorf("decodePprof took %d corpus files, want the 25+ protobuf ones", decoded)
+	}
+}
+
+// TestDecodePprofRandom writes random profiles with WritePprof and damages
+// some of them; every result must match the oracle or be declined.
+func TestDecodePprofRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	for i := 0; i < 300; i++ {
+		p := randomProfile(r, 1+r.Intn(40))
+		for j := range p.Samples {
+			if r.Intn(4) == 0 {
+				p.Samples[j].Labels = map[string][]string{"k": {"v"}, "thread": {"t1"}}
+			}
+		}
+		pp, err := ToPprof(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := pp.WriteUncompressed(&buf); err != nil {
+			t.Fatal(err)
+		}
+		data := buf.Bytes()
+		if !checkDecode(t, "random", data) {
+			t.Fatalf("case %d: decodePprof declined a valid profile", i)
+		}
+		for k := 0; k < 5; k++ {
+			bad := append([]byte(nil), data...)
+			bad[r.Intn(len(bad))] ^= byte(1 << r.Intn(8))
+			checkDecode(t, "damaged", bad[:len(bad)-r.Intn(3)])
+		}
+	}
+}
+
+// FuzzDecodePprof: decodePprof declines or agrees with the oracle.
+func FuzzDecodePprof(f *testing.F) {
+	for _, name := range []string{"fib.pb.gz", "simple.prof", "inline_hot.pprof"} {
+		raw, err := os.ReadFile("testdata/pprof-oracle/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := gunzip(name, raw, 0)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkDecode(t, "fuzz", data) })
+}
