@@ -8,6 +8,7 @@ Run: JUPYTER_PATH=<prefix>/share/jupyter /usr/bin/python3 -m unittest -v tests/t
 """
 
 import signal
+import subprocess
 import time
 import unittest
 from queue import Empty
@@ -117,6 +118,17 @@ class ProflensProtocolTests(unittest.TestCase):
         self.assertIn("stream", seen, "the first front end did not see the second one's output")
         reply = self.run_cell("echo from the notebook")
         self.assertEqual(reply["content"]["status"], "ok")
+
+    def test_jupyter_console_existing(self):
+        """The real `jupyter console --existing` runs cells while the notebook's client stays connected."""
+        out = subprocess.run(
+            ["/usr/bin/jupyter", "console", "--existing", self.km.connection_file, "--simple-prompt"],
+            input="echo hello from the console\nversion\n", capture_output=True, text=True, timeout=60)
+        self.assertIn("hello from the console", out.stdout)
+        self.assertIn("proflens", out.stdout)
+        reply = self.run_cell("echo the notebook still works")
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertTrue(self.km.is_alive())
 
     def test_shutdown_stops_process(self):
         self.km.shutdown_kernel(now=False)
