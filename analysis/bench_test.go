@@ -22,3 +22,17 @@ func BenchmarkLoadGenerated(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadPerf loads FlameGraph's example perf script (3.1 MB raw).
+func BenchmarkLoadPerf(b *testing.B) {
+	path := "../../shared/corpus/flamegraph/example-perf-stacks.txt.gz"
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("corpus absent")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := analysis.Load(path, analysis.LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

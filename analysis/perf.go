@@ -37,8 +37,6 @@ var (
 	perfName   = regexp.MustCompile(`\s(\S+):\s*$`) // the event, for naming only
 	perfFrame  = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((.*)\)`)
 	perfFrame0 = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((\S*)\)`) // before 2023
-	perfOffset = regexp.MustCompile(`\+0x[\da-f]+$`)
-	perfGoName = regexp.MustCompile(`\.\(.*\)\.`)
 	perfJIT    = regexp.MustCompile(`/tmp/perf-\d+\.map`)
 )
 
@@ -90,10 +88,11 @@ type perfParser struct {
 	started   bool
 	last      int64
 	sawPeriod bool
+	cache     [2]map[string][]int32 // stack line → frames, leaf first; [1] in Java processes
 }
 
 func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
-	pp := &perfParser{o: o, dropped: map[string]int{}}
+	pp := &perfParser{o: o, dropped: map[string]int{}, cache: [2]map[string][]int32{{}, {}}}
 	r := newLineReader(data)
 	for r.next() {
 		line := string(r.line)
@@ -104,13 +103,14 @@ func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
 			pp.flush()
 			continue
 		}
-		if m := perfEvent.FindStringSubmatch(line); m != nil {
-			pp.flush()
-			pp.start(line, m)
-			continue
+		if line[0] != ' ' && line[0] != '\t' { // event lines start with the comm
+			if m := perfEvent.FindStringSubmatch(line); m != nil {
+				pp.flush()
+				pp.start(line, m)
+				continue
+			}
 		}
-		if m := pp.frameMatch(line); m != nil {
-			pp.frame(m)
+		if pp.frameLine(line) {
 			continue
 		}
 		return nil, lineError(name, r.n, "expected a perf script event line (\"comm pid [cpu] time: period event:\"), a stack line (\"addr symbol (dso)\") or a blank line, got %q", clip(line))
@@ -206,24 +206,75 @@ func secondsToNS(s string) (int64, bool) {
 	return sec*1e9 + ns, true
 }
 
-// frame reads a stack line; m holds the address, the symbol and the dso.
-func (pp *perfParser) frame(m []string) {
-	if pp.pname == "" {
-		return
+// frameLine reads a stack line and reports whether it is one. Stack lines
+// repeat across samples, so their frames are cached by line text (and by
+// whether the process is a Java one, which changes the names).
+func (pp *perfParser) frameLine(line string) bool {
+	java := 0
+	if pp.isJava() {
+		java = 1
 	}
-	pc, raw, mod := m[1], perfOffset.ReplaceAllString(m[2], ""), m[3]
+	if ids, ok := pp.cache[java][line]; ok {
+		if pp.pname != "" {
+			pp.stack = append(pp.stack, ids...)
+		}
+		return true
+	}
+	m := pp.frameMatch(line)
+	if m == nil {
+		return false
+	}
+	if pp.pname == "" {
+		return true // a sample that is not kept
+	}
+	ids := pp.frameIDs(m)
+	pp.cache[java][line] = ids
+	pp.stack = append(pp.stack, ids...)
+	return true
+}
+
+// frameIDs interns the frames of a stack line, leaf first; m holds the
+// address, the symbol and the dso.
+func (pp *perfParser) frameIDs(m []string) []int32 {
+	pc, raw, mod := m[1], stripOffset(m[2]), m[3]
 	if strings.HasPrefix(raw, "(") {
-		return // a process name
+		return nil // a process name
 	}
 	parts := strings.Split(raw, "->")
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
 		parts = parts[:len(parts)-1]
 	}
+	ids := make([]int32, 0, len(parts))
 	for i := len(parts) - 1; i >= 0; i-- { // kept leaf first; parts read root first
 		name := pp.tidy(parts[i], pc, mod, i > 0)
-		pp.stack = append(pp.stack, pp.builder().Frame(Frame{Name: name, File: mod}))
+		ids = append(ids, pp.builder().Frame(Frame{Name: name, File: mod}))
 	}
+	return ids
 }
+
+// stripOffset removes a trailing "+0x1f" offset (lower-case hex digits).
+func stripOffset(s string) string {
+	i := strings.LastIndex(s, "+0x")
+	if i < 0 || i+3 == len(s) {
+		return s
+	}
+	for _, c := range s[i+3:] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return s
+		}
+	}
+	return s[:i]
+}
+
+// isJava reports whether Java names are tidied in the current process.
+func (pp *perfParser) isJava() bool {
+	if pp.o.before2023 {
+		return pp.pname == "java"
+	}
+	return strings.HasPrefix(pp.pname, "java")
+}
+
+var unquote = strings.NewReplacer(`"`, "", "'", "")
 
 // tidy turns a perf symbol into stackcollapse-perf's frame name.
 func (pp *perfParser) tidy(f, pc, mod string, inlined bool) string {
@@ -239,18 +290,21 @@ func (pp *perfParser) tidy(f, pc, mod string, inlined bool) string {
 		}
 	}
 	f = strings.ReplaceAll(f, ";", ":")
-	if !perfGoName.MatchString(f) {
+	if !isGoMethod(f) {
 		f = cutParen(f)
 	}
-	f = strings.NewReplacer(`"`, "", "'", "").Replace(f)
-	java := strings.HasPrefix(pp.pname, "java")
-	if pp.o.before2023 {
-		java = pp.pname == "java"
-	}
-	if java && strings.Contains(f, "/") {
+	f = unquote.Replace(f)
+	if pp.isJava() && strings.Contains(f, "/") {
 		f = strings.TrimPrefix(f, "L")
 	}
 	return pp.annotate(f, mod, inlined)
+}
+
+// isGoMethod reports whether f looks like "net/http.(*Client).Do": a ".("
+// followed later by ")." (stackcollapse-perf's test).
+func isGoMethod(f string) bool {
+	i := strings.Index(f, ".(")
+	return i >= 0 && strings.Contains(f[i+2:], ").")
 }
 
 // cutParen cuts f at its first '(' that does not open "(anonymous namespace)".
