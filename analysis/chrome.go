@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -31,14 +32,20 @@ type traceEvent struct {
 	Pid  json.RawMessage `json:"pid"`
 	Tid  json.RawMessage `json:"tid"`
 	ID   json.RawMessage `json:"id"`
-	Ts   float64         `json:"ts"`
+	Ts   flexFloat       `json:"ts"`
+	Dur  *float64        `json:"dur"`  // X events
+	Tdur *float64        `json:"tdur"` // X events, thread time
 	Args json.RawMessage `json:"args"`
 
 	index int // position in the file, before sorting
 }
 
 type traceFile struct {
-	TraceEvents []traceEvent `json:"traceEvents"`
+	TraceEvents []traceEvent          `json:"traceEvents"`
+	Samples     []traceSample         `json:"samples"`     // the samples + stackFrames form
+	StackFrames map[string]stackFrame `json:"stackFrames"` // by id
+
+	array bool // the file is a bare array of events
 }
 
 // chunkData is args.data of Profile, ProfileChunk and CpuProfile events.
@@ -70,10 +77,35 @@ func sniffChrome(head []byte) bool {
 }
 
 func parseChrome(name string, data []byte) (*Profile, error) {
-	events, err := decodeTrace(name, data)
+	f, err := decodeTrace(name, data)
 	if err != nil {
 		return nil, err
 	}
+	switch {
+	case hasCPUProfile(f.TraceEvents):
+		return parseCPUTrace(name, f.TraceEvents)
+	case len(f.Samples) > 0:
+		return parseTraceSamples(name, f)
+	case hasSpans(f.TraceEvents):
+		return parseSpans(name, f)
+	}
+	return nil, &SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("expected CPU samples (Profile and ProfileChunk, or CpuProfile events), "+
+		"samples with stackFrames, or B/E/X span events; the trace has %d events and none of them", len(f.TraceEvents))}
+}
+
+// hasCPUProfile reports whether the trace holds V8 CPU profile events.
+func hasCPUProfile(events []traceEvent) bool {
+	for i := range events {
+		switch events[i].Name {
+		case "CpuProfile", "Profile", "ProfileChunk":
+			return true
+		}
+	}
+	return false
+}
+
+// parseCPUTrace loads the V8 CPU profiles of a trace.
+func parseCPUTrace(name string, events []traceEvent) (*Profile, error) {
 	b := NewBuilder("chrome", v8ValueTypes...)
 	prof := b.Profile()
 	prof.Lang = LangJS
@@ -96,29 +128,31 @@ func parseChrome(name string, data []byte) (*Profile, error) {
 	return b.Finish(), nil
 }
 
-// decodeTrace reads the events of either trace shape, in timestamp order.
-func decodeTrace(name string, data []byte) ([]traceEvent, error) {
-	var events []traceEvent
+// decodeTrace reads either trace shape, its events in timestamp order.
+func decodeTrace(name string, data []byte) (*traceFile, error) {
+	f := &traceFile{}
 	h := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(h) > 0 && h[0] == '{' {
-		var f traceFile
-		if err := json.Unmarshal(data, &f); err != nil {
+		if err := json.Unmarshal(data, f); err != nil {
 			return nil, jsonError(name, data, "a trace-event object", err)
 		}
-		events = f.TraceEvents
-	} else if err := json.Unmarshal(data, &events); err != nil {
-		// The array form may lack its closing bracket (the trace-event
-		// format allows it, for traces cut off by a crash).
-		fixed := append(append([]byte(nil), bytes.TrimRight(data, " \t\r\n,")...), ']')
-		if len(h) == 0 || json.Unmarshal(fixed, &events) != nil {
-			return nil, jsonError(name, data, "an array of trace events", err)
+	} else {
+		f.array = true
+		if err := json.Unmarshal(data, &f.TraceEvents); err != nil {
+			// The array form may lack its closing bracket (the trace-event
+			// format allows it, for traces cut off by a crash).
+			fixed := append(append([]byte(nil), bytes.TrimRight(data, " \t\r\n,")...), ']')
+			if len(h) == 0 || json.Unmarshal(fixed, &f.TraceEvents) != nil {
+				return nil, jsonError(name, data, "an array of trace events", err)
+			}
 		}
 	}
+	events := f.TraceEvents
 	for i := range events {
 		events[i].index = i
 	}
 	sort.SliceStable(events, func(i, j int) bool { return events[i].Ts < events[j].Ts })
-	return events, nil
+	return f, nil
 }
 
 // traceProfiles gathers the CPU profiles of a trace.
@@ -178,7 +212,7 @@ func collectProfiles(events []traceEvent, b *Builder) (*traceProfiles, error) {
 		b.Warn(fmt.Sprintf("skipped %d CPU profile events without data or without a declared profile", skipped))
 	}
 	if len(tp.order) == 0 {
-		return nil, fmt.Errorf("expected CPU samples (Profile and ProfileChunk, or CpuProfile events); the trace has %d events and none of them", len(events))
+		return nil, fmt.Errorf("expected a CPU profile: the trace's %d events have CPU profile chunks but no Profile or CpuProfile event declaring them", len(events))
 	}
 	return tp, nil
 }
@@ -271,4 +305,27 @@ func jsonDetail(err error) string {
 		return fmt.Sprintf("expected %s at %s, found JSON %s", te.Type, jsonPath(te.Field), te.Value)
 	}
 	return err.Error()
+}
+
+// flexFloat is a number that some writers quote ("ts": "123.4").
+type flexFloat float64
+
+// UnmarshalJSON reads a number or a string holding one.
+func (f *flexFloat) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(b) > 0 && b[0] == '"' {
+		var err error
+		if s, err = strconv.Unquote(s); err != nil {
+			return err
+		}
+	}
+	if s == "null" {
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("expected a number, found %.20s", b)
+	}
+	*f = flexFloat(v)
+	return nil
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -78,7 +79,7 @@ func TestChromeNoArgData(t *testing.T) {
 
 func TestChromeErrors(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
-		{"nocpu", `[{"name":"RunTask","ph":"X","pid":1,"tid":1,"ts":1}]`, "expected CPU samples"},
+		{"nocpu", `[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`, "expected CPU samples (Profile and ProfileChunk, or CpuProfile events), samples with stackFrames, or B/E/X span events; the trace has 1 events"},
 		{"args", `[{"name":"Profile","ph":"P","pid":1,"tid":1,"ts":1,"args":{"data":{"startTime":"x"}}}]`, "traceEvents[0] (Profile): args: expected float64 at \"data.startTime\""},
 		{"deltas", `{"traceEvents":[{"name":"CpuProfile","ph":"I","pid":1,"tid":1,"ts":1,"args":{"data":{"cpuProfile":{"nodes":[],"samples":[1]}}}}]}`, "profile 1:1: expected one time delta per sample"},
 		{"truncated", `{"traceEvents":[{"name":"CpuProfile","ph":"I",`, "byte 46"},
@@ -89,5 +90,35 @@ func TestChromeErrors(t *testing.T) {
 				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
 			}
 		})
+	}
+}
+
+// spanTrace has a begin/end pair around two X events that start together:
+// the longer one is the outer one.
+const spanTrace = `[
+ {"ph":"M","name":"thread_name","pid":1,"tid":7,"args":{"name":"main"}},
+ {"ph":"B","name":"a","ts":100,"pid":1,"tid":7},
+ {"ph":"X","name":"b","ts":102,"dur":3,"pid":1,"tid":7},
+ {"ph":"X","name":"c","ts":102,"dur":5,"pid":1,"tid":7,"args":{"k":1}},
+ {"ph":"E","name":"zzz","ts":108,"pid":1,"tid":7},
+ {"ph":"E","name":"a","ts":110,"pid":1,"tid":7}
+]`
+
+func TestChromeSpans(t *testing.T) {
+	p, err := Parse("spans.json", []byte(spanTrace), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a 2 @0", "a;c;b 3 @2", "a;c 2 @5", "a 3 @7"} // µs; the end of zzz is ignored
+	var got []string
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		got = append(got, fmt.Sprintf("%s %d @%d", stackNames(p, s), s.Values[0]/1000, s.Time/1000))
+		if s.Thread != "main (pid 1, tid 7)" {
+			t.Errorf("sample %d thread %q, want %q", i, s.Thread, "main (pid 1, tid 7)")
+		}
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") || p.ValueTypes[0] != (ValueType{"wall", "nanoseconds"}) || !p.Timed {
+		t.Errorf("Parse = %q %v timed %v, want %q wall/nanoseconds timed", got, p.ValueTypes, p.Timed, want)
 	}
 }

@@ -69,9 +69,8 @@ func TestJSONCorpusSweep(t *testing.T) {
 		if lerr != nil && !strings.Contains(lerr.Error(), path) {
 			t.Errorf("Load(%s) error %v does not name the file", path, lerr)
 		}
-		if strings.Contains(path, "/trace-event/") && !strings.Contains(name, "samples") &&
-			(lerr == nil || !strings.Contains(lerr.Error(), "expected CPU samples")) {
-			t.Errorf("Load(%s) = %v, want the error that there are no CPU samples", path, lerr)
+		if strings.Contains(path, "/trace-event/") && lerr != nil {
+			t.Errorf("Load(%s) = %v, want a span or sample profile", path, lerr)
 		}
 		return nil
 	})
