@@ -20,7 +20,9 @@ import (
 // (else "pid:tid"); all threads are loaded, and their samples merged in time
 // order on the trace clock. Events are taken in timestamp order, chunks of
 // undeclared profiles and chunks without data are skipped with a warning,
-// as speedscope does. Other events (B/E/X spans, instants) are ignored.
+// as speedscope does. Other events are ignored when a CPU profile is
+// present; a trace without one is read from its sampled stacks or its B/E/X
+// spans instead (chrome_spans.go).
 
 func init() {
 	RegisterFormat(Format{Name: "chrome", Priority: 41, Sniff: sniffChrome, Parse: parseChrome})
