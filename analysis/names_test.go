@@ -210,3 +210,13 @@ func TestSplitCorpus(t *testing.T) {
 	}
 	t.Logf("%d profiles, %d frames", files, frames)
 }
+
+// BenchmarkSplit splits the example names once per iteration.
+func BenchmarkSplit(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range splitCases {
+			Split(c.name, c.lang)
+		}
+	}
+}
