@@ -16,6 +16,14 @@ const (
 	foldFill  = "#d9d9d9"
 )
 
+// style outlines a node's shape on hover, and outlines and fades in the
+// nodes that are new since the previous picture. Labels ignore the pointer,
+// so the tooltip is the node's.
+const style = ".proflens .pl-n:hover>path,.proflens .pl-n:hover>rect,.proflens .pl-n:hover>circle{stroke:#000;stroke-width:1.5}" +
+	".proflens text{pointer-events:none}" +
+	".proflens .pl-new>path,.proflens .pl-new>rect,.proflens .pl-new>circle{stroke:#000;stroke-width:1.5;animation:pl-in 1.5s ease-out}" +
+	"@keyframes pl-in{from{opacity:0}}"
+
 // svgWriter writes SVG with fixed float precision; the first write error
 // is kept and reported by close.
 type svgWriter struct {
@@ -27,7 +35,7 @@ func newSVG(w io.Writer, width, height float64) *svgWriter {
 	s := &svgWriter{w: bufio.NewWriter(w)}
 	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" class="proflens" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
 		width, height, width, height, fontStack, fontSize)
-	s.printf("<style>.proflens .pl-n:hover>*:first-of-type{stroke:#000;stroke-width:1.5}.proflens text{pointer-events:none}.proflens .pl-new>*:first-of-type{stroke:#000;stroke-width:1.5;animation:pl-in 1.5s ease-out}@keyframes pl-in{from{opacity:0}}</style>\n")
+	s.printf("<style>%s</style>\n", style)
 	return s
 }
 

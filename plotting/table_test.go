@@ -75,3 +75,81 @@ func TestTidyTable(t *testing.T) {
 		}
 	}
 }
+
+// TestColours: one hue family per package; classes of one package get
+// distinct neighbouring shades; the same name always gets the same colour.
+func TestColours(t *testing.T) {
+	v := toyViews(t)["fig2"]
+	pal := newPalette(v)
+	col := func(name string) string {
+		for i := range v.Nodes {
+			if v.Nodes[i].Name == name {
+				return pal.colour(elements(v, int32(i), name))
+			}
+		}
+		t.Fatalf("no node %s", name)
+		return ""
+	}
+	hue := func(c string) float64 {
+		var r, g, b int
+		fmt.Sscanf(c, "#%02x%02x%02x", &r, &g, &b)
+		return hueOf(float64(r)/255, float64(g)/255, float64(b)/255)
+	}
+	lung, muscle, nerve := col("lib2.Lung.inhale"), col("lib2.Muscle.contract"), col("lib2.Nerve.transmit")
+	whale, signal := col("lib1.Whale.breath"), col("lib3.Signal.travel")
+	for _, pair := range [][2]string{{lung, muscle}, {muscle, nerve}, {lung, nerve}} {
+		if d := rgbDist(pair[0], pair[1]); d < 30 {
+			t.Errorf("classes of lib2 have near-equal colours %s and %s (distance %d)", pair[0], pair[1], d)
+		}
+	}
+	for _, c := range []string{lung, muscle, nerve} {
+		if d := hueDist(hue(c), hue(lung)); d > 50 {
+			t.Errorf("lib2 colours %s and %s are %.0f° apart, want one family", c, lung, d)
+		}
+		for _, other := range []string{whale, signal} {
+			if d := hueDist(hue(c), hue(other)); d < 60 {
+				t.Errorf("lib2 colour %s is only %.0f° from another package's %s", c, d, other)
+			}
+		}
+	}
+	if col("lib2.Muscle.stop") == "" || newPalette(v).colour(elements(v, 0, v.Nodes[0].Name)) != col(v.Nodes[0].Name) {
+		t.Errorf("colours are not stable")
+	}
+}
+
+// rgbDist is the sum of the channel differences of two #rrggbb colours.
+func rgbDist(a, b string) int {
+	var r1, g1, b1, r2, g2, b2 int
+	fmt.Sscanf(a, "#%02x%02x%02x", &r1, &g1, &b1)
+	fmt.Sscanf(b, "#%02x%02x%02x", &r2, &g2, &b2)
+	abs := func(x int) int {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	return abs(r1-r2) + abs(g1-g2) + abs(b1-b2)
+}
+
+func hueDist(a, b float64) float64 {
+	d := math.Abs(a - b)
+	return math.Min(d, 360-d)
+}
+
+// hueOf is the hue of an RGB colour, in degrees.
+func hueOf(r, g, b float64) float64 {
+	max, min := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	if max == min {
+		return 0
+	}
+	var h float64
+	switch max {
+	case r:
+		h = math.Mod((g-b)/(max-min), 6)
+	case g:
+		h = (b-r)/(max-min) + 2
+	default:
+		h = (r-g)/(max-min) + 4
+	}
+	return math.Mod(h*60+360, 360)
+}
