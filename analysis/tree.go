@@ -1,7 +1,9 @@
 package analysis
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 )
 
 // Tree is the call tree of a profile: the trie of its stacks. It is built
@@ -39,134 +41,79 @@ func (t *Tree) Children(n int32, yield func(c int32)) {
 // Name returns the full name of node n's frame.
 func (t *Tree) Name(n int32) string { return t.Profile.Frames[t.Frame[n]].Name }
 
-// NewTree builds the call tree of p in one pass over its distinct stacks,
-// then numbers the nodes in pre-order. Time and memory are linear in the total
-// length of the distinct stacks.
+// NewTree builds the call tree of p. It sorts the distinct stacks by their
+// frames' (name, id) order, so that the sorted stacks list the tree's paths
+// in pre-order: each stack adds the nodes below its longest common prefix
+// with the previous one. Time is O(S log S) comparisons of stacks plus the
+// total stack length; no map is used, and memory is the tree itself.
 func NewTree(p *Profile) *Tree {
-	nv := len(p.ValueTypes)
-	// Pass 1: a trie with temporary ids, keyed by (parent, frame).
-	type key struct{ parent, frame int32 }
-	ids := make(map[key]int32)
-	var parent, frame []int32
-	leaf := make([]int32, len(p.Stacks))
-	for s, st := range p.Stacks {
-		cur := int32(-1)
-		for _, f := range st {
-			k := key{cur, f}
-			id, ok := ids[k]
-			if !ok {
-				id = int32(len(parent))
-				parent = append(parent, cur)
-				frame = append(frame, f)
-				ids[k] = id
-			}
-			cur = id
-		}
-		leaf[s] = cur
+	rank := frameRanks(p)
+	order := make([]int32, len(p.Stacks))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	ids = nil
-	n := len(parent)
-
-	// Children lists (CSR), sorted by frame name then frame id.
-	count := make([]int32, n+1)
-	var roots []int32
-	for i, pa := range parent {
-		if pa < 0 {
-			roots = append(roots, int32(i))
-		} else {
-			count[pa+1]++
-		}
+	slices.SortFunc(order, func(a, b int32) int { return compareRanked(p.Stacks[a], p.Stacks[b], rank) })
+	// Pass 1: count the nodes each stack adds, to allocate once.
+	n := 0
+	var prev []int32
+	for _, s := range order {
+		st := p.Stacks[s]
+		n += len(st) - commonPrefix(prev, st)
+		prev = st
 	}
-	for i := 1; i <= n; i++ {
-		count[i] += count[i-1]
-	}
-	kids := make([]int32, n-len(roots))
-	fill := append([]int32(nil), count[:n]...)
-	for i, pa := range parent {
-		if pa >= 0 {
-			kids[fill[pa]] = int32(i)
-			fill[pa]++
-		}
-	}
-	less := func(s []int32) func(i, j int) bool {
-		return func(i, j int) bool {
-			a, b := frame[s[i]], frame[s[j]]
-			if na, nb := p.Frames[a].Name, p.Frames[b].Name; na != nb {
-				return na < nb
-			}
-			return a < b
-		}
-	}
-	sort.Slice(roots, less(roots))
-	for i := 0; i < n; i++ {
-		s := kids[count[i]:count[i+1]]
-		if len(s) > 1 {
-			sort.Slice(s, less(s))
-		}
-	}
-
-	// Pass 2: pre-order renumbering with an explicit stack.
 	t := &Tree{
-		Profile: p,
-		Names:   NewNames(p),
-		Parent:  make([]int32, n),
-		Frame:   make([]int32, n),
-		Size:    make([]int32, n),
-		Depth:   make([]int32, n),
+		Profile: p, Names: NewNames(p),
+		Parent: make([]int32, 0, n), Frame: make([]int32, 0, n), Depth: make([]int32, 0, n),
+		StackNode: make([]int32, len(p.Stacks)),
 	}
-	newID := make([]int32, n)
-	next := int32(0)
-	stack := make([]int32, 0, 64)
-	for i := len(roots) - 1; i >= 0; i-- {
-		stack = append(stack, roots[i])
-	}
-	for len(stack) > 0 {
-		old := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		id := next
-		next++
-		newID[old] = id
-		t.Frame[id] = frame[old]
-		if pa := parent[old]; pa >= 0 {
-			t.Parent[id] = newID[pa]
-			t.Depth[id] = t.Depth[newID[pa]] + 1
-		} else {
-			t.Parent[id] = -1
-			t.Roots = append(t.Roots, id)
-		}
-		s := kids[count[old]:count[old+1]]
-		for j := len(s) - 1; j >= 0; j-- {
-			stack = append(stack, s[j])
-		}
-	}
-	for i := range t.Size {
-		t.Size[i] = 1
-	}
-	for id := int32(n) - 1; id >= 0; id-- {
-		if pa := t.Parent[id]; pa >= 0 {
-			t.Size[pa] += t.Size[id]
-		}
-	}
+	t.addPaths(order)
+	t.Size = subtreeSizes(t.Parent)
+	t.addValues()
+	return t
+}
 
-	// Values: self at the leaf, then totals bottom-up.
-	t.StackNode = make([]int32, len(p.Stacks))
-	for s, l := range leaf {
-		if l < 0 {
-			t.StackNode[s] = -1
-		} else {
-			t.StackNode[s] = newID[l]
+// addPaths creates the nodes of the stacks, taken in sorted order.
+func (t *Tree) addPaths(order []int32) {
+	p := t.Profile
+	var prev, path []int32
+	for _, s := range order {
+		st := p.Stacks[s]
+		l := commonPrefix(prev, st)
+		path = path[:l]
+		for d := l; d < len(st); d++ {
+			id := int32(len(t.Parent))
+			pa := int32(-1)
+			if d > 0 {
+				pa = path[d-1]
+			} else {
+				t.Roots = append(t.Roots, id)
+			}
+			t.Parent = append(t.Parent, pa)
+			t.Frame = append(t.Frame, st[d])
+			t.Depth = append(t.Depth, int32(d))
+			path = append(path, id)
 		}
+		t.StackNode[s] = -1
+		if len(st) > 0 {
+			t.StackNode[s] = path[len(st)-1]
+		}
+		prev = st
 	}
-	t.Self = make([][]int64, nv)
-	t.Total = make([][]int64, nv)
+}
+
+// addValues puts each sample's values on its leaf (Self), then sums them
+// bottom-up (Total).
+func (t *Tree) addValues() {
+	p, n, nv := t.Profile, t.Len(), len(t.Profile.ValueTypes)
+	t.Self, t.Total = make([][]int64, nv), make([][]int64, nv)
 	t.Unrooted = make([]int64, nv)
-	for v := 0; v < nv; v++ {
+	for v := range nv {
 		t.Self[v] = make([]int64, n)
 	}
 	for i := range p.Samples {
 		smp := &p.Samples[i]
 		node := t.StackNode[smp.Stack]
-		for v := 0; v < nv; v++ {
+		for v := range nv {
 			if node < 0 {
 				t.Unrooted[v] += smp.Values[v]
 			} else {
@@ -174,7 +121,7 @@ func NewTree(p *Profile) *Tree {
 			}
 		}
 	}
-	for v := 0; v < nv; v++ {
+	for v := range nv {
 		tot := append([]int64(nil), t.Self[v]...)
 		for id := int32(n) - 1; id >= 0; id-- {
 			if pa := t.Parent[id]; pa >= 0 {
@@ -183,5 +130,57 @@ func NewTree(p *Profile) *Tree {
 		}
 		t.Total[v] = tot
 	}
-	return t
+}
+
+// subtreeSizes counts each node's subtree from pre-order parents.
+func subtreeSizes(parent []int32) []int32 {
+	size := make([]int32, len(parent))
+	for id := len(parent) - 1; id >= 0; id-- {
+		size[id]++
+		if pa := parent[id]; pa >= 0 {
+			size[pa] += size[id]
+		}
+	}
+	return size
+}
+
+// frameRanks numbers the frames of p in (name, id) order: the order of
+// siblings in the tree.
+func frameRanks(p *Profile) []int32 {
+	byName := make([]int32, len(p.Frames))
+	for i := range byName {
+		byName[i] = int32(i)
+	}
+	slices.SortFunc(byName, func(a, b int32) int {
+		if c := strings.Compare(p.Frames[a].Name, p.Frames[b].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	rank := make([]int32, len(p.Frames))
+	for r, f := range byName {
+		rank[f] = int32(r)
+	}
+	return rank
+}
+
+// compareRanked orders stacks by their frames' ranks, a prefix first.
+func compareRanked(a, b []int32, rank []int32) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return cmp.Compare(rank[a[i]], rank[b[i]])
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b []int32) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
 }
