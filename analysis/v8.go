@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -148,7 +149,10 @@ type timedSample struct {
 
 // addTimed adds samples to b in time order (stable for equal times).
 func addTimed(b *Builder, out []timedSample) {
-	sort.SliceStable(out, func(i, j int) bool { return out[i].time < out[j].time })
+	less := func(i, j int) bool { return out[i].time < out[j].time }
+	if !sort.SliceIsSorted(out, less) {
+		sort.SliceStable(out, less)
+	}
 	vals := make([]int64, 2*len(out))
 	for i, s := range out {
 		v := vals[2*i : 2*i+2 : 2*i+2]
@@ -212,6 +216,7 @@ type v8Conv struct {
 	on     []int32         // per node index, 1 + position in the open stack, 0 if closed
 	open   []int32         // the open stack: node indices, root first
 	frames []int32         // frame ids of open
+	add    []int32         // scratch: nodes to open, leaf first
 }
 
 // convert appends the samples of p, converted into b's frames and stacks,
@@ -226,6 +231,7 @@ func (p *v8Profile) convert(b *Builder, thread string, origin int64, out []timed
 	}
 	times := c.times()
 	first := len(out)
+	out = slices.Grow(out, len(p.Samples))
 	stack := int32(-1)
 	for i, id := range p.Samples {
 		if n, ok := c.index[id]; ok && c.step(n) || stack < 0 {
@@ -331,12 +337,12 @@ func (c *v8Conv) step(n int32) bool {
 		c.pop()
 		changed = true
 	}
-	var add []int32
+	c.add = c.add[:0]
 	for m := n; m >= 0 && m != lca && !c.ignored(m); m = c.next(m) {
-		add = append(add, m)
+		c.add = append(c.add, m)
 	}
-	for i := len(add) - 1; i >= 0; i-- {
-		c.push(add[i])
+	for i := len(c.add) - 1; i >= 0; i-- {
+		c.push(c.add[i])
 		changed = true
 	}
 	return changed
