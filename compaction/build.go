@@ -33,6 +33,9 @@ func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
 	size = make([]int32, ng)
 	for gi := ng - 1; gi >= 0; gi-- { // children have larger ids
 		size[gi]++
+		if x := g.reuse[gi]; x >= 0 {
+			size[gi] = g.old.end(x) - x
+		}
 		if up := g.gUp[gi]; up >= 0 {
 			size[up] += size[gi]
 		}
@@ -59,25 +62,31 @@ type emitter struct {
 	kids   []int32
 	size   []int32
 	kidBuf []int32
+	fresh  []int32 // the nodes written from groups (not copied from g.old)
+	remap  []int32 // after a step: old node index -> new, for copied blocks
 }
 
 // group writes group gi's subtree in pre-order at index at, under parent
-// node up, and returns the index after it. Members are sorted here.
+// node up, and returns the index after it. Members are sorted here. A group
+// that reuses an old node is written as a copy of the old node's subtree.
 func (e *emitter) group(gi, at, up int32) int32 {
 	g, v := e.g, e.v
+	if x := g.reuse[gi]; x >= 0 {
+		return e.copyBlock(x, at, up)
+	}
+	e.fresh = append(e.fresh, at)
 	nd := &v.Nodes[at]
 	name := g.gName[gi]
 	nd.Name = g.ix.str[name]
 	nd.Parent = up
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
-	h := uint64(fnvOffset)
 	if up >= 0 {
 		nd.Depth = v.Nodes[up].Depth + 1
-		h = fnvAdd(v.hash[up], '>')
 	}
-	v.hash[at] = mix(fnvString(h, nd.Name))
+	seeds := g.seeds[g.seedLo[gi]:g.seedHi[gi]:g.seedHi[gi]]
+	v.hash[at] = nodeHash(g.ix, seeds, nd.Name)
 	v.name[at] = name
-	v.seeds[at] = g.seeds[g.seedLo[gi]:g.seedHi[gi]:g.seedHi[gi]]
+	v.seeds[at] = seeds
 	nd.Members = g.mem[g.memLo[gi]:g.memHi[gi]:g.memHi[gi]]
 	slices.Sort(nd.Members)
 	lo := len(e.kidBuf)
@@ -95,12 +104,55 @@ func (e *emitter) group(gi, at, up int32) int32 {
 	return next
 }
 
+// copyBlock writes old node x's subtree at index at under parent up,
+// shifting indices and depths, and returns the index after it.
+func (e *emitter) copyBlock(x, at, up int32) int32 {
+	old, v := e.g.old, e.v
+	end := old.end(x)
+	depth := int32(0)
+	if up >= 0 {
+		depth = v.Nodes[up].Depth + 1
+	}
+	shift, dshift := at-x, depth-old.Nodes[x].Depth
+	for j := x; j < end; j++ {
+		r := j + shift
+		nd := old.Nodes[j]
+		nd.Depth += dshift
+		if j == x {
+			nd.Parent = up
+		} else {
+			nd.Parent += shift
+		}
+		if len(nd.Children) > 0 {
+			lo := len(e.kidBuf)
+			for _, c := range nd.Children {
+				e.kidBuf = append(e.kidBuf, c+shift)
+			}
+			nd.Children = e.kidBuf[lo:len(e.kidBuf):len(e.kidBuf)]
+		}
+		v.Nodes[r] = nd
+		v.name[r], v.seeds[r], v.hash[r], v.hlen[r] = old.name[j], old.seeds[j], old.hash[j], old.hlen[j]
+		e.remap[j] = r
+	}
+	return end + shift
+}
+
+// nodeHash is the hash a handle is cut from: the node's name and where it
+// starts in the call tree (the full path of its first seed).
+func nodeHash(ix *index, seeds []int32, name string) uint64 {
+	first := seeds[0]
+	for _, s := range seeds[1:] {
+		first = min(first, s)
+	}
+	return mix(fnvString(fnvAdd(ix.path[first], '|'), name))
+}
+
 // newView allocates a view of n nodes.
 func newView(ov *View, s *State, value, n int) *View {
 	return &View{
 		Tree: ov.Tree, Value: value, Before: ov.Tree.Len(), After: n,
 		Nodes: make([]Node, n),
-		name:  make([]int32, n), seeds: make([][]int32, n), hash: make([]uint64, n),
+		name:  make([]int32, n), seeds: make([][]int32, n), hash: make([]uint64, n), hlen: make([]uint8, n),
 		state: s,
 	}
 }
@@ -116,6 +168,10 @@ func (g *grouping) view(s *State, value int) *View {
 		at = e.group(k, at, -1)
 	}
 	v.byHash = sortByHash(v.hash)
+	v.sorted = make([]uint64, len(v.byHash))
+	for k, i := range v.byHash {
+		v.sorted[k] = v.hash[i]
+	}
 	v.handles(nil)
 	return v
 }

@@ -40,6 +40,12 @@ type grouping struct {
 	kidHi  []int32
 	seeds  []int32
 	mem    []int32
+	reuse  []int32 // per group: the node of old it equals, or -1
+
+	// After a step: the view before it, and per call-tree node 1 + the old
+	// node it seeds, for the seeds of the old nodes the step may reuse.
+	old   *View
+	owner []int32
 
 	// scratch
 	kids, comp, count []int32
@@ -73,9 +79,32 @@ func (g *grouping) names(cn []int32) {
 // child groups, breadth first, until no group is left.
 func (g *grouping) run() {
 	for gi := int32(1); gi < int32(len(g.gName)); gi++ {
+		if g.owner != nil {
+			if g.reuse[gi] = g.reused(gi); g.reuse[gi] >= 0 {
+				continue
+			}
+		}
 		g.absorb(gi)
 		g.seedChildren(gi)
 	}
+}
+
+// reused returns the old node whose seeds are exactly group gi's, or -1.
+// Such a node and its whole subtree are unchanged by the step: a compacted
+// subtree depends only on its seeds and on the levels below them, which the
+// step did not touch (g.owner leaves out the target's seeds).
+func (g *grouping) reused(gi int32) int32 {
+	seeds := g.seeds[g.seedLo[gi]:g.seedHi[gi]]
+	x := g.owner[seeds[0]] - 1
+	if x < 0 || len(g.old.seeds[x]) != len(seeds) || g.old.name[x] != g.gName[gi] {
+		return -1
+	}
+	for _, s := range seeds[1:] {
+		if g.owner[s]-1 != x {
+			return -1
+		}
+	}
+	return x
 }
 
 func (g *grouping) newGroup(name, up int32) int32 {
@@ -88,6 +117,7 @@ func (g *grouping) newGroup(name, up int32) int32 {
 	g.memHi = append(g.memHi, 0)
 	g.kidLo = append(g.kidLo, 0)
 	g.kidHi = append(g.kidHi, 0)
+	g.reuse = append(g.reuse, -1)
 	return id
 }
 

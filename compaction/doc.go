@@ -25,9 +25,10 @@
 // self is its total minus its children's; siblings have distinct names and
 // are ordered by descending total, then name; nodes are in pre-order.
 //
-// Handles are the shortest prefixes (at least four hex digits) of a hash of
-// the node's path of names that no other node of the view shares, so they
-// are the same on every run and machine.
+// Handles are the shortest prefixes (at least four hex digits), unique in
+// the view, of a hash of the node's name and of the call path where it
+// starts (its first seed), so they are the same on every run and machine and
+// a node keeps its handle across steps that do not remake it.
 //
 // Views and states are immutable once made and may be shared; a View holds
 // its State, which must not be modified afterwards.

@@ -25,9 +25,9 @@ func ExampleCompact() {
 	v.WriteText(os.Stdout, 0)
 	// Output:
 	// 11 call-tree nodes → 3 compacted nodes
-	// lib1 [6]  (36f9)
-	//   lib2 [6]  (5d8b)
-	//     lib3 [6]  (e13c)
+	// lib1 [6]  (8a70)
+	//   lib2 [6]  (a5d1)
+	//     lib3 [6]  (212e)
 }
 
 // Figure 7: expanding lib2 from Figure 6 shows its classes.
@@ -46,12 +46,12 @@ func ExampleStep() {
 	_, _, err = compaction.Step(v, muscle, -1)
 	fmt.Println(err)
 	// Output:
-	// lib1 [6]  (36f9)
-	//   lib2.Lung [6]  (68b6)
-	//     lib2.Muscle [6]  (7aae)
-	//       lib2.Nerve [5]  (3f8b)
-	//         lib3 [5]  (54b2)
-	//       lib3 [1]  (e01d)
+	// lib1 [6]  (8a70)
+	//   lib2.Lung [6]  (ad9e)
+	//     lib2.Muscle [6]  (fe77)
+	//       lib2.Nerve [5]  (41b4)
+	//         lib3 [5]  (212e)
+	//       lib3 [1]  (f3ac)
 	// compact lib2.Muscle: refused: lib2 is coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first
 }
 
@@ -63,18 +63,18 @@ func ExampleState_SetLevel() {
 	compaction.Compact(t, s, 0).WriteText(os.Stdout, 0)
 	// Output:
 	// 5 nodes set
-	// lib1.Whale.breath [6]  (d9d7)
-	//   lib1.Mammal.inhale [6]  (70f3)
-	//     lib2 [6]  (79fa)
-	//       lib3.Signal.travel [5]  (c2ab)
-	//       lib3.Pressure.foo [1]  (e77e)
-	//         lib3.Blood.flow [1]  (daa3)
+	// lib1.Whale.breath [6]  (2ebc)
+	//   lib1.Mammal.inhale [6]  (a919)
+	//     lib2 [6]  (a5d1)
+	//       lib3.Signal.travel [5]  (eb66)
+	//       lib3.Pressure.foo [1]  (6303)
+	//         lib3.Blood.flow [1]  (527a)
 }
 
 func ExampleView_Resolve() {
 	t := toyTree()
 	v := compaction.Compact(t, compaction.NewState(t, 1), 0)
-	for _, target := range []string{"5d8b", "lib1 > lib2 > lib3", "all", "lib1 > lib9"} {
+	for _, target := range []string{"a5d1", "lib1 > lib2 > lib3", "all", "lib1 > lib9"} {
 		i, err := v.Resolve(target)
 		if err != nil {
 			fmt.Println(err)
@@ -85,7 +85,7 @@ func ExampleView_Resolve() {
 		}
 	}
 	// Output:
-	// 5d8b = lib1 > lib2
+	// a5d1 = lib1 > lib2
 	// lib1 > lib2 > lib3 = lib1 > lib2 > lib3
 	// all = every node
 	// path "lib1 > lib9": no node named "lib9" under lib1 (there: lib2)

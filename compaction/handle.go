@@ -14,13 +14,14 @@ import (
 const HandleLen = 4
 
 // Handles. A node's handle is the shortest prefix, of at least HandleLen
-// hex digits, of a 64-bit hash of its path (FNV-1a of the parent's hash,
-// ">" and the name, then mixed) of compacted names from
-// the root, that no other node's hash shares: handles that would collide
-// all get one more digit, repeatedly. So a handle depends only on the set of
-// paths in the view, not on any order, and the same node gets the same
-// handle on every run and machine as long as no new colliding path appears.
-// (Two paths with equal 64-bit hashes are told apart by their position.)
+// hex digits, of a 64-bit hash of its name and of the full call path of its
+// first seed (nodeHash), that no other node's hash in the view shares:
+// handles that would collide all get one more digit, repeatedly. So a
+// handle names a compacted node by what it shows and where it starts in the
+// call tree; it does not depend on any order, is the same on every run and
+// machine, and survives steps elsewhere in the view (an expand changes only
+// the handles of the nodes it remakes). Two nodes with equal 64-bit hashes
+// are told apart by their position.
 
 // sortByHash returns the node indices ordered by (hash, index): by a
 // comparison sort for small views, by an LSD radix sort (linear time, eight
@@ -72,8 +73,7 @@ func (v *View) handles(positions []int32) {
 			positions[k] = int32(k)
 		}
 	} else {
-		slices.Sort(positions)
-		positions = slices.Compact(positions)
+		positions = distinct(positions, n)
 	}
 	type job struct {
 		node int32
@@ -86,7 +86,7 @@ func (v *View) handles(positions []int32) {
 			continue
 		}
 		i := v.byHash[k]
-		if l := v.handleLen(k); len(v.Nodes[i].Handle) != l || l > 16 {
+		if l := v.handleLen(k); int(v.hlen[i]) != l || l > 16 {
 			todo = append(todo, job{i, l})
 			total += min(l, 16)
 		}
@@ -105,6 +105,7 @@ func (v *View) handles(positions []int32) {
 	at := 0
 	for _, j := range todo {
 		l := min(j.l, 16)
+		v.hlen[j.node] = uint8(j.l)
 		v.Nodes[j.node].Handle = all[at : at+l]
 		at += l
 		if j.l > 16 {
@@ -113,17 +114,34 @@ func (v *View) handles(positions []int32) {
 	}
 }
 
+// distinct returns the positions in [0, n) of ps, each once, ascending.
+func distinct(ps []int32, n int32) []int32 {
+	seen := make([]bool, n)
+	for _, k := range ps {
+		if k >= 0 && k < n {
+			seen[k] = true
+		}
+	}
+	out := ps[:0]
+	for k, ok := range seen {
+		if ok {
+			out = append(out, int32(k))
+		}
+	}
+	return out
+}
+
 // handleLen returns the handle length of the node at position k of
 // v.byHash: one more than the hex digits its hash shares with a neighbour's,
 // and at least HandleLen.
 func (v *View) handleLen(k int32) int {
-	h := v.hash[v.byHash[k]]
+	h := v.sorted[k]
 	shared := 0
 	if k > 0 {
-		shared = bits.LeadingZeros64(h^v.hash[v.byHash[k-1]]) / 4
+		shared = bits.LeadingZeros64(h^v.sorted[k-1]) / 4
 	}
-	if k+1 < int32(len(v.byHash)) {
-		shared = max(shared, bits.LeadingZeros64(h^v.hash[v.byHash[k+1]])/4)
+	if k+1 < int32(len(v.sorted)) {
+		shared = max(shared, bits.LeadingZeros64(h^v.sorted[k+1])/4)
 	}
 	return max(handleMin, shared+1)
 }

@@ -19,6 +19,7 @@ type index struct {
 	depth  []int32  // per prefix id: number of elements
 	parent []int32  // per prefix id: the prefix one element shorter, -1 at depth 1
 	str    []string // per prefix id: the displayed compacted name
+	path   []uint64 // per call-tree node: hash of its path of full names from the root
 }
 
 // prefixKey names a prefix by the prefix one element shorter and its last
@@ -57,6 +58,14 @@ func newIndex(t *analysis.Tree) *index {
 		}
 	}
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
+	ix.path = make([]uint64, t.Len())
+	for n := range ix.path { // parents come first in pre-order
+		h := uint64(fnvOffset)
+		if p := t.Parent[n]; p >= 0 {
+			h = fnvAdd(ix.path[p], '>')
+		}
+		ix.path[n] = mix(fnvString(h, t.Name(int32(n))))
+	}
 	return ix
 }
 

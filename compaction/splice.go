@@ -1,7 +1,6 @@
 package compaction
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -50,6 +49,17 @@ func recompact(v *View, ns *State, c int32) (*View, []int32) {
 		if touched[g.comp[i]] {
 			seeds = append(seeds, s)
 			removed[from[i]] = true
+		}
+	}
+	g.old = v
+	g.owner = make([]int32, v.Tree.Len())
+	for x := range removed {
+		for j, end := x, v.end(x); j < end; j++ {
+			if j != c {
+				for _, s := range v.seeds[j] {
+					g.owner[s] = j + 1
+				}
+			}
 		}
 	}
 	g.kids = seeds
@@ -120,18 +130,28 @@ func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*
 	}
 	nv := newView(v, ns, v.Value, int(newN))
 	v.copyInto(nv, remap, p, at)
-	e := &emitter{v: nv, g: g, tot: tot, kids: kids, size: size}
-	var tops []int32
+	e := &emitter{v: nv, g: g, tot: tot, kids: kids, size: size, remap: remap}
 	for k, it := range items {
 		if it.grp >= 0 {
 			e.group(it.grp, at[k], p)
-			tops = append(tops, at[k])
 		}
 	}
-	var dirty []int32
-	nv.byHash, dirty = mergeByHash(v, nv, remap, tops)
-	nv.handles(dirty)
-	return nv, tops
+	// Check the new nodes, and the top of every copied block under one (its
+	// parent's name changed, so R1 may fail there).
+	isNew := make([]bool, len(nv.Nodes))
+	for _, j := range e.fresh {
+		isNew[j] = true
+	}
+	check := slices.Clone(e.fresh)
+	for _, j := range e.fresh {
+		for _, c := range nv.Nodes[j].Children {
+			if !isNew[c] {
+				check = append(check, c)
+			}
+		}
+	}
+	nv.handles(mergeByHash(v, nv, remap, e.fresh))
+	return nv, check
 }
 
 // itemKey returns the total and name id of a child of P, old or new.
@@ -165,7 +185,7 @@ func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 			nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
 		}
 		nv.Nodes[r] = nd
-		nv.name[r], nv.seeds[r], nv.hash[r] = v.name[j], v.seeds[j], v.hash[j]
+		nv.name[r], nv.seeds[r], nv.hash[r], nv.hlen[r] = v.name[j], v.seeds[j], v.hash[j], v.hlen[j]
 	}
 	if p < 0 {
 		nv.Roots = at
@@ -177,59 +197,45 @@ func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 	}
 }
 
-// mergeByHash returns nv's nodes by (hash, index): v's order for the nodes
-// it keeps (remap is monotonic on them), merged with the new subtrees'. It
-// also returns the positions whose neighbours changed, where handle lengths
-// must be recomputed.
-func mergeByHash(v, nv *View, remap []int32, tops []int32) (out, dirty []int32) {
-	var fresh []int32
-	for _, t := range tops {
-		for j, end := t, nv.end(t); j < end; j++ {
-			fresh = append(fresh, j)
-		}
-	}
+// mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes it
+// keeps (remap is monotonic on them), merged with the new subtrees'. It
+// returns the positions whose neighbours changed, where handle lengths must
+// be recomputed.
+func mergeByHash(v, nv *View, remap []int32, fresh []int32) (dirty []int32) {
 	hs := make([]uint64, len(fresh))
 	for k, j := range fresh {
 		hs[k] = nv.hash[j]
 	}
-	for k, x := range sortByHash(hs) { // stable: ties stay by index
-		hs[k] = uint64(fresh[x])
-	}
-	for k := range fresh {
-		fresh[k] = int32(hs[k])
-	}
-	less := func(a, b int32) int {
-		if c := cmp.Compare(nv.hash[a], nv.hash[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	}
-	out = make([]int32, 0, len(nv.Nodes))
+	order := sortByHash(hs) // stable: ties stay by index
+	n := len(nv.Nodes)
+	out, sorted := make([]int32, 0, n), make([]uint64, 0, n)
 	// A removed node makes its two neighbours dirty; a new one itself and
 	// its two neighbours. handles ignores duplicates and positions past the end.
 	gap := func() { dirty = append(dirty, int32(len(out))-1, int32(len(out))) }
-	add := func(j int32) {
-		k := int32(len(out))
-		dirty = append(dirty, k-1, k, k+1)
-		out = append(out, j)
-	}
 	f := 0
-	for _, i := range v.byHash {
+	for k, i := range v.byHash {
 		r := remap[i]
 		if r < 0 {
 			gap()
 			continue
 		}
-		for f < len(fresh) && less(fresh[f], r) < 0 {
-			add(fresh[f])
-			f++
+		h := v.sorted[k]
+		for ; f < len(order); f++ {
+			fh, fj := hs[order[f]], fresh[order[f]]
+			if fh > h || fh == h && fj > r {
+				break
+			}
+			dirty = append(dirty, int32(len(out))-1, int32(len(out)), int32(len(out))+1)
+			out, sorted = append(out, fj), append(sorted, fh)
 		}
-		out = append(out, r)
+		out, sorted = append(out, r), append(sorted, h)
 	}
-	for ; f < len(fresh); f++ {
-		add(fresh[f])
+	for ; f < len(order); f++ {
+		dirty = append(dirty, int32(len(out))-1, int32(len(out)), int32(len(out))+1)
+		out, sorted = append(out, fresh[order[f]]), append(sorted, hs[order[f]])
 	}
-	return out, dirty
+	nv.byHash, nv.sorted = out, sorted
+	return dirty
 }
 
 // end returns the index after node i's subtree: the next sibling of i or

@@ -91,3 +91,23 @@ func TestSortByHash(t *testing.T) {
 		t.Errorf("sortByHash differs from a stable comparison sort")
 	}
 }
+
+// TestStepR2WhenNameStays: expanding a node whose own name is already full
+// leaves its name and seeds as they were, but its members grow finer; the
+// step must still be checked (R2) and not be taken for an unchanged node.
+func TestStepR2WhenNameStays(t *testing.T) {
+	tr, _ := build([]spec{{-1, "a", 1}, {0, "a.X.f", 1}})
+	v := Compact(tr, NewState(tr, 1), 0)
+	_, v, err := Step(v, 0, +1)
+	if err != nil {
+		t.Fatalf("first expand: %v", err)
+	}
+	if got := figure(v); got != "a [2]" {
+		t.Fatalf("after one expand: %s, want a [2]", got)
+	}
+	_, _, err = Step(v, 0, +1)
+	want := "expand a: refused: a absorbs a.X.f, two or more levels finer (R2: one package level at a time); lower that to a.X first"
+	if err == nil || err.Error() != want {
+		t.Errorf("second expand: %v, want %s", err, want)
+	}
+}

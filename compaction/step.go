@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -38,10 +39,11 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	var nv *View
 	var x *Violation
 	if target >= 0 {
-		var tops []int32
-		nv, tops = recompact(v, ns, target)
-		for _, a := range tops {
-			if x = nv.check(a, a+nv.subtree(a)); x != nil {
+		var check []int32
+		nv, check = recompact(v, ns, target)
+		slices.Sort(check)
+		for _, a := range check {
+			if x = nv.check(a, a+1); x != nil {
 				break
 			}
 		}

@@ -10,7 +10,7 @@ import (
 // relation (DESIGN.md §5).
 type Node struct {
 	Name     string  // displayed compacted name (the shortest among the members)
-	Handle   string  // short, stable id derived from the path of names from the root
+	Handle   string  // short, stable id: from its name and the call path where it starts (see doc.go)
 	Parent   int32   // index into View.Nodes, -1 for a root
 	Children []int32 // indices into View.Nodes, by descending Total, then Name
 	Depth    int32   // 0 for roots
@@ -33,6 +33,8 @@ type View struct {
 	seeds  [][]int32 // per node: its highest members
 	hash   []uint64  // per node: hash of its path of names (see handles)
 	byHash []int32   // node indices by (hash, index)
+	sorted []uint64  // the hashes in byHash order
+	hlen   []uint8   // per node: the length its Handle was made with
 	state  *State    // the state the view was computed from
 
 	nodeOf     []int32 // per call-tree node: its compacted node; built on first use

@@ -19,40 +19,40 @@ import (
 var viewGolden = []struct{ code, want string }{
 	{"level 99", `level 99 on 11 of 11 call-tree nodes
 toy: 11 call-tree nodes → 11 compacted nodes (samples)
-lib1.Whale.breath [6]  (d9d7)
-  lib1.Mammal.inhale [6]  (70f3)
-    lib2.Lung.inhale [6]  (e52e)
-      lib2.Muscle.contract [4]  (88dc)
-        lib2.Nerve.transmit [3]  (39fe)
-          lib3.Signal.travel [3]  (8e2c)
-        lib3.Pressure.foo [1]  (9a4e)
-          lib3.Blood.flow [1]  (4b0e)
-      lib2.Muscle.stop [2]  (21c1)
-        lib2.Nerve.transmit [2]  (b612)
-          lib3.Signal.travel [2]  (2ee6)
+lib1.Whale.breath [6]  (2ebc)
+  lib1.Mammal.inhale [6]  (a919)
+    lib2.Lung.inhale [6]  (2844)
+      lib2.Muscle.contract [4]  (adce)
+        lib2.Nerve.transmit [3]  (dce1)
+          lib3.Signal.travel [3]  (eb66)
+        lib3.Pressure.foo [1]  (6303)
+          lib3.Blood.flow [1]  (527a)
+      lib2.Muscle.stop [2]  (f4b9)
+        lib2.Nerve.transmit [2]  (c225)
+          lib3.Signal.travel [2]  (9a50)
 `},
 	{"level 1", `level 1 on 11 of 11 call-tree nodes
 toy: 11 call-tree nodes → 3 compacted nodes (samples)
-lib1 [6]  (36f9)
-  lib2 [6]  (5d8b)
-    lib3 [6]  (e13c)
+lib1 [6]  (8a70)
+  lib2 [6]  (a5d1)
+    lib3 [6]  (212e)
 `},
 	{`expand "lib1 > lib2"`, `toy: 11 call-tree nodes → 6 compacted nodes (samples)
-lib1 [6]  (36f9)
-  lib2.Lung [6]  (68b6)
-    lib2.Muscle [6]  (7aae)
-      lib2.Nerve [5]  (3f8b)
-        lib3 [5]  (54b2)
-      lib3 [1]  (e01d)
+lib1 [6]  (8a70)
+  lib2.Lung [6]  (ad9e)
+    lib2.Muscle [6]  (fe77)
+      lib2.Nerve [5]  (41b4)
+        lib3 [5]  (212e)
+      lib3 [1]  (f3ac)
 `},
 	{"level 99\nlevel 1 where=^lib2\\.", `level 1 on 5 of 11 call-tree nodes
 toy: 11 call-tree nodes → 6 compacted nodes (samples)
-lib1.Whale.breath [6]  (d9d7)
-  lib1.Mammal.inhale [6]  (70f3)
-    lib2 [6]  (79fa)
-      lib3.Signal.travel [5]  (c2ab)
-      lib3.Pressure.foo [1]  (e77e)
-        lib3.Blood.flow [1]  (daa3)
+lib1.Whale.breath [6]  (2ebc)
+  lib1.Mammal.inhale [6]  (a919)
+    lib2 [6]  (a5d1)
+      lib3.Signal.travel [5]  (eb66)
+      lib3.Pressure.foo [1]  (6303)
+        lib3.Blood.flow [1]  (527a)
 `},
 }
 
@@ -83,7 +83,7 @@ func TestStepRefused(t *testing.T) {
 	cases := []struct{ setup, step, want string }{
 		{"level 1\nexpand \"lib1 > lib2\"", `compact "lib1 > lib2.Lung > lib2.Muscle"`,
 			"compact lib2.Muscle: refused: lib2 is coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first"},
-		{"level 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale\"", `compact 8d29`,
+		{"level 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale\"", `compact ad9e`,
 			"compact lib2.Lung: refused: lib2 absorbs lib2.Muscle.contract, two or more levels finer (R2: one package level at a time); lower that to lib2.Muscle first"},
 		{"level 1", "compact all", "compact all: already at level 1 (the top name element); nothing to compact"},
 	}
@@ -106,7 +106,7 @@ func TestStepRefused(t *testing.T) {
 
 func TestTargets(t *testing.T) {
 	s := NewSession(t.TempDir())
-	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand 5d8b\nexpand toy all"); err != nil {
+	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand a5d1\nexpand toy all"); err != nil {
 		t.Fatal(err)
 	}
 	got := text(CompactedView(s.Current()))
