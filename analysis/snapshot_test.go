@@ -177,6 +177,10 @@ var snapCases = []snapCase{
 	{"pprof", "importAsPprofProfile 1", ss + "pprof/simple.prof", pprofKey, pprofSnapKey, 1},
 	{"bg-flamegraph", "importFromBGFlameGraph 1", ss + "stackcollapse/simple.txt", nameKey, nameSnapKey, 1},
 	{"bg-flamegraph", "importFromBGFlameGraph with CRLF 1", ss + "stackcollapse/simple-crlf.txt", nameKey, nameSnapKey, 1},
+	{"bg-flamegraph", "importFromBGFlameGraph with UTF-16, Little Endian 1", ss + "stackcollapse/simple-utf16-le.txt", nameKey, nameSnapKey, 1},
+	{"bg-flamegraph", "importFromBGFlameGraph with UTF-16, Big Endian 1", ss + "stackcollapse/simple-utf16-be.txt", nameKey, nameSnapKey, 1},
+	// "with invalid lines" is left out: speedscope skips lines that are not
+	// stacks, our folded loader reports them as errors.
 }
 
 // snapPaths maps a snapshot short name to its file.
