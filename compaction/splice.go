@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"slices"
+	"sync"
 )
 
 // recompact computes the view after a step on compacted node c of v, given
@@ -52,7 +53,8 @@ func recompact(v *View, ns *State, c int32) (*View, []int32) {
 		}
 	}
 	g.old = v
-	g.owner = make([]int32, v.Tree.Len())
+	g.owner = ownerBuf(v.Tree.Len())
+	defer releaseOwner(g.owner, v, removed)
 	for x := range removed {
 		for j, end := x, v.end(x); j < end; j++ {
 			if j != c {
@@ -66,6 +68,30 @@ func recompact(v *View, ns *State, c int32) (*View, []int32) {
 	g.seedChildren(0)
 	g.run()
 	return splice(v, ns, p, removed, g)
+}
+
+// owners recycles the per-call-tree-node owner tables of recompact, which
+// are as long as the tree: zeroing and collecting one per step would cost
+// more than the rest of a small step.
+var owners sync.Pool
+
+func ownerBuf(n int) []int32 {
+	if b, ok := owners.Get().(*[]int32); ok && len(*b) == n {
+		return *b
+	}
+	return make([]int32, n)
+}
+
+// releaseOwner clears the entries recompact set and returns b to the pool.
+func releaseOwner(b []int32, v *View, removed map[int32]bool) {
+	for x := range removed {
+		for j, end := x, v.end(x); j < end; j++ {
+			for _, s := range v.seeds[j] {
+				b[s] = 0
+			}
+		}
+	}
+	owners.Put(&b)
 }
 
 // splice builds the view after recompact: v's nodes with the subtrees of
