@@ -3,6 +3,7 @@ package plotting
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
@@ -34,10 +35,10 @@ type Options struct {
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
 	MaxNodes int     // 0: DefaultMaxNodes
 	Profile  string  // the profile's name in the session, for the tooltips' commands
-	// Since is the view of the previous picture, or nil. Drawn nodes whose
-	// handle it lacks (the nodes an expand or compact split or merged) are
-	// outlined and fade in, ProfVis's animation between states in a still
-	// picture.
+	// Since is the view of the previous picture (of the same call tree), or
+	// nil. Drawn nodes that are new since (no node there has the same
+	// members: what an expand or compact split or merged) are outlined and
+	// fade in, ProfVis's animation between states in a still picture.
 	Since *compaction.View
 }
 
@@ -144,8 +145,10 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	return p
 }
 
-// fresh marks the items that stand for one compacted node whose handle
-// since lacks.
+// fresh marks the items that stand for one compacted node that since
+// lacks: no node there has the same members (a node the step split, merged
+// or moved members into). Views without a call tree compare handles, names
+// and totals instead.
 func fresh(p *Pic, since *compaction.View) []bool {
 	if since == nil || since == p.View || p.Bottom {
 		return nil
@@ -153,12 +156,19 @@ func fresh(p *Pic, since *compaction.View) []bool {
 	out := make([]bool, len(p.Items))
 	for i := range p.Items {
 		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
-			h := p.View.Nodes[it.Nodes[0]].Handle
-			j, err := since.Resolve(h)
-			out[i] = err != nil || since.Nodes[j].Handle != h || since.Nodes[j].Name != it.Name
+			out[i] = !inView(since, &p.View.Nodes[it.Nodes[0]])
 		}
 	}
 	return out
+}
+
+// inView reports whether v has a node with n's members.
+func inView(v *compaction.View, n *compaction.Node) bool {
+	if v.Tree != nil && len(n.Members) > 0 && int(n.Members[0]) < v.Tree.Len() {
+		return slices.Equal(v.Nodes[v.NodeOf(n.Members[0])].Members, n.Members)
+	}
+	j, err := v.Resolve(n.Handle)
+	return err == nil && v.Nodes[j].Handle == n.Handle && v.Nodes[j].Name == n.Name && v.Nodes[j].Total == n.Total
 }
 
 func marks(p *Pic) int {

@@ -193,14 +193,17 @@ func TestDrawEmpty(t *testing.T) {
 	}
 }
 
-// TestSince: after a step, the nodes outlined as new are those whose path
-// of names the previous view lacks.
+// TestSince: after a step, the nodes outlined as new are those whose set of
+// members the previous view lacks.
 func TestSince(t *testing.T) {
 	views := toyViews(t)
-	for _, c := range []struct{ from, to string }{{"fig6", "fig7"}, {"fig2", "fig10"}, {"fig7", "fig6"}, {"fig2", "fig2"}} {
+	for _, c := range []struct {
+		from, to string
+		want     int
+	}{{"fig6", "fig7", 5}, {"fig2", "fig10", 2}, {"fig7", "fig6", 2}, {"fig2", "fig2", 0}} {
 		old := map[string]bool{}
 		for i := range views[c.from].Nodes {
-			old[views[c.from].Path(int32(i))] = true
+			old[fmt.Sprint(views[c.from].Nodes[i].Members)] = true
 		}
 		pic, err := Draw(views[c.to], Options{Layout: LayoutFlame, Since: views[c.from]})
 		if err != nil {
@@ -211,13 +214,16 @@ func TestSince(t *testing.T) {
 		p := o.pic(views[c.to], DefaultMaxNodes)
 		want := 0
 		for i := range p.Items {
-			isNew := !old[views[c.to].Path(p.Items[i].Nodes[0])]
+			isNew := !old[fmt.Sprint(views[c.to].Nodes[p.Items[i].Nodes[0]].Members)]
 			if isNew {
 				want++
 			}
 			if p.IsNew(int32(i)) != isNew {
 				t.Errorf("%s → %s: %s new = %v, want %v", c.from, c.to, p.Items[i].Name, p.IsNew(int32(i)), isNew)
 			}
+		}
+		if want != c.want {
+			t.Errorf("%s → %s: the oracle finds %d new nodes, want %d", c.from, c.to, want, c.want)
 		}
 		if got := strings.Count(string(pic.SVG), "pl-n pl-new"); got != want {
 			t.Errorf("%s → %s: %d nodes outlined, want %d", c.from, c.to, got, want)
