@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -69,5 +70,25 @@ func TestVersion(t *testing.T) {
 	}
 	if code := mainArgs([]string{"bogus"}, &out, &errb); code != 2 {
 		t.Errorf("unknown subcommand: exit %d, want 2", code)
+	}
+}
+
+func TestShebang(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ content, want string }{
+		{"#!/usr/bin/python3\nimport x\n", "/usr/bin/python3"},
+		{"#! /opt/py/bin/python3.11 -E\n", "/opt/py/bin/python3.11"},
+		{"import x\n", ""},
+		{"", ""},
+	}
+	for i, tt := range tests {
+		p := filepath.Join(dir, fmt.Sprintf("script%d", i))
+		os.WriteFile(p, []byte(tt.content), 0o755)
+		if got := shebang(p); got != tt.want {
+			t.Errorf("shebang(%q) = %q, want %q", tt.content, got, tt.want)
+		}
+	}
+	if got := shebang(filepath.Join(dir, "missing")); got != "" {
+		t.Errorf("shebang(missing) = %q, want \"\"", got)
 	}
 }
