@@ -14,6 +14,8 @@ type span struct {
 	name string // as written, for matching ends to begins
 	id   string // name and args, for matching ends to begins exactly
 	key  string // frame identity
+	file string // Hermes: the script URL
+	line int64
 	ev   *traceEvent
 }
 
@@ -131,23 +133,24 @@ func (c *spanConv) span(e *traceEvent, ts float64) *span {
 		s.id += " " + a
 	}
 	if c.hermes {
-		s.key = hermesKey(n, e.Args)
+		s.key, s.file, s.line = hermesFrame(n, e.Args)
 	}
 	return s
 }
 
-// hermesKey identifies a Hermes frame as "fn url:line:col" (the JS form),
-// or by its name when it has no URL.
-func hermesKey(name string, raw json.RawMessage) string {
+// hermesFrame identifies a Hermes frame as "fn url:line:col" (the JS form),
+// or by its name when it has no URL; it returns the URL and line too.
+func hermesFrame(name string, raw json.RawMessage) (key, url string, line int64) {
 	var a struct {
 		URL    *string     `json:"url"`
 		Line   json.Number `json:"line"`
 		Column json.Number `json:"column"`
 	}
 	if json.Unmarshal(raw, &a) != nil || a.URL == nil || *a.URL == "" {
-		return name
+		return name, "", 0
 	}
-	return fmt.Sprintf("%s %s:%s:%s", name, *a.URL, a.Line, a.Column)
+	line, _ = a.Line.Int64()
+	return fmt.Sprintf("%s %s:%s:%s", name, *a.URL, a.Line, a.Column), *a.URL, line
 }
 
 // run converts one thread's spans.
@@ -195,7 +198,7 @@ func (c *spanConv) enter(s *span) {
 	c.advance(s.ts)
 	id, ok := c.frames[s.key]
 	if !ok {
-		id = c.b.Frame(Frame{Name: s.key})
+		id = c.b.Frame(Frame{Name: s.key, File: s.file, Line: s.line})
 		c.frames[s.key] = id
 	}
 	c.open = append(c.open, s)

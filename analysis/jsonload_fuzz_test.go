@@ -93,6 +93,7 @@ func fuzzJSONLoader(f *testing.F, format string) {
 	f.Add([]byte(placementProfile))
 	f.Add([]byte(twoThreads))
 	f.Add([]byte(spanTrace))
+	f.Add([]byte(heapProfile))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkLoad(t, format, "fuzz.json", data)
 	})

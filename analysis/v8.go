@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -27,9 +28,13 @@ import (
 // "(program)" samples sit on top of the previous sample's stack. Negative
 // time deltas are clamped so that time never runs backwards.
 //
+// Sampling heap profiles (.heapprofile: a "head" tree of callFrames with
+// selfSize) are read too, see v8heap.go.
+//
 // A frame is named "fn url:line:col" (1-based line and column), "fn :line:col"
 // when the script has no URL, or just "fn" for VM pseudo-frames; an unnamed
-// function is "(anonymous)".
+// function is "(anonymous)". Spaces in a URL are written %20 in the name
+// (the frame's File keeps the URL as given).
 
 func init() {
 	RegisterFormat(Format{Name: "v8", Priority: 40, Sniff: sniffV8, Parse: parseV8})
@@ -67,6 +72,9 @@ type v8OldNode struct {
 	v8CallFrame
 	ID       int64        `json:"id"`
 	Children []*v8OldNode `json:"children"`
+
+	CallFrame *v8CallFrame `json:"callFrame"` // heap profiles (v8heap.go)
+	SelfSize  float64      `json:"selfSize"`  // heap profiles
 }
 
 func sniffV8(head []byte) bool {
@@ -83,6 +91,9 @@ func parseV8(name string, data []byte) (*Profile, error) {
 	var p v8Profile
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, jsonError(name, data, "a V8 CPU profile object", err)
+	}
+	if p.Head != nil && p.Head.CallFrame != nil {
+		return parseV8Heap(&p)
 	}
 	if p.Head != nil {
 		p.fromOld()
@@ -398,5 +409,6 @@ func v8Frame(f *v8CallFrame) Frame {
 	if line <= 0 && f.URL == "" {
 		return Frame{Name: fn}
 	}
-	return Frame{Name: fn + " " + f.URL + ":" + strconv.FormatInt(line, 10) + ":" + strconv.FormatInt(col, 10), File: f.URL, Line: line}
+	url := strings.ReplaceAll(f.URL, " ", "%20") // the name's URL ends at the last space
+	return Frame{Name: fn + " " + url + ":" + strconv.FormatInt(line, 10) + ":" + strconv.FormatInt(col, 10), File: f.URL, Line: line}
 }

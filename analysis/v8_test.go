@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -124,5 +125,39 @@ func TestV8Errors(t *testing.T) {
 				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
 			}
 		})
+	}
+}
+
+// heapProfile is a sampling heap profile: bytes per call frame.
+const heapProfile = `{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"children":[
+ {"callFrame":{"functionName":"main","scriptId":"1","url":"file:///app/main.js","lineNumber":0,"columnNumber":0},"selfSize":100,"children":[
+  {"callFrame":{"functionName":"","scriptId":"1","url":"file:///app/main.js","lineNumber":9,"columnNumber":4},"selfSize":32,"children":[]}]},
+ {"callFrame":{"functionName":"(V8 API)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":8,"children":[]}]}}`
+
+func TestV8Heap(t *testing.T) {
+	p, err := Parse("app.heapprofile", []byte(heapProfile), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range p.Samples {
+		got = append(got, stackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Samples[i].Values[0], 10))
+	}
+	want := "main file:///app/main.js:1:1 100, main file:///app/main.js:1:1;(anonymous) file:///app/main.js:10:5 32, (V8 API) 8"
+	if strings.Join(got, ", ") != want || p.ValueTypes[0] != (ValueType{"space", "bytes"}) || p.Timed {
+		t.Errorf("Parse = %q %v timed %v, want %q space/bytes untimed", got, p.ValueTypes, p.Timed, want)
+	}
+	// MANIFEST.md: sum(selfSize) of the two heap profiles of the corpus.
+	for file, sum := range map[string]int64{
+		ss + "Chrome/69/Heap-20181005T144546.heapprofile":    10030888,
+		ss + "node/10.11.0/Heap-20181003T105432.heapprofile": 525704,
+	} {
+		p, err := Load(corpusFile(t, file), LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total(0) != sum {
+			t.Errorf("Load(%s) total = %d bytes, want %d", file, p.Total(0), sum)
+		}
 	}
 }
