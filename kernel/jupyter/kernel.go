@@ -61,34 +61,45 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 		replay: newReplayGuard(replayMemory), session: newID(), user: userName(),
 		shellQ: make(chan *Message, shellBacklog), done: make(chan struct{}),
 	}
-	ctx := context.Background()
-	// zmq4 logs failed handshakes (a client giving up mid-connect); keep them at debug level.
-	opts := []zmq4.Option{zmq4.WithTimeout(sendTimeout), zmq4.WithLogger(slog.NewLogLogger(log.Handler(), slog.LevelDebug))}
-	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...)
-	k.hb = zmq4.NewRep(ctx, opts...)
-	binds := []struct {
-		name string
-		s    interface{ Addr() net.Addr }
-		port *int
-	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
-		{"stdin", k.stdin, &k.conn.StdinPort}, {"iopub", nil, &k.conn.IOPubPort}, {"hb", k.hb, &k.conn.HBPort}}
-	for _, b := range binds {
-		if b.name == "iopub" {
-			f, err := listenFanout(k.conn.endpoint(*b.port), log)
-			if err != nil {
-				k.closeSockets()
-				return nil, fmt.Errorf("listen iopub: %w", err)
-			}
-			k.iopub, b.s = f, f
-		} else if err := b.s.(zmq4.Socket).Listen(k.conn.endpoint(*b.port)); err != nil {
-			k.closeSockets()
-			return nil, fmt.Errorf("listen %s: %w", b.name, err)
-		}
-		if a, ok := b.s.Addr().(*net.TCPAddr); ok {
-			*b.port = a.Port
-		}
+	if err := k.bind(); err != nil {
+		k.closeSockets()
+		return nil, err
 	}
 	return k, nil
+}
+
+// bind listens on the five endpoints and records the ports actually bound.
+func (k *Kernel) bind() error {
+	ctx := context.Background()
+	// zmq4 logs failed handshakes (a client giving up mid-connect); keep them at debug level.
+	opts := []zmq4.Option{zmq4.WithTimeout(sendTimeout), zmq4.WithLogger(slog.NewLogLogger(k.log.Handler(), slog.LevelDebug))}
+	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...)
+	k.hb = zmq4.NewRep(ctx, opts...)
+	for _, b := range []struct {
+		name string
+		s    zmq4.Socket
+		port *int
+	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
+		{"stdin", k.stdin, &k.conn.StdinPort}, {"hb", k.hb, &k.conn.HBPort}} {
+		if err := b.s.Listen(k.conn.endpoint(*b.port)); err != nil {
+			return fmt.Errorf("listen %s: %w", b.name, err)
+		}
+		boundPort(b.s.Addr(), b.port)
+	}
+	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log)
+	if err != nil {
+		return fmt.Errorf("listen iopub: %w", err)
+	}
+	k.iopub = f
+	boundPort(f.Addr(), &k.conn.IOPubPort)
+	return nil
+}
+
+// boundPort records the port of a TCP listener (the system's choice for port 0).
+func boundPort(a net.Addr, port *int) {
+	if t, ok := a.(*net.TCPAddr); ok {
+		*port = t.Port
+	}
 }
 
 // Conn returns the connection info with the ports actually bound.
