@@ -131,7 +131,13 @@ func BenchmarkOracle300(b *testing.B) {
 	for len(specs) < 300 {
 		specs = randomSpecs(r, 300, 3)
 	}
+	for i := range specs { // a fourth element keeps every node apart
+		specs[i].name += fmt.Sprintf(".n%d", i)
+	}
 	t, _ := build(specs)
+	if t.Len() != 300 {
+		b.Fatalf("tree has %d nodes, want 300", t.Len())
+	}
 	s := NewState(t, 2)
 	b.Run("literal", func(b *testing.B) {
 		b.ReportAllocs()

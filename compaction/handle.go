@@ -188,9 +188,10 @@ func (v *View) Path(i int32) string {
 }
 
 // Resolve finds the compacted node a TARGET names: a handle (a unique prefix
-// of one is accepted), or a path of displayed names from a root joined by
-// ">" (spaces around it optional). It returns the node's index, or -1 for
-// "all", or an error saying what exists.
+// of one, of at least HandleLen digits, is accepted), or a path of displayed
+// names from a root joined by " > " (a single name is a path too; names may
+// hold ">" themselves, as C++ templates do). It returns the node's index,
+// or -1 for "all", or an error saying what exists.
 func (v *View) Resolve(target string) (int32, error) {
 	target = strings.TrimSpace(target)
 	switch {
@@ -198,7 +199,7 @@ func (v *View) Resolve(target string) (int32, error) {
 		return 0, fmt.Errorf("empty target: give a handle, a path like \"lib1 > lib2\", or all")
 	case target == "all":
 		return -1, nil
-	case strings.Contains(target, ">"):
+	case strings.Contains(target, " > "):
 		return v.resolvePath(target)
 	}
 	if i, ok := v.byHandle(target); ok {
@@ -230,7 +231,7 @@ func (v *View) byHandle(h string) (int32, bool) {
 }
 
 func (v *View) resolvePath(target string) (int32, error) {
-	parts := strings.Split(target, ">")
+	parts := strings.Split(target, " > ")
 	level := v.Roots
 	cur := int32(-1)
 	for k, p := range parts {

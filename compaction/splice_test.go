@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -110,4 +111,32 @@ func TestStepR2WhenNameStays(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("second expand: %v, want %s", err, want)
 	}
+}
+
+// FuzzResolve: any TARGET text gives an error or a valid node (or -1 for
+// all), never a panic; a node's own handle and path resolve to it.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"all", "lib1 > lib2", "a5d1", ">", " > > ", "lib1>lib2>lib3", "", "a5"} {
+		f.Add(s)
+	}
+	tr := toy(f)
+	s, _, _ := NewState(tr, 99).SetLevel(tr, 1, regexp.MustCompile(`^lib2\.`))
+	v := Compact(tr, s, 0)
+	f.Fuzz(func(t *testing.T, target string) {
+		i, err := v.Resolve(target)
+		if err != nil {
+			return
+		}
+		if i < -1 || i >= int32(len(v.Nodes)) {
+			t.Fatalf("Resolve(%q) = %d, out of range", target, i)
+		}
+		if i >= 0 {
+			if j, _ := v.Resolve(v.Nodes[i].Handle); j != i {
+				t.Errorf("handle %s resolves to %d, want %d", v.Nodes[i].Handle, j, i)
+			}
+			if j, _ := v.Resolve(v.Path(i)); j != i {
+				t.Errorf("path %s resolves to %d, want %d", v.Path(i), j, i)
+			}
+		}
+	})
 }
