@@ -298,7 +298,7 @@ func (c *v8Conv) acyclic() error {
 			j = c.parent[j]
 		}
 		if j >= 0 && state[j] == 1 {
-			return fmt.Errorf("nodes: node id %d is its own ancestor", c.p.Nodes[j].ID)
+			return fmt.Errorf("nodes[%d]: node id %d is its own ancestor", j, c.p.Nodes[j].ID)
 		}
 		for j := int32(i); j >= 0 && state[j] == 1; j = c.parent[j] {
 			state[j] = 2
