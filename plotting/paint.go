@@ -11,7 +11,8 @@ const (
 	flameWidth   = 1200.0
 	flameRow     = 18.0
 	radialRadius = 420.0
-	treeSlot     = 150.0
+	treeSlot     = 150.0 // a leaf's width in a small tree
+	treeSlotMin  = 70.0  // in a wide one: shorter labels rather than a huge canvas
 	treeLevel    = 100.0
 	treeDisc     = 26.0 // radius of a disc standing for the whole picture
 	header       = 22.0 // the title line
@@ -108,8 +109,10 @@ func paintFlame(w io.Writer, p *Pic, o Options) error {
 }
 
 func paintTree(w io.Writer, p *Pic, o Options) error {
-	places := Tidy(p, treeSlot, treeLevel, treeDisc)
-	width := math.Max(float64(Leaves(p))*treeSlot, 600) + 2*margin
+	leaves := float64(Leaves(p))
+	slot := math.Max(treeSlotMin, math.Min(treeSlot, 1200/leaves))
+	places := Tidy(p, slot, treeLevel, treeDisc)
+	width := math.Max(leaves*slot, 600) + 2*margin
 	height := header + float64(p.Depth+1)*treeLevel + margin
 	s := newSVG(w, width, height)
 	s.text(margin, 15, 0, "start", title(p, o))
@@ -131,7 +134,7 @@ func paintTree(w io.Writer, p *Pic, o Options) error {
 		s.printf(`<circle cx="%.2f" cy="%.2f" r="%.2f" fill="%s" stroke="#555" stroke-width="0.5"/>`,
 			x, y, math.Max(pl.R, 2), fill(p, pal, it))
 		ly := y + math.Max(pl.R, 2) + fontSize + 1
-		if l := label(p, it).fit(treeSlot - 6); l != "" {
+		if l := label(p, it).fit(slot - 6); l != "" {
 			s.text(x, ly, 0, "middle", l)
 		}
 		if it.Fold == 0 {

@@ -153,3 +153,18 @@ func hueOf(r, g, b float64) float64 {
 	}
 	return math.Mod(h*60+360, 360)
 }
+
+func TestLastSegment(t *testing.T) {
+	for in, want := range map[string]string{
+		"google.golang.org/grpc":                          "grpc",
+		"github.com/grpc-ecosystem/go-grpc-middleware/v2": "go-grpc-middleware/v2",
+		"net/http.(*conn)":                                "http.(*conn)",
+		"runtime":                                         "runtime",
+		"example.com/v2":                                  "example.com/v2",
+		"example.com/pkg/vendor":                          "vendor",
+	} {
+		if got := lastSegment(in); got != want {
+			t.Errorf("lastSegment(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

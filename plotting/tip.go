@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// caption is what a node shows: its full name, and a shorter tail (the
-// name without its first element, e.g. the class and method without the
-// package) used when the full name does not fit.
+// caption is what a node shows: its full name, and a shorter tail used
+// when the full name does not fit: the name without its first element (the
+// class and method without the package), or for a short name the last
+// segment of its path.
 type caption struct{ full, tail string }
 
 func label(p *Pic, it *Item) caption {
@@ -15,10 +16,23 @@ func label(p *Pic, it *Item) caption {
 		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
 	e := elements(p.View, it.Nodes[0], it.Name)
-	if len(e) < 3 {
-		return caption{full: it.Name, tail: it.Name}
+	if len(e) < 3 { // a package path: its last segment ("grpc", "http.(*conn)")
+		return caption{full: it.Name, tail: lastSegment(it.Name)}
 	}
 	return caption{full: it.Name, tail: strings.TrimLeft(strings.Join(e[1:], ""), "./:")}
+}
+
+// lastSegment returns the last segment of a slash-separated path, with the
+// one before when the last is a major version ("go-grpc-middleware/v2").
+func lastSegment(name string) string {
+	i := strings.LastIndex(name, "/")
+	if i < 0 {
+		return name
+	}
+	if last := name[i+1:]; len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		return name[strings.LastIndex(name[:i], "/")+1:]
+	}
+	return name[i+1:]
 }
 
 // fit returns the full name when it fits in width pixels, else the tail,
