@@ -32,8 +32,8 @@ func sniffFolded(head []byte) bool {
 		if l := bytes.TrimSpace(r.line); len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("//")) {
 			continue
 		}
-		if !r.ended && r.pos == len(head) && len(head) == 4096 {
-			return false // a cut line: undecided, let others try
+		if !r.ended && len(head) == 4096 { // a first line longer than the head
+			return bytes.IndexByte(r.line, ';') > 0 && r.line[0] != '{' && r.line[0] != '['
 		}
 		_, counts := splitFolded(string(r.line))
 		return counts > 0

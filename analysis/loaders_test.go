@@ -134,3 +134,25 @@ func TestHprofCutoff(t *testing.T) {
 		t.Errorf("rank 1 = %s %d, want XFVRPPathMove.search 8432", leaf, p.Samples[0].Values[0])
 	}
 }
+
+// TestFoldedLongLine: a folded file whose first line is longer than the
+// sniffer's 4 KiB head is still recognised.
+func TestFoldedLongLine(t *testing.T) {
+	stack := strings.Repeat("org.example.Frame.call;", 300) + "leaf 7\n"
+	p, err := Parse("deep.txt", []byte(stack+"a;b 1\n"), LoadOptions{})
+	if err != nil || p.Format != "folded" || len(p.Stacks[0]) != 301 || p.Total(0) != 8 {
+		t.Fatalf("Parse(deep) = %v, %v; want folded, 301 frames, total 8", p, err)
+	}
+}
+
+// TestPerfLongHeader: perf script --header output whose header fills more
+// than the sniffer's head is still recognised.
+func TestPerfLongHeader(t *testing.T) {
+	data := "# ========\n# captured on    : Sat Sep  4 10:27:47 2021\n" +
+		strings.Repeat("# cpu pmu capabilities: branches=32, max_precise=3\n", 100) +
+		"# ========\n#\nprog 12/12 [000] 1.000001: 100 cycles:\n\t400570 f (/bin/prog)\n\t4005b1 main (/bin/prog)\n\n"
+	p, err := Parse("header.perf", []byte(data), LoadOptions{})
+	if err != nil || p.Format != "perf" || p.Total(1) != 100 {
+		t.Fatalf("Parse(header.perf) = %v, %v; want perf with 100 cycles", p, err)
+	}
+}

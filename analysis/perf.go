@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -44,6 +45,9 @@ func sniffPerf(head []byte) bool {
 	if !isText(head) {
 		return false
 	}
+	if bytes.HasPrefix(head, []byte("# ========\n# captured on")) {
+		return true // perf script --header, which can be longer than head
+	}
 	r := newLineReader(head)
 	for r.next() {
 		line := string(r.line)
@@ -54,7 +58,8 @@ func sniffPerf(head []byte) bool {
 			return false
 		}
 		next, ok := r.peek()
-		return !ok || len(next) == 0 || perfFrame.Match(next)
+		cut := ok && len(head) == 4096 && r.pos+len(next) == len(head)
+		return !ok || cut || len(next) == 0 || perfFrame.Match(next)
 	}
 	return false
 }
