@@ -8,7 +8,8 @@ import "strings"
 //   - the top unit: the package of a node_modules path
 //     (".../node_modules/@scope/pkg"), the origin of an http(s) URL
 //     ("https://cdn.example.com"), the module group of a Node built-in
-//     ("node:internal"), else the script's directory;
+//     ("node:internal"), else the script's project (the path before its
+//     first src, lib, dist, build, out or app directory) or directory;
 //   - one element per further path element ("/app.js");
 //   - the function, cut at "." (" Object" · ".keys" · ".forEach");
 //   - the position (":3:9").
@@ -67,5 +68,5 @@ func jsRoot(url string) int {
 	if strings.HasPrefix(url, "node:") {
 		return segEnd(url, 0)
 	}
-	return dirEnd(url)
+	return projectRoot(url)
 }

@@ -8,8 +8,9 @@ import "strings"
 //
 //   - the top unit: the top package under site-packages, dist-packages or
 //     lib/pythonX.Y ("/usr/lib/python3.11/json"), the first directory of a
-//     relative path ("json" of "json/decoder.py"), or the directory of any
-//     other absolute path;
+//     relative path ("json" of "json/decoder.py"), the project of any other
+//     absolute path (the path before its first src, lib, dist, build, out or
+//     app directory), else its directory;
 //   - one element per further path element ("/decoder.py");
 //   - the function, cut at "." (" Class" · ".method");
 //   - the line (":12").
@@ -68,7 +69,27 @@ func pyRoot(file string) int {
 	if !strings.HasPrefix(file, "/") && !strings.Contains(file, ":") {
 		return segEnd(file, 0)
 	}
-	return dirEnd(file)
+	return projectRoot(file)
+}
+
+// projectMarks are directories that sit at the top of a project's tree.
+var projectMarks = []string{"/src/", "/lib/", "/dist/", "/build/", "/out/", "/app/"}
+
+// projectRoot returns the length of the top unit of a file path outside any
+// package directory: the project holding it, that is the path before its
+// first src, lib, dist, build, out or app directory; else the file's
+// directory.
+func projectRoot(path string) int {
+	best := -1
+	for _, m := range projectMarks {
+		if i := strings.Index(path, m); i > 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	if best > 0 && !strings.HasSuffix(path[:best], "/") && !strings.HasSuffix(path[:best], ":") {
+		return best
+	}
+	return dirEnd(path)
 }
 
 // segEnd returns the end of the path element starting at from: the index of
