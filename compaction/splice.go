@@ -96,21 +96,43 @@ func releaseOwner(b []int32, v *View, removed map[int32]bool) {
 
 // splice builds the view after recompact: v's nodes with the subtrees of
 // the removed children of p replaced by the groups of g, P's children
-// re-sorted, indices shifted, handles updated.
+// re-sorted, indices shifted, handles updated. It returns the view and the
+// nodes R1 and R2 must be checked at.
 func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*View, []int32) {
 	tot, kids, size := g.order(v.Value)
-	n := int32(len(v.Nodes))
-	start, end := int32(0), n
+	start, end := int32(0), int32(len(v.Nodes))
+	if p >= 0 {
+		start, end = p+1, v.end(p)
+	}
+	items, newN := v.items(p, end, removed, g, tot, kids, size)
+	remap, at := v.remap(start, end, items)
+	nv := newView(v, ns, v.Value, int(newN))
+	v.copyInto(nv, remap, p, at)
+	e := &emitter{v: nv, g: g, tot: tot, kids: kids, size: size, remap: remap}
+	for k, it := range items {
+		if it.grp >= 0 {
+			e.group(it.grp, at[k], p)
+		}
+	}
+	nv.handles(mergeByHash(v, nv, remap, e.fresh))
+	return nv, toCheck(nv, e.fresh)
+}
+
+// item is a child of P after a step: an old node kept (old >= 0) or a
+// new group (grp >= 0), with the size of its subtree.
+type item struct {
+	old, grp, size int32
+}
+
+// items returns P's children after the step in view order, and the size of
+// the new view. end is the index after P's subtree.
+func (v *View) items(p, end int32, removed map[int32]bool, g *grouping, tot []int64, kids, size []int32) ([]item, int32) {
 	sibs := v.Roots
 	if p >= 0 {
-		start, end, sibs = p+1, v.end(p), v.Nodes[p].Children
-	}
-	// The children of P, old and new, in view order.
-	type item struct {
-		old, grp, size int32
+		sibs = v.Nodes[p].Children
 	}
 	var items []item
-	newN := n
+	newN := int32(len(v.Nodes))
 	for i, x := range sibs {
 		next := end
 		if i+1 < len(sibs) {
@@ -132,8 +154,14 @@ func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*
 		tb, nb := v.itemKey(b.old, b.grp, tot, g)
 		return byTotalName(ta, tb, str[na], str[nb])
 	})
-	// Where each old node goes (-1: removed), and where each item starts.
-	remap := make([]int32, n)
+	return items, newN
+}
+
+// remap returns where each old node goes (-1: removed, or copied later with
+// a reused block) and where each item starts. P's subtree is [start-1, end).
+func (v *View) remap(start, end int32, items []item) (remap, at []int32) {
+	n := int32(len(v.Nodes))
+	remap = make([]int32, n)
 	for j := range remap {
 		remap[j] = -1
 	}
@@ -141,7 +169,7 @@ func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*
 		remap[j] = j
 	}
 	pos := start
-	at := make([]int32, len(items))
+	at = make([]int32, len(items))
 	for k, it := range items {
 		at[k] = pos
 		if it.old >= 0 {
@@ -154,30 +182,26 @@ func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*
 	for j := end; j < n; j++ {
 		remap[j] = j + pos - end
 	}
-	nv := newView(v, ns, v.Value, int(newN))
-	v.copyInto(nv, remap, p, at)
-	e := &emitter{v: nv, g: g, tot: tot, kids: kids, size: size, remap: remap}
-	for k, it := range items {
-		if it.grp >= 0 {
-			e.group(it.grp, at[k], p)
-		}
-	}
-	// Check the new nodes, and the top of every copied block under one (its
-	// parent's name changed, so R1 may fail there).
+	return remap, at
+}
+
+// toCheck returns the new nodes and the top of every copied block under one
+// (its parent's name changed, so R1 may fail there), ascending.
+func toCheck(nv *View, fresh []int32) []int32 {
 	isNew := make([]bool, len(nv.Nodes))
-	for _, j := range e.fresh {
+	for _, j := range fresh {
 		isNew[j] = true
 	}
-	check := slices.Clone(e.fresh)
-	for _, j := range e.fresh {
+	check := slices.Clone(fresh)
+	for _, j := range fresh {
 		for _, c := range nv.Nodes[j].Children {
 			if !isNew[c] {
 				check = append(check, c)
 			}
 		}
 	}
-	nv.handles(mergeByHash(v, nv, remap, e.fresh))
-	return nv, check
+	slices.Sort(check)
+	return check
 }
 
 // itemKey returns the total and name id of a child of P, old or new.

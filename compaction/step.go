@@ -2,7 +2,6 @@ package compaction
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -41,7 +40,6 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	if target >= 0 {
 		var check []int32
 		nv, check = recompact(v, ns, target)
-		slices.Sort(check)
 		for _, a := range check {
 			if x = nv.check(a, a+1); x != nil {
 				break
