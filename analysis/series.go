@@ -32,7 +32,8 @@ func LoadSeries(glob string, opts LoadOptions) (*Profile, error) {
 }
 
 // Series merges profiles of one program into a series (see LoadSeries). The
-// profiles are reordered by start time, else by Source.
+// profiles are reordered by start time, else by Source; IntervalNames are
+// the Sources without their common directory.
 func Series(name string, parts []*Profile) (*Profile, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("series %s: no profiles", name)
@@ -59,9 +60,10 @@ func Series(name string, parts []*Profile) (*Profile, error) {
 	out := b.Profile()
 	out.Source, out.Lang, out.DefaultValue = name, first.Lang, first.DefaultValue
 	out.Period, out.PeriodType, out.Start = first.Period, first.PeriodType, first.Start
+	dir := commonDir(parts)
 	for _, p := range parts {
 		out.Intervals = append(out.Intervals, len(out.Samples))
-		out.IntervalNames = append(out.IntervalNames, p.Source)
+		out.IntervalNames = append(out.IntervalNames, strings.TrimPrefix(p.Source, dir))
 		addAll(b, p, p.Start.Sub(first.Start), timed)
 		for _, w := range p.Warnings {
 			b.Warn(p.Source + ": " + w)
@@ -113,4 +115,19 @@ func typeList(t []ValueType) string {
 		s[i] = vt.Type + "/" + vt.Unit
 	}
 	return "[" + strings.Join(s, " ") + "]"
+}
+
+// commonDir returns the longest directory prefix, with its separator, that
+// all the profiles' Sources share.
+func commonDir(parts []*Profile) string {
+	dir := parts[0].Source
+	for _, p := range parts[1:] {
+		for !strings.HasPrefix(p.Source, dir) {
+			dir = dir[:len(dir)-1]
+		}
+	}
+	if i := strings.LastIndexAny(dir, `/\`); i >= 0 {
+		return dir[:i+1]
+	}
+	return ""
 }

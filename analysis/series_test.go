@@ -44,7 +44,7 @@ func TestLoadSeriesParca(t *testing.T) {
 			t.Errorf("profile %d inuse_space = %.2fMB, want 137.04MB", i, kb/1024)
 		}
 	}
-	if filepath.Base(p.IntervalNames[0]) != "1644509272337470000.pb.gz" {
+	if p.IntervalNames[0] != "1644509272337470000.pb.gz" {
 		t.Errorf("first profile = %s, want the earliest", p.IntervalNames[0])
 	}
 }
