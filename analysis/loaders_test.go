@@ -110,6 +110,9 @@ func TestPerfSamples(t *testing.T) {
 	if s.Thread != "dd-?/29776" || s.Time != 10099000 {
 		t.Errorf("sample 1 = thread %q time %d, want dd-?/29776 10099000", s.Thread, s.Time)
 	}
+	if p.Period != 10101010 || p.PeriodType != (ValueType{"cpu-clock", "nanoseconds"}) {
+		t.Errorf("period = %d %v, want 10101010 cpu-clock/nanoseconds", p.Period, p.PeriodType)
+	}
 	root := p.Frames[p.Stacks[s.Stack][0]]
 	if root.Name != "dd" {
 		t.Errorf("root frame = %q, want the process name dd", root.Name)

@@ -93,7 +93,11 @@ type perfParser struct {
 	started   bool
 	last      int64
 	sawPeriod bool
-	cache     [2]map[string][]int32 // stack line → frames, leaf first; [1] in Java processes
+	// firstPeriod is the first sample's period; mixedPeriod says whether
+	// others differ (perf record -c N gives one period, -F N varying ones).
+	firstPeriod int64
+	mixedPeriod bool
+	cache       [2]map[string][]int32 // stack line → frames, leaf first; [1] in Java processes
 }
 
 func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
@@ -368,6 +372,11 @@ func (pp *perfParser) flush() {
 	if pp.period != 1 {
 		pp.sawPeriod = true
 	}
+	if len(b.Profile().Samples) == 0 {
+		pp.firstPeriod = pp.period
+	} else if pp.period != pp.firstPeriod {
+		pp.mixedPeriod = true
+	}
 	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread, nil)
 	if pp.hasTime {
 		pp.last = pp.time
@@ -384,9 +393,13 @@ func (pp *perfParser) warnDropped() {
 	for _, e := range kinds {
 		pp.b.Warn(fmt.Sprintf("kept only %s samples, as stackcollapse-perf does; dropped %d %s samples", pp.event, pp.dropped[e], e))
 	}
-	vt := &pp.b.Profile().ValueTypes[1]
+	p := pp.b.Profile()
+	vt := &p.ValueTypes[1]
 	if pp.sawPeriod && perfClock(vt.Type) {
 		vt.Unit = "nanoseconds"
+	}
+	if pp.sawPeriod && !pp.mixedPeriod { // a fixed sampling period
+		p.Period, p.PeriodType = pp.firstPeriod, *vt
 	}
 }
 
