@@ -1,6 +1,9 @@
 package analysis
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ValueType names one kind of value a sample carries, with its unit
 // ("samples"/"count", "cpu"/"nanoseconds", "alloc_space"/"bytes").
@@ -136,6 +139,9 @@ func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thr
 	b.last = time
 	b.p.Samples = append(b.p.Samples, Sample{Stack: stack, Values: values, Time: time, Thread: thread, Labels: labels})
 }
+
+// Grow reserves room for n more samples, for loaders that know the count.
+func (b *Builder) Grow(n int) { b.p.Samples = slices.Grow(b.p.Samples, n) }
 
 // Warn records a warning shown by load.
 func (b *Builder) Warn(msg string) { b.p.Warnings = append(b.p.Warnings, msg) }

@@ -329,6 +329,7 @@ func (c *ssConv) add(out []ssSample, timed bool) {
 	if timed {
 		sortStable(out, func(a, b *ssSample) bool { return a.time < b.time })
 	}
+	c.b.Grow(len(out))
 	vals := make([]int64, len(out))
 	for i, s := range out {
 		vals[i] = s.value

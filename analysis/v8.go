@@ -164,6 +164,7 @@ func addTimed(b *Builder, out []timedSample) {
 	if !sort.SliceIsSorted(out, less) {
 		sort.SliceStable(out, less)
 	}
+	b.Grow(len(out))
 	vals := make([]int64, 2*len(out))
 	for i, s := range out {
 		v := vals[2*i : 2*i+2 : 2*i+2]
