@@ -48,3 +48,17 @@ func ExampleParse() {
 	// folded 2 stacks 6 samples
 	// y.folded: line 2: expected "frame;frame;... COUNT" (folded stacks), got "main;work"
 }
+
+func ExampleLoadSeries() {
+	dir, _ := os.MkdirTemp("", "series")
+	defer os.RemoveAll(dir)
+	os.WriteFile(dir+"/2.folded", []byte("main;parse 5\n"), 0o644)
+	os.WriteFile(dir+"/1.folded", []byte("main;read 3\nmain;parse 1\n"), 0o644)
+	p, err := analysis.LoadSeries(dir+"/*.folded", analysis.LoadOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Format, p.IntervalNames, p.Intervals, p.Timed)
+	// Output: series [1.folded 2.folded] [0 2 3] false
+}
