@@ -147,3 +147,29 @@ func TestSeriesAndFolded(t *testing.T) {
 		t.Errorf("toy.folded =\n%s\nwant a line %q", toy, want)
 	}
 }
+
+// TestLoadOptions checks value= (the default value type of top and tree)
+// and format= on a real pprof file.
+func TestLoadOptions(t *testing.T) {
+	fib, err := filepath.Abs("../analysis/testdata/pprof-oracle/fib.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load "+fib+" value=samples format=pprof\ntop n=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := s.Get("fib"); l == nil || l.Profile.ValueTypes[l.Value].Type != "samples" {
+		t.Fatalf("load value=samples: profile %v, want value type samples", l)
+	}
+	b := rec.Bundles()
+	if js := b[len(b)-1]["application/json"].(map[string]any); js["value"] != "samples" || js["total"] != int64(2974) {
+		t.Errorf("top after value=samples: value %v total %v, want samples 2974", js["value"], js["total"])
+	}
+	for _, bad := range []string{"value=nosuch", "format=folded"} {
+		if _, err := RunForTest(t, nil, "load "+fib+" "+bad); err == nil || !strings.Contains(err.Error(), "fib.pb.gz") {
+			t.Errorf("load %s: error %v, want one naming the file", bad, err)
+		}
+	}
+}
