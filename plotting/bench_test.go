@@ -48,3 +48,15 @@ func BenchmarkFlame1M(b *testing.B) {
 		b.Run(view+"/inverted", func(b *testing.B) { benchDraw(b, view, Options{Layout: LayoutFlame, Inverted: true}) })
 	}
 }
+
+// BenchmarkBaselineCompact1M is the baseline for the two above: computing
+// the package-level view of the same profile, which the session caches and
+// every picture starts from.
+func BenchmarkBaselineCompact1M(b *testing.B) {
+	t := bigViews()["level1"].Tree
+	s := compaction.NewState(t, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		compaction.Compact(t, s, t.Profile.DefaultValue)
+	}
+}
