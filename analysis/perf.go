@@ -91,7 +91,7 @@ type perfParser struct {
 	stack     []int32 // leaf first while reading
 	t0        int64
 	started   bool
-	last      int64
+	allTimed  bool // every kept sample so far has a time
 	sawPeriod bool
 	// firstPeriod is the first sample's period; mixedPeriod says whether
 	// others differ (perf record -c N gives one period, -F N varying ones).
@@ -101,7 +101,7 @@ type perfParser struct {
 }
 
 func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
-	pp := &perfParser{o: o, dropped: map[string]int{}, cache: [2]map[string][]int32{{}, {}}}
+	pp := &perfParser{o: o, dropped: map[string]int{}, cache: [2]map[string][]int32{{}, {}}, allTimed: true}
 	r := newLineReader(data)
 	for r.next() {
 		line := string(r.line)
@@ -132,10 +132,25 @@ func parsePerfWith(name string, data []byte, o perfOptions) (*Profile, error) {
 	}
 	pp.warnDropped()
 	p := pp.b.Finish()
+	if !p.Timed && pp.allTimed && len(p.Samples) > 1 {
+		timeOrder(p)
+	}
 	if p.Timed && len(p.Samples) > 0 {
-		p.Duration = time.Duration(pp.last)
+		p.Duration = time.Duration(p.Samples[len(p.Samples)-1].Time)
 	}
 	return p, nil
+}
+
+// timeOrder sorts samples that all have times but come out of order (perf
+// writes per-CPU buffers one after another), and starts the times at 0.
+func timeOrder(p *Profile) {
+	sort.SliceStable(p.Samples, func(i, j int) bool { return p.Samples[i].Time < p.Samples[j].Time })
+	t0 := p.Samples[0].Time
+	for i := range p.Samples {
+		p.Samples[i].Time -= t0
+	}
+	p.Timed = true
+	p.Warnings = append(p.Warnings, "samples were not in time order in the file; sorted by time")
 }
 
 func (pp *perfParser) frameMatch(line string) []string {
@@ -303,9 +318,7 @@ func (pp *perfParser) flush() {
 		pp.mixedPeriod = true
 	}
 	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread, nil)
-	if pp.hasTime {
-		pp.last = pp.time
-	}
+	pp.allTimed = pp.allTimed && pp.hasTime
 	pp.pname, pp.stack = "", pp.stack[:0]
 }
 
