@@ -24,7 +24,8 @@ import (
 //   - a sample weighs its period when the line has one, else 1.
 // Where we differ: the last sample counts even when the file does not end
 // with a blank line (the script drops it); samples keep their time (seconds
-// since the first sample), their "comm-pid/tid" as Thread, and their order;
+// since the first sample), their "comm-pid/tid" as Thread, and their order
+// (sorted by time when the file interleaves CPUs out of order);
 // and the value types are samples/count plus the event's weight.
 
 func init() {
