@@ -23,8 +23,8 @@ import (
 //     instructions misleads); the others are counted in a warning;
 //   - a sample weighs its period when the line has one, else 1.
 // Where we differ: the last sample counts even when the file does not end
-// with a blank line (the script drops it); samples keep their time (seconds
-// since the first sample), their "comm-pid/tid" as Thread, and their order
+// with a blank line (the script drops it); samples keep their time (ns since
+// the earliest sample), their "comm-pid/tid" as Thread, and their order
 // (sorted by time when the file interleaves CPUs out of order);
 // and the value types are samples/count plus the event's weight.
 
