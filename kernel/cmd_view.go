@@ -28,7 +28,7 @@ func CompactedView(l *Loaded) *compaction.View {
 }
 
 var (
-	targetArg = Arg{Name: "TARGET", Kind: KindTarget,
+	targetArg = Arg{Name: "TARGET", Kind: KindTarget, Complete: completeTarget,
 		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), or all`}
 	maxOpt = Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: KindNumber}
 )
@@ -52,9 +52,12 @@ func init() {
 	for _, s := range []struct {
 		name, summary string
 		delta         int
+		examples      []string
 	}{
-		{"expand", "Raise by one the level of every member of a compacted node (ProfVis's local expansion).", +1},
-		{"compact", "Lower by one the level of every member of a compacted node (ProfVis's local compaction).", -1},
+		{"expand", "Raise by one the level of every member of a compacted node (ProfVis's local expansion).", +1,
+			[]string{"load demo:profvis-toy as toy", "level 1", `expand "lib1 > lib2"`}},
+		{"compact", "Lower by one the level of every member of a compacted node (ProfVis's local compaction).", -1,
+			[]string{"load demo:profvis-toy as toy", "level 99", `compact "lib1.Whale.breath > lib1.Mammal.inhale"`}},
 	} {
 		delta := s.delta
 		Register(&Command{
@@ -66,7 +69,7 @@ func init() {
 				"message saying what to do first, and the view stays as it was.",
 			Args:       []Arg{targetArg},
 			Options:    []Option{maxOpt},
-			Examples:   []string{"load demo:profvis-toy as toy", "level 1", s.name + ` "lib1 > lib2"`},
+			Examples:   s.examples,
 			ProfileArg: true,
 			Run:        func(c *Call) error { return runStep(c, delta) },
 		})
@@ -166,4 +169,24 @@ func showView(c *Call, l *Loaded, v *compaction.View, note string) error {
 		"application/json": v.Doc(l.Name),
 	}, nil)
 	return nil
+}
+
+// completeTarget proposes targets starting with prefix: all, the roots'
+// names, and handles, at most 100.
+func completeTarget(c *Call, prefix string) []string {
+	l, err := c.Loaded()
+	if err != nil {
+		return nil
+	}
+	v := CompactedView(l)
+	out := []string{"all"}
+	for _, r := range v.Roots {
+		out = append(out, v.Nodes[r].Name)
+	}
+	for i := 0; i < len(v.Nodes) && len(out) < 100; i++ {
+		if h := v.Nodes[i].Handle; strings.HasPrefix(h, prefix) {
+			out = append(out, h)
+		}
+	}
+	return out
 }

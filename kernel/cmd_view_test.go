@@ -194,3 +194,14 @@ func keys(m map[string]any) []string {
 	sort.Strings(out)
 	return out
 }
+
+func TestCompleteTarget(t *testing.T) {
+	s := NewSession(t.TempDir())
+	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1"); err != nil {
+		t.Fatal(err)
+	}
+	got := completeTarget(&Call{Session: s}, "a5")
+	if !reflect.DeepEqual(got, []string{"all", "lib1", "a5d1"}) {
+		t.Errorf("completeTarget(a5) = %v, want all, lib1 and the handle of lib2", got)
+	}
+}
