@@ -23,22 +23,32 @@ func init() {
 	RegisterFormat(Format{Name: "folded", Priority: 90, Sniff: sniffFolded, Parse: parseFolded})
 }
 
+// sniffFolded accepts text whose first stack line is a folded stack that
+// has a ';', or is followed by another folded stack line ("version: 1" then
+// "creator: …" is a callgrind file, not two one-frame stacks).
 func sniffFolded(head []byte) bool {
 	if !isText(head) {
 		return false
 	}
 	r := newLineReader(head)
+	first := true
 	for r.next() {
-		if l := bytes.TrimSpace(r.line); len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("//")) {
+		l := bytes.TrimSpace(r.line)
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("//")) {
 			continue
 		}
-		if !r.ended && len(head) == 4096 { // a first line longer than the head
-			return bytes.IndexByte(r.line, ';') > 0 && r.line[0] != '{' && r.line[0] != '['
+		if !r.ended && len(head) == 4096 { // a line cut by the head's end
+			return !first || (bytes.IndexByte(l, ';') > 0 && l[0] != '{' && l[0] != '[')
 		}
-		_, counts := splitFolded(string(r.line))
-		return counts > 0
+		if _, counts := splitFolded(string(l)); counts == 0 {
+			return false
+		}
+		if !first || bytes.IndexByte(l, ';') >= 0 {
+			return true
+		}
+		first = false
 	}
-	return false
+	return !first
 }
 
 // splitFolded returns the stack part of a folded line and how many count

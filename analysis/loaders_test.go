@@ -159,3 +159,28 @@ func TestPerfLongHeader(t *testing.T) {
 		t.Fatalf("Parse(header.perf) = %v, %v; want perf with 100 cycles", p, err)
 	}
 }
+
+// TestSniff: content, not the name, picks the format; look-alikes are
+// refused with the list of formats.
+func TestSniff(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{"main;work 3\n", "folded"},
+		{"main 3\nwork 4\n", "folded"},
+		{"version: 1\ncreator: xdebug 3.0.2 (PHP 7.4.14)\n", ""},
+		{"JAVA PROFILE 1.0.1, created Tue Apr  6 17:20:40 2010\n", "hprof"},
+		{"prog 12 1.5: 3 cycles:\n\t1 f (/bin/prog)\n", "perf"},
+		{"heap profile: 1: 2 [3: 4] @ heap/1048576\n", "pprof"},
+		{"\x08\x01\x12\x02", "pprof"},
+	} {
+		var got string
+		for _, f := range formats {
+			if f.Sniff(head4k([]byte(c.data))) {
+				got = f.Name
+				break
+			}
+		}
+		if got != c.want {
+			t.Errorf("sniff(%q) = %q, want %q", c.data, got, c.want)
+		}
+	}
+}
