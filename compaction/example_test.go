@@ -52,7 +52,7 @@ func ExampleStep() {
 	//       lib2.Nerve [5]  (41b4)
 	//         lib3 [5]  (212e)
 	//       lib3 [1]  (f3ac)
-	// compact lib2.Muscle: refused: lib2 is coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first
+	// compact lib2.Muscle refused: lib2 would be coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first
 }
 
 // Figure 10: lib2 at level 1, everything else at full names.

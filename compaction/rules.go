@@ -25,14 +25,18 @@ type Violation struct {
 }
 
 // Describe says in one line what is wrong, for a note or an error.
-func (x *Violation) Describe(v *View) string {
+func (x *Violation) Describe(v *View) string { return x.describe(v, "is", "absorbs") }
+
+// describe words the violation with the given verbs ("would be", "would
+// absorb" for a refused step).
+func (x *Violation) describe(v *View, be, absorb string) string {
 	nd := v.Nodes[x.Node]
 	if x.Rule == R1 {
-		return fmt.Sprintf("%s is coarser than its parent %s (R1: a child cannot take over its parent)",
-			nd.Name, v.Nodes[x.Parent].Name)
+		return fmt.Sprintf("%s %s coarser than its parent %s (R1: a child cannot take over its parent)",
+			nd.Name, be, v.Nodes[x.Parent].Name)
 	}
-	return fmt.Sprintf("%s absorbs %s, two or more levels finer (R2: one package level at a time)",
-		nd.Name, v.memberName(x.Member))
+	return fmt.Sprintf("%s %s %s, two or more levels finer (R2: one package level at a time)",
+		nd.Name, absorb, v.memberName(x.Member))
 }
 
 // memberName is the compacted name call-tree node n shows in v.

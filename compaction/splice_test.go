@@ -107,7 +107,7 @@ func TestStepR2WhenNameStays(t *testing.T) {
 		t.Fatalf("after one expand: %s, want a [2]", got)
 	}
 	_, _, err = Step(v, 0, +1)
-	want := "expand a: refused: a absorbs a.X.f, two or more levels finer (R2: one package level at a time); lower that to a.X first"
+	want := "expand a refused: a would absorb a.X.f, two or more levels finer (R2: one package level at a time); lower that to a.X first"
 	if err == nil || err.Error() != want {
 		t.Errorf("second expand: %v, want %s", err, want)
 	}

@@ -51,7 +51,7 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 		x = nv.Check()
 	}
 	if x != nil {
-		return nil, nil, fmt.Errorf("%s %s: refused: %s; %s", verb, what, x.Describe(nv), x.advice(nv, delta))
+		return nil, nil, fmt.Errorf("%s %s refused: %s; %s", verb, what, x.describe(nv, "would be", "would absorb"), x.advice(nv, delta))
 	}
 	return ns, nv, nil
 }

@@ -82,9 +82,9 @@ func TestViewFigures(t *testing.T) {
 func TestStepRefused(t *testing.T) {
 	cases := []struct{ setup, step, want string }{
 		{"level 1\nexpand \"lib1 > lib2\"", `compact "lib1 > lib2.Lung > lib2.Muscle"`,
-			"compact lib2.Muscle: refused: lib2 is coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first"},
+			"compact lib2.Muscle refused: lib2 would be coarser than its parent lib2.Lung (R1: a child cannot take over its parent); compact lib2.Lung first"},
 		{"level 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale\"", `compact ad9e`,
-			"compact lib2.Lung: refused: lib2 absorbs lib2.Muscle.contract, two or more levels finer (R2: one package level at a time); lower that to lib2.Muscle first"},
+			"compact lib2.Lung refused: lib2 would absorb lib2.Muscle.contract, two or more levels finer (R2: one package level at a time); lower that to lib2.Muscle first"},
 		{"level 1", "compact all", "compact all: already at level 1 (the top name element); nothing to compact"},
 	}
 	for _, c := range cases {
