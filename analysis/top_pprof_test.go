@@ -74,11 +74,13 @@ func parsePprofTop(out string) (*pprofTop, error) {
 	return top, sc.Err()
 }
 
-// runPprofTop runs go tool pprof on path for sample type index v.
-func runPprofTop(t *testing.T, path string, v int, unit string) *pprofTop {
+// runPprofTop runs go tool pprof on path for sample type index v, with
+// extra flags.
+func runPprofTop(t *testing.T, path string, v int, unit string, extra ...string) *pprofTop {
 	t.Helper()
 	args := []string{"tool", "pprof", "-top", "-nodecount=1000000000", "-nodefraction=0", "-edgefraction=0",
 		"-symbolize=none", "-sample_index=" + strconv.Itoa(v)}
+	args = append(args, extra...)
 	if u := pprofUnitFlag[unit]; u != "" {
 		args = append(args, "-unit="+u)
 	}
@@ -224,5 +226,52 @@ func TestTopAgainstPprofGolden(t *testing.T) {
 				compareTop(t, vt, NewTop(tree, TopOptions{Value: v}), want)
 			}
 		})
+	}
+}
+
+// TestTopFiltersAgainstPprof compares focus, ignore and hide with live
+// `go tool pprof -focus/-ignore/-hide` on the small copied files.
+func TestTopFiltersAgainstPprof(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool pprof")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command for the oracle")
+	}
+	filters := []struct{ focus, ignore, hide string }{
+		{focus: "Fibonacci"},
+		{ignore: "runtime"},
+		{hide: `^runtime\.`},
+		{focus: "big", ignore: "sub", hide: "nat"},
+		{focus: `fib\.go`},
+		{focus: "main", hide: "main"},
+		{focus: "com.example.function0", ignore: "function1"},
+		{hide: "."},
+	}
+	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
+		path := filepath.Join("testdata", "pprof-oracle", name)
+		p, err := Load(path, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := NewTree(p)
+		v := p.DefaultValue
+		for _, f := range filters {
+			o := TopOptions{Value: v}
+			var extra []string
+			for _, re := range []struct {
+				flag, expr string
+				dst        **regexp.Regexp
+			}{{"-focus=", f.focus, &o.Focus}, {"-ignore=", f.ignore, &o.Ignore}, {"-hide=", f.hide, &o.Hide}} {
+				if re.expr != "" {
+					*re.dst = regexp.MustCompile(re.expr)
+					extra = append(extra, re.flag+re.expr)
+				}
+			}
+			t.Run(name+" "+strings.Join(extra, " "), func(t *testing.T) {
+				want := runPprofTop(t, path, v, p.ValueTypes[v].Unit, extra...)
+				compareTop(t, p.ValueTypes[v], NewTop(tree, o), want)
+			})
+		}
 	}
 }
