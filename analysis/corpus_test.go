@@ -229,3 +229,19 @@ func TestFoldedCorpus(t *testing.T) {
 		t.Errorf("simple-with-invalids: error %v, want line 8", err)
 	}
 }
+
+// TestDTraceExample: FlameGraph's example-dtrace.svg says "all (57,441
+// samples)" for example-dtrace-stacks.txt (3,411 stack blocks).
+func TestDTraceExample(t *testing.T) {
+	p, err := Load(filepath.Join(loadCorpus(t), "flamegraph", "example-dtrace-stacks.txt"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Format != "dtrace" || p.Total(0) != 57441 || len(p.Samples) != 3411 {
+		t.Errorf("Load = %s, total %d in %d blocks; want dtrace, 57441 in 3411", p.Format, p.Total(0), len(p.Samples))
+	}
+	leaf := p.Stacks[p.Samples[0].Stack]
+	if got := p.Frames[leaf[len(leaf)-1]].Name; got != "genunix`kmem_cpu_reload" {
+		t.Errorf("first leaf = %q, want genunix`kmem_cpu_reload", got)
+	}
+}

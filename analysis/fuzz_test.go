@@ -103,3 +103,7 @@ func FuzzFoldedRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDTrace(f *testing.F) {
+	fuzzFormat(f, "dtrace", "CPU     ID                    FUNCTION:NAME\n  0  64091                        :tick-60s \n\n\n              genunix`vn_free+0x9a\n              unix`sys_syscall+0x17a\n                1\n")
+}
