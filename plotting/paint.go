@@ -76,6 +76,15 @@ func fill(p *Pic, pal *palette, it *Item) string {
 	return pal.colour(elements(p.View, it.Nodes[0], it.Name))
 }
 
+// separator is the white outline that separates neighbours, left out on
+// shapes narrower than 3 px, which it would paint over.
+func separator(width, stroke float64) string {
+	if width < 3 {
+		return ""
+	}
+	return fmt.Sprintf(` stroke="#fff" stroke-width="%.2f"`, stroke)
+}
+
 // nodeID is an item's element id: from its handle for a compacted node, from
 // its position otherwise (both deterministic).
 func nodeID(p *Pic, prefix string, id int32) string {
@@ -98,8 +107,8 @@ func paintFlame(w io.Writer, p *Pic, o Options) error {
 	for i, r := range rects {
 		it := &p.Items[i]
 		s.open(nodeID(p, "f", int32(i)), tip(p, int32(i), o.Profile), p.IsNew(int32(i)))
-		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="#fff" stroke-width="0.5"/>`,
-			margin+r.X, header+r.Y, r.W, r.H-1, fill(p, pal, it))
+		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"%s/>`,
+			margin+r.X, header+r.Y, r.W, r.H-1, fill(p, pal, it), separator(r.W, 0.5))
 		if l := label(p, it).fit(r.W - 6); l != "" {
 			s.text(margin+r.X+3, header+r.Y+r.H-5, 0, "start", l)
 		}
