@@ -36,6 +36,9 @@ func badInputs(t *testing.T) map[string][]byte {
 		t.Fatal(err)
 	}
 	out["devirt.pb"] = raw
+	out["small.dtrace"] = []byte("CPU     ID                    FUNCTION:NAME\n  0  64091                        :tick-60s \n\n\n" +
+		"              genunix`vn_free+0x9a\n              unix`sys_syscall+0x17a\n                12\n\n" +
+		"              unix`idle+0x1\n                3\n")
 	return out
 }
 
