@@ -85,6 +85,20 @@ func Draw(v *compaction.View, o Options) (*Picture, error) {
 	}
 }
 
+// Select chooses what a picture of v draws under o's budget (MaxNodes,
+// without the byte budget that Draw adds): the input of the layouts Flame,
+// Radial and Tidy.
+func Select(v *compaction.View, o Options) (*Pic, error) {
+	if err := o.check(v); err != nil {
+		return nil, err
+	}
+	max := o.MaxNodes
+	if max <= 0 {
+		max = DefaultMaxNodes
+	}
+	return o.pic(v, max), nil
+}
+
 func (o *Options) check(v *compaction.View) error {
 	switch o.Layout {
 	case "":

@@ -2,6 +2,7 @@ package plotting_test
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
@@ -44,4 +45,24 @@ func ExampleAmount() {
 	// 1.5s
 	// 3MB
 	// 6 samples
+}
+
+// The layouts are pure functions of a selection: here the widths of the
+// icicle of Figure 10, where lib2 is compacted to its package.
+func ExampleFlame() {
+	p, _ := analysis.Demo("profvis-toy")
+	t := analysis.NewTree(p)
+	s, _, _ := compaction.NewState(t, 99).SetLevel(t, 1, regexp.MustCompile(`^lib2\.`))
+	pic, _ := plotting.Select(compaction.Compact(t, s, p.DefaultValue), plotting.Options{Layout: plotting.LayoutFlame})
+	for _, r := range plotting.Flame(pic, 600, 10) {
+		it := pic.Items[r.Item]
+		fmt.Printf("%-20s x=%5.1f w=%5.1f depth %d\n", it.Name, r.X, r.W, it.Depth)
+	}
+	// Output:
+	// lib1.Whale.breath    x=  0.0 w=600.0 depth 0
+	// lib1.Mammal.inhale   x=  0.0 w=600.0 depth 1
+	// lib2                 x=  0.0 w=600.0 depth 2
+	// lib3.Pressure.foo    x=  0.0 w=100.0 depth 3
+	// lib3.Blood.flow      x=  0.0 w=100.0 depth 4
+	// lib3.Signal.travel   x=100.0 w=500.0 depth 3
 }
