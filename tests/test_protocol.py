@@ -134,6 +134,13 @@ class ProflensProtocolTests(unittest.TestCase):
         self.km.shutdown_kernel(now=False)
         self.assertFalse(self.km.is_alive())
 
+    def test_sigterm_exits(self):
+        self.km.signal_kernel(signal.SIGTERM)
+        end = time.time() + 5
+        while self.km.is_alive() and time.time() < end:
+            time.sleep(0.05)
+        self.assertFalse(self.km.is_alive(), "the kernel did not exit on SIGTERM")
+
     def test_restart_new_session(self):
         before = self.kc.kernel_info(reply=True)["header"]["session"]
         self.km.restart_kernel(now=False)
