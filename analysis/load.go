@@ -71,6 +71,7 @@ type SyntaxError struct {
 	Err    error // underlying cause, if any
 }
 
+// Error gives "FILE: line N: MSG[: CAUSE]" (or "byte N").
 func (e *SyntaxError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -89,6 +90,7 @@ func (e *SyntaxError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying cause, if any.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // lineError returns a SyntaxError at a line.
