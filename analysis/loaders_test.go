@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -199,5 +200,14 @@ func TestDTraceFrames(t *testing.T) {
 		if got := dtraceFrames(c.in); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("dtraceFrames(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSyntaxErrorAs: positions are available to callers through errors.As.
+func TestSyntaxErrorAs(t *testing.T) {
+	_, err := Parse("x.folded", []byte("a;b 1\na;b\n"), LoadOptions{})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.File != "x.folded" || se.Line != 2 {
+		t.Errorf("errors.As(%v) = %+v, want x.folded line 2", err, se)
 	}
 }
