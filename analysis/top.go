@@ -49,16 +49,35 @@ func NewTop(t *Tree, o TopOptions) *Top {
 	fn, names := functionIDs(p)
 	hidden := matchFrames(p, o.Hide)
 	focus, ignore := matchFrames(p, o.Focus), matchFrames(p, o.Ignore)
-	self := t.Self[o.Value]
+	self, total := t.Self[o.Value], t.Total[o.Value]
 	if o.Focus != nil || o.Ignore != nil {
 		self = keptSelf(t, self, focus, ignore, o.Focus != nil)
+		total = subtreeTotals(t, self)
 	}
-	total := subtreeTotals(t, self)
+	flat, cum := accumulate(t, fn, len(names), hidden, self, total)
+	top := &Top{Value: p.ValueTypes[o.Value], Total: absTotal(p, o.Value)}
+	for f, name := range names {
+		if flat[f] != 0 || cum[f] != 0 {
+			top.Rows = append(top.Rows, TopRow{Name: name, Flat: flat[f], Cum: cum[f]})
+			top.Kept += flat[f]
+		}
+	}
+	sortTop(top.Rows, o.ByCum)
+	top.Count = len(top.Rows)
+	if o.N > 0 && len(top.Rows) > o.N {
+		top.Rows = top.Rows[:o.N]
+	}
+	return top
+}
 
-	flat := make([]int64, len(names))
-	cum := make([]int64, len(names))
-	onPath := make([]int32, len(names)) // visible occurrences on the current path
-	leaf := make([]int32, t.Len())      // nearest visible ancestor-or-self, -1 for none
+// accumulate walks the tree in pre-order and returns per function its flat
+// value (self of the nodes whose nearest visible ancestor-or-self is the
+// function) and cum value (total of its highest visible occurrences on each
+// path, so recursion counts once).
+func accumulate(t *Tree, fn []int32, nf int, hidden []bool, self, total []int64) (flat, cum []int64) {
+	flat, cum = make([]int64, nf), make([]int64, nf)
+	onPath := make([]int32, nf)    // visible occurrences on the current path
+	leaf := make([]int32, t.Len()) // nearest visible ancestor-or-self's function, -1 for none
 	var path []int32
 	for n := int32(0); n < int32(t.Len()); n++ {
 		for len(path) > 0 && !isAncestor(t, path[len(path)-1], n) {
@@ -85,20 +104,7 @@ func NewTop(t *Tree, o TopOptions) *Top {
 			flat[leaf[n]] += self[n]
 		}
 	}
-
-	top := &Top{Value: p.ValueTypes[o.Value], Total: absTotal(p, o.Value)}
-	for f, name := range names {
-		if flat[f] != 0 || cum[f] != 0 {
-			top.Rows = append(top.Rows, TopRow{Name: name, Flat: flat[f], Cum: cum[f]})
-			top.Kept += flat[f]
-		}
-	}
-	sortTop(top.Rows, o.ByCum)
-	top.Count = len(top.Rows)
-	if o.N > 0 && len(top.Rows) > o.N {
-		top.Rows = top.Rows[:o.N]
-	}
-	return top
+	return flat, cum
 }
 
 func isAncestor(t *Tree, a, n int32) bool { return n >= a && n < a+t.Size[a] }
