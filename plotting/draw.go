@@ -153,6 +153,11 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	p := choose(src, max, min).pic(v, o.Order == OrderName)
 	p.Bottom = o.Inverted
 	p.New = fresh(p, o.Since)
+	for _, b := range p.New {
+		if b {
+			p.Fresh++
+		}
+	}
 	for _, r := range v.Roots {
 		p.Total += v.Nodes[r].Total
 	}

@@ -52,20 +52,10 @@ func title(p *Pic, o Options) string {
 	if h := p.Hidden(); h > 0 {
 		s += fmt.Sprintf(", %d folded", h)
 	}
-	if n := countNew(p); n > 0 {
+	if n := p.Fresh; n > 0 {
 		s += fmt.Sprintf(" · %d new since the last picture (outlined)", n)
 	}
 	return s
-}
-
-func countNew(p *Pic) int {
-	n := 0
-	for _, b := range p.New {
-		if b {
-			n++
-		}
-	}
-	return n
 }
 
 // fill returns an item's colour: grey for a fold mark, else by its name.
@@ -74,6 +64,12 @@ func fill(p *Pic, pal *palette, it *Item) string {
 		return foldFill
 	}
 	return pal.colour(elements(p.View, it.Nodes[0], it.Name))
+}
+
+// outline says whether item i is outlined as new: when it is, and it is at
+// least 3 px wide (an outline would blacken a sliver).
+func outline(p *Pic, i int32, width float64) bool {
+	return p.IsNew(i) && width >= 3
 }
 
 // separator is the white outline that separates neighbours, left out on
@@ -106,7 +102,7 @@ func paintFlame(w io.Writer, p *Pic, o Options) error {
 	pal := newPalette(p.View)
 	for i, r := range rects {
 		it := &p.Items[i]
-		s.open(nodeID(p, "f", int32(i)), tip(p, int32(i), o.Profile), p.IsNew(int32(i)))
+		s.open(nodeID(p, "f", int32(i)), tip(p, int32(i), o.Profile), outline(p, int32(i), r.W))
 		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s"%s/>`,
 			margin+r.X, header+r.Y, r.W, r.H-1, fill(p, pal, it), separator(r.W, 0.5))
 		if l := label(p, it).fit(r.W - 6); l != "" {
@@ -139,7 +135,7 @@ func paintTree(w io.Writer, p *Pic, o Options) error {
 	for i, pl := range places {
 		it := &p.Items[i]
 		x, y := margin+pl.X, header+pl.Y
-		s.open(nodeID(p, "t", int32(i)), tip(p, int32(i), o.Profile), p.IsNew(int32(i)))
+		s.open(nodeID(p, "t", int32(i)), tip(p, int32(i), o.Profile), outline(p, int32(i), treeDisc))
 		s.printf(`<circle cx="%.2f" cy="%.2f" r="%.2f" fill="%s" stroke="#555" stroke-width="0.5"/>`,
 			x, y, math.Max(pl.R, 2), fill(p, pal, it))
 		ly := y + math.Max(pl.R, 2) + fontSize + 1

@@ -15,7 +15,7 @@ func paintRadial(w io.Writer, p *Pic, o Options) error {
 	pal := newPalette(p.View)
 	for i, sc := range sectors {
 		it := &p.Items[i]
-		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile), p.IsNew(int32(i)))
+		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile), outline(p, int32(i), (sc.A0-sc.A1)*sc.R1))
 		s.printf(`<path d="%s" fill="%s"%s/>`, sectorPath(cx, cy, sc), fill(p, pal, it), separator((sc.A0-sc.A1)*sc.R1, 0.75))
 		radialLabel(s, cx, cy, sc, label(p, it))
 		s.closeGroup()

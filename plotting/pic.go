@@ -32,6 +32,7 @@ type Pic struct {
 	Depth  int32   // the deepest item's depth
 	Bottom bool    // a bottom-up (inverted) graph: items merge compacted nodes by name
 	New    []bool  // per item: new since Options.Since; nil when nothing is compared
+	Fresh  int     // how many items are new
 }
 
 // IsNew reports whether item i is new since the previous picture.
