@@ -10,11 +10,11 @@ import (
 // name (kids[kidLo:kidHi] of the returned slice), and each group's number
 // of groups in its subtree.
 func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
-	ng := len(g.gName)
+	ng := len(g.gr)
 	total := g.t.Total[value]
 	tot = make([]int64, ng)
 	for gi := 1; gi < ng; gi++ {
-		for _, s := range g.seeds[g.seedLo[gi]:g.seedHi[gi]] {
+		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
 			tot[gi] += total[s]
 		}
 	}
@@ -24,19 +24,19 @@ func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
 	}
 	str := g.ix.str
 	for gi := 0; gi < ng; gi++ {
-		if k := kids[g.kidLo[gi]:g.kidHi[gi]]; len(k) > 1 {
+		if k := kids[g.gr[gi].kidLo:g.gr[gi].kidHi]; len(k) > 1 {
 			slices.SortFunc(k, func(a, b int32) int {
-				return byTotalName(tot[a], tot[b], str[g.gName[a]], str[g.gName[b]])
+				return byTotalName(tot[a], tot[b], str[g.gr[a].name], str[g.gr[b].name])
 			})
 		}
 	}
 	size = make([]int32, ng)
 	for gi := ng - 1; gi >= 0; gi-- { // children have larger ids
 		size[gi]++
-		if x := g.reuse[gi]; x >= 0 {
+		if x := g.gr[gi].reuse; x >= 0 {
 			size[gi] = g.old.end(x) - x
 		}
-		if up := g.gUp[gi]; up >= 0 {
+		if up := g.gr[gi].up; up >= 0 {
 			size[up] += size[gi]
 		}
 	}
@@ -71,34 +71,34 @@ type emitter struct {
 // that reuses an old node is written as a copy of the old node's subtree.
 func (e *emitter) group(gi, at, up int32) int32 {
 	g, v := e.g, e.v
-	if x := g.reuse[gi]; x >= 0 {
+	if x := g.gr[gi].reuse; x >= 0 {
 		return e.copyBlock(x, at, up)
 	}
 	e.fresh = append(e.fresh, at)
 	nd := &v.Nodes[at]
-	name := g.gName[gi]
+	name := g.gr[gi].name
 	nd.Name = g.ix.str[name]
 	nd.Parent = up
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
 	if up >= 0 {
 		nd.Depth = v.Nodes[up].Depth + 1
 	}
-	seeds := g.seeds[g.seedLo[gi]:g.seedHi[gi]:g.seedHi[gi]]
+	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
 	v.hash[at] = nodeHash(g.ix, seeds, nd.Name)
 	v.name[at] = name
 	v.seeds[at] = seeds
-	nd.Members = g.mem[g.memLo[gi]:g.memHi[gi]:g.memHi[gi]]
+	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi]
 	slices.Sort(nd.Members)
 	lo := len(e.kidBuf)
 	next := at + 1
-	for _, k := range e.kids[g.kidLo[gi]:g.kidHi[gi]] {
+	for _, k := range e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi] {
 		e.kidBuf = append(e.kidBuf, next)
 		nd.Self -= e.tot[k]
 		next += e.size[k]
 	}
 	nd.Children = e.kidBuf[lo:len(e.kidBuf):len(e.kidBuf)]
 	next = at + 1
-	for _, k := range e.kids[g.kidLo[gi]:g.kidHi[gi]] {
+	for _, k := range e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi] {
 		next = e.group(k, next, at)
 	}
 	return next
@@ -163,7 +163,7 @@ func (g *grouping) view(s *State, value int) *View {
 	v := newView(&View{Tree: g.t}, s, value, int(size[0]-1))
 	e := &emitter{v: v, g: g, tot: tot, kids: kids, size: size, kidBuf: make([]int32, 0, len(v.Nodes))}
 	at := int32(0)
-	for _, k := range kids[g.kidLo[0]:g.kidHi[0]] {
+	for _, k := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
 		v.Roots = append(v.Roots, at)
 		at = e.group(k, at, -1)
 	}

@@ -1,6 +1,8 @@
 package compaction
 
 import (
+	"slices"
+
 	"github.com/proflens/proflens/analysis"
 )
 
@@ -16,10 +18,22 @@ import (
 // must not be modified afterwards (the view refers to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
 	g := newGrouping(t, s.index(t), s.Level)
+	n := t.Len()
+	g.mem, g.seeds = make([]int32, 0, n), make([]int32, 0, n) // each node is in both once
+	g.gr = slices.Grow(g.gr, min(n, 1<<16))
 	g.kids = append(g.kids[:0], t.Roots...)
 	g.seedChildren(0)
 	g.run()
 	return g.view(s, value)
+}
+
+// group is one compacted node in the making.
+type group struct {
+	name, up       int32 // compacted name id, parent group (-1, -1 for the virtual root)
+	seedLo, seedHi int32 // its seeds are seeds[seedLo:seedHi]
+	memLo, memHi   int32 // its members are mem[memLo:memHi], seeds first
+	kidLo, kidHi   int32 // its child groups are the ids kidLo..kidHi-1
+	reuse          int32 // after a step: the old node it equals, or -1
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
@@ -30,17 +44,9 @@ type grouping struct {
 	ix    *index
 	level []int32
 
-	gName  []int32 // per group: compacted name id (-1 for the virtual root)
-	gUp    []int32 // per group: parent group (-1 for the virtual root)
-	seedLo []int32 // per group: its seeds are seeds[seedLo:seedHi]
-	seedHi []int32
-	memLo  []int32 // per group: its members are mem[memLo:memHi], seeds first
-	memHi  []int32
-	kidLo  []int32 // per group: its child groups are the ids kidLo..kidHi-1
-	kidHi  []int32
-	seeds  []int32
-	mem    []int32
-	reuse  []int32 // per group: the node of old it equals, or -1
+	gr    []group
+	seeds []int32
+	mem   []int32
 
 	// After a step: the view before it, and per call-tree node 1 + the old
 	// node it seeds, for the seeds of the old nodes the step may reuse.
@@ -48,9 +54,9 @@ type grouping struct {
 	owner []int32
 
 	// scratch
-	kids, comp, count []int32
-	mark, slot        []int32 // per compacted name id
-	stamp             int32
+	kids, comp, count, roots []int32
+	mark, slot               []int32 // per compacted name id
+	stamp                    int32
 }
 
 func newGrouping(t *analysis.Tree, ix *index, level []int32) *grouping {
@@ -78,9 +84,9 @@ func (g *grouping) names(cn []int32) {
 // run absorbs the members of every group not yet processed and seeds their
 // child groups, breadth first, until no group is left.
 func (g *grouping) run() {
-	for gi := int32(1); gi < int32(len(g.gName)); gi++ {
+	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
 		if g.owner != nil {
-			if g.reuse[gi] = g.reused(gi); g.reuse[gi] >= 0 {
+			if g.gr[gi].reuse = g.reused(gi); g.gr[gi].reuse >= 0 {
 				continue
 			}
 		}
@@ -94,9 +100,9 @@ func (g *grouping) run() {
 // subtree depends only on its seeds and on the levels below them, which the
 // step did not touch (g.owner leaves out the target's seeds).
 func (g *grouping) reused(gi int32) int32 {
-	seeds := g.seeds[g.seedLo[gi]:g.seedHi[gi]]
+	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
 	x := g.owner[seeds[0]] - 1
-	if x < 0 || len(g.old.seeds[x]) != len(seeds) || g.old.name[x] != g.gName[gi] {
+	if x < 0 || len(g.old.seeds[x]) != len(seeds) || g.old.name[x] != g.gr[gi].name {
 		return -1
 	}
 	for _, s := range seeds[1:] {
@@ -108,16 +114,8 @@ func (g *grouping) reused(gi int32) int32 {
 }
 
 func (g *grouping) newGroup(name, up int32) int32 {
-	id := int32(len(g.gName))
-	g.gName = append(g.gName, name)
-	g.gUp = append(g.gUp, up)
-	g.seedLo = append(g.seedLo, 0)
-	g.seedHi = append(g.seedHi, 0)
-	g.memLo = append(g.memLo, 0)
-	g.memHi = append(g.memHi, 0)
-	g.kidLo = append(g.kidLo, 0)
-	g.kidHi = append(g.kidHi, 0)
-	g.reuse = append(g.reuse, -1)
+	id := int32(len(g.gr))
+	g.gr = append(g.gr, group{name: name, up: up, reuse: -1})
 	return id
 }
 
@@ -126,10 +124,10 @@ func (g *grouping) newGroup(name, up int32) int32 {
 // does not absorb are left in g.kids.
 func (g *grouping) absorb(gi int32) {
 	t, ix, frame, level := g.t, g.ix, g.t.Frame, g.level
-	name := g.gName[gi]
+	name := g.gr[gi].name
 	d := ix.depth[name]
 	lo := int32(len(g.mem))
-	mem := append(g.mem, g.seeds[g.seedLo[gi]:g.seedHi[gi]]...)
+	mem := append(g.mem, g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]...)
 	kids := g.kids[:0]
 	for i := int(lo); i < len(mem); i++ {
 		m := mem[i]
@@ -143,7 +141,7 @@ func (g *grouping) absorb(gi int32) {
 			}
 		}
 	}
-	g.memLo[gi], g.memHi[gi] = lo, int32(len(mem))
+	g.gr[gi].memLo, g.gr[gi].memHi = lo, int32(len(mem))
 	g.mem, g.kids = mem, kids
 }
 
@@ -160,7 +158,7 @@ func (g *grouping) components(nodes []int32) []int32 {
 		g.mark[g.cname(k)] = st
 	}
 	comp := g.comp[:0]
-	var roots []int32
+	roots := g.roots[:0]
 	for _, k := range nodes {
 		c := g.cname(k)
 		base := ix.off[g.t.Frame[k]]
@@ -178,7 +176,7 @@ func (g *grouping) components(nodes []int32) []int32 {
 		}
 		comp = append(comp, g.slot[r])
 	}
-	g.comp = comp
+	g.comp, g.roots = comp, roots
 	return roots
 }
 
@@ -186,8 +184,8 @@ func (g *grouping) components(nodes []int32) []int32 {
 // unabsorbed children of up's members, seeded by the component's nodes.
 func (g *grouping) seedChildren(up int32) {
 	kids := g.kids
-	first := int32(len(g.gName))
-	g.kidLo[up], g.kidHi[up] = first, first
+	first := int32(len(g.gr))
+	g.gr[up].kidLo, g.gr[up].kidHi = first, first
 	if len(kids) == 0 {
 		return
 	}
@@ -199,15 +197,15 @@ func (g *grouping) seedChildren(up int32) {
 	pos := int32(len(g.seeds))
 	for i, r := range roots {
 		gi := g.newGroup(r, up)
-		g.seedLo[gi], g.seedHi[gi] = pos, pos
+		g.gr[gi].seedLo, g.gr[gi].seedHi = pos, pos
 		pos += count[i]
 	}
 	g.seeds = append(g.seeds, kids...)
 	for i, k := range kids {
 		gi := first + g.comp[i]
-		g.seeds[g.seedHi[gi]] = k
-		g.seedHi[gi]++
+		g.seeds[g.gr[gi].seedHi] = k
+		g.gr[gi].seedHi++
 	}
-	g.kidHi[up] = int32(len(g.gName))
+	g.gr[up].kidHi = int32(len(g.gr))
 	g.count = count
 }

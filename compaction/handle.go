@@ -79,7 +79,7 @@ func (v *View) handles(positions []int32) {
 		node int32
 		l    int
 	}
-	var todo []job
+	todo := make([]job, 0, len(positions))
 	total := 0
 	for _, k := range positions {
 		if k < 0 || k >= n {

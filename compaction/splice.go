@@ -144,7 +144,7 @@ func (v *View) items(p, end int32, removed map[int32]bool, g *grouping, tot []in
 			items = append(items, item{old: x, grp: -1, size: next - x})
 		}
 	}
-	for _, gi := range kids[g.kidLo[0]:g.kidHi[0]] {
+	for _, gi := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
 		items = append(items, item{old: -1, grp: gi, size: size[gi]})
 		newN += size[gi]
 	}
@@ -209,7 +209,7 @@ func (v *View) itemKey(old, grp int32, tot []int64, g *grouping) (int64, int32) 
 	if old >= 0 {
 		return v.Nodes[old].Total, v.name[old]
 	}
-	return tot[grp], g.gName[grp]
+	return tot[grp], g.gr[grp].name
 }
 
 // copyInto copies the nodes of v that remap keeps into nv, re-indexing
