@@ -217,25 +217,39 @@ func (v *View) itemKey(old, grp int32, tot []int64, g *grouping) (int64, int32) 
 // starting at at.
 func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 	kidBuf := make([]int32, 0, len(nv.Nodes))
-	for j, r := range remap {
+	n := len(remap)
+	for j := 0; j < n; {
+		r := remap[j]
 		if r < 0 {
+			j++
 			continue
 		}
-		nd := v.Nodes[j]
-		if nd.Parent >= 0 {
-			nd.Parent = remap[nd.Parent]
+		k := j + 1 // remap is a constant shift on runs: copy each in bulk
+		for k < n && remap[k] == r+int32(k-j) {
+			k++
 		}
-		if int32(j) == p {
-			nd.Children = at
-		} else if len(nd.Children) > 0 {
-			lo := len(kidBuf)
-			for _, c := range nd.Children {
-				kidBuf = append(kidBuf, remap[c])
+		end := int(r) + k - j
+		copy(nv.Nodes[r:end], v.Nodes[j:k])
+		copy(nv.name[r:end], v.name[j:k])
+		copy(nv.seeds[r:end], v.seeds[j:k])
+		copy(nv.hash[r:end], v.hash[j:k])
+		copy(nv.hlen[r:end], v.hlen[j:k])
+		for i := int(r); i < end; i++ {
+			nd := &nv.Nodes[i]
+			if nd.Parent >= 0 {
+				nd.Parent = remap[nd.Parent]
 			}
-			nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
+			if int32(i-int(r)+j) == p {
+				nd.Children = at
+			} else if moved(nd.Children, remap) {
+				lo := len(kidBuf)
+				for _, c := range nd.Children {
+					kidBuf = append(kidBuf, remap[c])
+				}
+				nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
+			}
 		}
-		nv.Nodes[r] = nd
-		nv.name[r], nv.seeds[r], nv.hash[r], nv.hlen[r] = v.name[j], v.seeds[j], v.hash[j], v.hlen[j]
+		j = k
 	}
 	if p < 0 {
 		nv.Roots = at
@@ -245,6 +259,17 @@ func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 	for k, r := range v.Roots {
 		nv.Roots[k] = remap[r]
 	}
+}
+
+// moved reports whether remap moves any of kids; unmoved children lists
+// are shared with the old view.
+func moved(kids, remap []int32) bool {
+	for _, c := range kids {
+		if remap[c] != c {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes it
