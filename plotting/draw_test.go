@@ -2,7 +2,9 @@ package plotting
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"math/rand"
 	"strings"
 	"testing"
@@ -227,6 +229,40 @@ func TestSince(t *testing.T) {
 		}
 		if got := strings.Count(string(pic.SVG), "pl-n pl-new"); got != want {
 			t.Errorf("%s → %s: %d nodes outlined, want %d", c.from, c.to, got, want)
+		}
+	}
+}
+
+// TestDrawRandom draws random views in every layout and order with random
+// budgets: always well-formed XML, within budget, one group per node.
+func TestDrawRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(10))
+	layouts := []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}, {Layout: LayoutFlame, Inverted: true}}
+	for i := 0; i < 150; i++ {
+		v := randomView(r, 5+r.Intn(500))
+		o := layouts[i%len(layouts)]
+		o.Order = []string{OrderName, OrderWeight}[r.Intn(2)]
+		o.MaxNodes = 2 + r.Intn(300)
+		if r.Intn(3) == 0 {
+			o.Roots = []int32{int32(r.Intn(len(v.Nodes)))}
+		}
+		pic, err := Draw(v, o)
+		if err != nil {
+			t.Fatalf("view %d, %+v: %v", i, o, err)
+		}
+		if pic.Drawn > o.MaxNodes {
+			t.Errorf("view %d, %+v: %d nodes drawn", i, o, pic.Drawn)
+		}
+		d := xml.NewDecoder(bytes.NewReader(pic.SVG))
+		for {
+			if _, err := d.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("view %d, %+v: SVG is not XML: %v", i, o, err)
+			}
+		}
+		if n := strings.Count(string(pic.SVG), `<g class="pl-n`); n != pic.Drawn {
+			t.Errorf("view %d, %+v: %d node groups, Drawn %d", i, o, n, pic.Drawn)
 		}
 	}
 }
