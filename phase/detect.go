@@ -88,15 +88,24 @@ func (r *Result) Phase(id int) *Phase {
 // normalized sum of the vectors of the intervals assigned to s. New phases
 // are numbered in order of first appearance, after the ids of seed (the
 // phases of a saved set, which keep their ids, labels and fixed vectors).
-// Time is O(intervals × names) plus O(names) per phase at each change.
+// Time is O(intervals × names) for the current phase's test; the search
+// for the best phase at a change goes through an inverted index (name →
+// phases using it), costing the phases' entries on the window's names.
 func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1}
-	for _, s := range seed {
+	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1,
+		users: make([][]use, len(v.Names))}
+	for k, s := range seed {
 		d.r.Phases = append(d.r.Phases, s)
+		d.pos = append(d.pos, nil)
 		d.next = max(d.next, s.ID)
+		for j, x := range s.ref {
+			if x != 0 {
+				d.users[j] = append(d.users[j], use{int32(k), x})
+			}
+		}
 	}
 	d.next++
 	win := newWindow(v, p.Window)
@@ -113,7 +122,12 @@ type detector struct {
 	cur   int // index into r.Phases of the current phase, -1 before the first
 	young int // index into r.Phases of the newest phase
 	born  int // interval that started it
-	next  int // id of the next new phase
+
+	users   [][]use   // per name: the phases whose vector uses it, with their weights
+	pos     [][]int32 // per phase, per name: index into users[name], -1 when unused
+	acc     []float64 // per phase: P·W being summed by bestPhase
+	touched []int32   // phases with a nonzero acc
+	next    int       // id of the next new phase
 }
 
 func (d *detector) assign(v *Vectors, i int, win *window) int {
@@ -141,9 +155,31 @@ func (d *detector) assign(v *Vectors, i int, win *window) int {
 	ph := d.r.Phases[best]
 	ph.Intervals++
 	for k := v.Off[i]; k < v.Off[i+1]; k++ {
-		ph.add(int(v.Idx[k]), v.Val[k])
+		d.add(best, int(v.Idx[k]), v.Val[k])
 	}
 	return ph.ID
+}
+
+// use is one phase's weight on a name, in that name's index.
+type use struct {
+	k int32 // index into r.Phases
+	w float64
+}
+
+// add adds x to dimension j of phase k and keeps the index current. A
+// saved phase's vector is fixed, so its index entries never change.
+func (d *detector) add(k, j int, x float64) {
+	ph := d.r.Phases[k]
+	ph.add(j, x)
+	if ph.Saved || ph.ID == Empty || x == 0 {
+		return
+	}
+	if p := d.pos[k][j]; p >= 0 {
+		d.users[j][p].w = ph.Sum[j]
+		return
+	}
+	d.pos[k][j] = int32(len(d.users[j]))
+	d.users[j] = append(d.users[j], use{int32(k), ph.Sum[j]})
 }
 
 // add adds x to dimension j of the phase's sum, keeping ref·ref current.
@@ -156,17 +192,38 @@ func (ph *Phase) add(j int, x float64) {
 }
 
 // bestPhase returns the phase (other than index skip) with the highest
-// P·W, the first created on a tie.
+// P·W, the first created on a tie; (-1, -1) when no phase shares a name
+// with W. Only phases sharing a name with W are visited, through users.
 func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
-	best, score := -1, -1.0
-	for k, ph := range d.r.Phases {
-		if ph.ID == Empty || k == skip {
+	if len(d.acc) < len(d.r.Phases) {
+		d.acc = append(d.acc, make([]float64, len(d.r.Phases)-len(d.acc))...)
+	}
+	var ww float64
+	for j, x := range w {
+		if x == 0 {
 			continue
 		}
-		if s := cosine(ph, w); s > score {
-			best, score = k, s
+		ww += x * x
+		for _, u := range d.users[j] {
+			if d.acc[u.k] == 0 {
+				d.touched = append(d.touched, u.k)
+			}
+			d.acc[u.k] += u.w * x
 		}
 	}
+	best, score := -1, -1.0
+	for _, k := range d.touched {
+		pw := d.acc[k]
+		d.acc[k] = 0
+		if int(k) == skip || pw == 0 {
+			continue
+		}
+		s := pw / math.Sqrt(d.r.Phases[k].refSq*ww)
+		if s > score || (s == score && int(k) < best) {
+			best, score = int(k), s
+		}
+	}
+	d.touched = d.touched[:0]
 	return best, score
 }
 
@@ -177,6 +234,7 @@ func (d *detector) empty(n int) int {
 		}
 	}
 	d.r.Phases = append(d.r.Phases, &Phase{ID: Empty, Hue: -1, Color: EmptyColor, Sum: make([]float64, n)})
+	d.pos = append(d.pos, nil)
 	return len(d.r.Phases) - 1
 }
 
@@ -188,13 +246,18 @@ func (d *detector) newPhase(v *Vectors, i int, w []float64) int {
 	ph := &Phase{ID: d.next, Hue: Hue(d.next), Color: Color(Hue(d.next)), Sum: make([]float64, len(w))}
 	ph.ref = ph.Sum
 	d.next++
+	d.r.Phases = append(d.r.Phases, ph)
+	d.pos = append(d.pos, make([]int32, len(w)))
+	k := len(d.r.Phases) - 1
+	for j := range d.pos[k] {
+		d.pos[k][j] = -1
+	}
 	if v.Off[i] == v.Off[i+1] {
 		for j, x := range w {
-			ph.add(j, x)
+			d.add(k, j, x)
 		}
 	}
-	d.r.Phases = append(d.r.Phases, ph)
-	return len(d.r.Phases) - 1
+	return k
 }
 
 // cosine returns P·W/(|P||W|), 0 when either is zero.
