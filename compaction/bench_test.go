@@ -108,7 +108,10 @@ func BenchmarkCompact1M(b *testing.B) {
 
 // BenchmarkExpand1M is one ProfVis expand: from the fully compacted view
 // (level 1, the paper's starting point), expand the heaviest child of the
-// heaviest root, checking R1 and R2 on the result.
+// heaviest root, checking R1 and R2 on the result. On the generated tree
+// that view has about 170k nodes and the target about 16k members; the step
+// remakes about 7k compacted nodes, copies about 29k unchanged ones into
+// their new places, and the rest of the view into a new array.
 func BenchmarkExpand1M(b *testing.B) {
 	t := bench1M(b)
 	v := Compact(t, NewState(t, 1), 0)

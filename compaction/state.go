@@ -10,7 +10,9 @@ import (
 // State is a granularity state: how many name elements each call-tree node
 // keeps. It is a small value owned by the session; the call tree is never
 // touched. A state is never modified once a View has been computed from it:
-// Step and SetLevel return new states.
+// Step and SetLevel return new states. Make states with NewState (a State
+// built by hand interns its tree's names on first use, which is not safe to
+// race with another first use).
 type State struct {
 	Level []int32 // per call-tree node id; a level beyond the name's length means the full name
 
