@@ -172,3 +172,17 @@ func dump(v *View) string {
 	}
 	return out
 }
+
+func TestEmptyTree(t *testing.T) {
+	tr, _ := build(nil)
+	v := Compact(tr, NewState(tr, 1), 0)
+	if len(v.Nodes) != 0 || len(v.Roots) != 0 || v.Check() != nil {
+		t.Errorf("Compact(empty) = %d nodes, %d roots", len(v.Nodes), len(v.Roots))
+	}
+	if _, err := v.Resolve("x"); err == nil {
+		t.Errorf("Resolve(x) on an empty view: no error")
+	}
+	if _, _, err := Step(v, -1, +1); err == nil {
+		t.Errorf("expand all on an empty view: no error")
+	}
+}
