@@ -122,6 +122,13 @@ func Load(path string, opts LoadOptions) (*Profile, error) {
 // Parse is Load on content already in memory; name is used in errors and as
 // the profile's Source. Gzip content is decompressed first.
 func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
+	if p, ok := decodePprofGzip(data, opts); ok { // gzipped pprof, streamed (pprofstream.go)
+		p.Source = name
+		if err := chooseValue(name, p, opts.Value); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 	data, err := gunzip(name, data, opts.Limit)
 	if err != nil {
 		return nil, err

@@ -148,37 +148,48 @@ var (
 // pbFields is pbEach with the wire types checked against schema.
 func pbFields(msg []byte, schema []pbKind, fn func(f pbField) bool) bool {
 	return pbEach(msg, func(f pbField) bool {
-		if f.num >= uint64(len(schema)) || schema[f.num] == 0 {
-			return true
-		}
-		switch schema[f.num] {
-		case pbScalar:
-			if f.typ != 0 {
-				return false
-			}
-		case pbRepeated:
-			if f.typ != 0 && f.typ != 2 {
-				return false
-			}
-		case pbBytes:
-			if f.typ != 2 {
-				return false
-			}
-		}
-		return fn(f)
+		known, ok := pbCheck(f, schema)
+		return ok && (!known || fn(f))
 	})
 }
+
+// pbCheck reports whether schema knows f and, if so, whether f has the wire
+// type profile's decoder expects.
+func pbCheck(f pbField, schema []pbKind) (known, ok bool) {
+	if f.num >= uint64(len(schema)) || schema[f.num] == 0 {
+		return false, true
+	}
+	switch schema[f.num] {
+	case pbScalar:
+		return true, f.typ == 0
+	case pbRepeated:
+		return true, f.typ == 0 || f.typ == 2
+	}
+	return true, f.typ == 2
+}
+
+// pbSource calls fn for each top-level field of a profile, in order, with
+// wire types checked; each call reads the profile from its start. It
+// returns false on malformed data or when fn returns false. A field's data
+// is valid only during the call of fn.
+type pbSource func(fn func(f pbField) bool) bool
 
 // decodePprof decodes uncompressed pprof protobuf data into the model; ok
 // is false when the data is anything but a well-formed profile with at
 // least one sample type, and the caller should use profile.ParseData.
 func decodePprof(data []byte) (p *Profile, ok bool) {
+	return decodeSource(func(fn func(f pbField) bool) bool { return pbFields(data, pbProfileSchema, fn) })
+}
+
+// decodeSource reads the tables in a first pass over src and the samples in
+// a second.
+func decodeSource(src pbSource) (p *Profile, ok bool) {
 	d := &pbDecoder{funcs: map[uint64]int32{}, locs: map[uint64]int32{}, maps: map[uint64]int32{}}
-	if !d.header(data) || !d.resolve() {
+	if !d.header(src) || !d.resolve() {
 		return nil, false
 	}
 	b := d.builder()
-	if !d.samples(b, data) {
+	if !d.samples(b, src) {
 		return nil, false
 	}
 	b.p.Lang = guessLang(d.funcNames)
@@ -244,7 +255,7 @@ func (d *pbDecoder) locationFrames(b *Builder, i int32) []int32 {
 
 // samples decodes every sample into b. Stacks are cached by the bytes of
 // their location ids, so a repeated stack costs one map lookup.
-func (d *pbDecoder) samples(b *Builder, data []byte) bool {
+func (d *pbDecoder) samples(b *Builder, src pbSource) bool {
 	nt := len(d.sampleTypes)
 	values := make([]int64, d.nSamples*nt)
 	stackOf := make(map[string]int32)
@@ -252,12 +263,9 @@ func (d *pbDecoder) samples(b *Builder, data []byte) bool {
 	var ids []uint64
 	var frames []int32
 	i := 0
-	return pbEach(data, func(f pbField) bool {
+	return src(func(f pbField) bool {
 		if f.num != 2 {
 			return true
-		}
-		if f.typ != 2 {
-			return false
 		}
 		vals := values[i*nt : i*nt : (i+1)*nt]
 		var ls labelSet

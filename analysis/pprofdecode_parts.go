@@ -32,7 +32,7 @@ type pbDecoder struct {
 	lineIDs    []uint64 // function ids of every location's lines, resolved into lineFuncs
 	lineFuncs  []int32
 	locFrames  [][]int32
-	stringsRaw [][]byte
+	strsRead   []string // the string table as read, before resolve checks it
 }
 
 // pbFunction is a function record: string indices and its start line.
@@ -42,9 +42,9 @@ type pbFunction struct {
 }
 
 // header reads every top-level field except the samples, which it counts.
-func (d *pbDecoder) header(data []byte) bool {
+func (d *pbDecoder) header(src pbSource) bool {
 	timeSeen := false
-	return pbFields(data, pbProfileSchema, func(f pbField) bool {
+	return src(func(f pbField) bool {
 		switch f.num {
 		case 1:
 			vt, ok := pbValueType(f.data)
@@ -59,7 +59,7 @@ func (d *pbDecoder) header(data []byte) bool {
 		case 5:
 			return d.function(f.data)
 		case 6:
-			d.stringsRaw = append(d.stringsRaw, f.data)
+			d.strsRead = append(d.strsRead, string(f.data))
 		case 7, 8, 15:
 			d.others = append(d.others, int64(f.u))
 		case 9:
@@ -180,14 +180,10 @@ func (d *pbDecoder) location(msg []byte) bool {
 // resolve checks every string index and function reference the way
 // profile's postDecode and CheckValid do, and builds the string table.
 func (d *pbDecoder) resolve() bool {
-	if len(d.sampleTypes) == 0 || len(d.stringsRaw) == 0 || len(d.stringsRaw[0]) != 0 {
+	if len(d.sampleTypes) == 0 || len(d.strsRead) == 0 || d.strsRead[0] != "" {
 		return false
 	}
-	d.strs = make([]string, len(d.stringsRaw))
-	for i, s := range d.stringsRaw {
-		d.strs[i] = string(s)
-	}
-	d.stringsRaw = nil
+	d.strs, d.strsRead = d.strsRead, nil
 	idx := append([]int64{d.periodType[0], d.periodType[1], d.defaultType}, d.others...)
 	idx = append(idx, d.comments...)
 	idx = append(idx, d.mapFile...)

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"compress/gzip"
 	"math/rand"
 	"os"
 	"reflect"
@@ -17,6 +18,24 @@ func viaPprof(data []byte) (*Profile, error) {
 		return nil, err
 	}
 	return FromPprof(pp), nil
+}
+
+// checkStream asserts that decodePprofGzip on gz agrees with decodePprof on
+// its decompressed bytes: both decline, or both give the same profile.
+func checkStream(t *testing.T, name string, gz []byte) {
+	t.Helper()
+	got, ok := decodePprofGzip(gz, LoadOptions{})
+	data, err := gunzip(name, gz, 0)
+	if err != nil {
+		if ok {
+			t.Errorf("%s: decodePprofGzip accepted damaged gzip: %v", name, err)
+		}
+		return
+	}
+	want, wok := decodePprof(data)
+	if ok != wok || !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: decodePprofGzip (ok %v) differs from decodePprof (ok %v)", name, ok, wok)
+	}
 }
 
 // checkDecode asserts that decodePprof either declines data or gives exactly
@@ -48,6 +67,9 @@ func TestDecodePprofCorpus(t *testing.T) {
 		data, err := gunzip(path, raw, 0)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if isGzip(raw) {
+			checkStream(t, path, raw)
 		}
 		if checkDecode(t, path, data) {
 			decoded++
@@ -85,7 +107,24 @@ func TestDecodePprofRandom(t *testing.T) {
 		for k := 0; k < 5; k++ {
 			bad := append([]byte(nil), data...)
 			bad[r.Intn(len(bad))] ^= byte(1 << r.Intn(8))
-			checkDecode(t, "damaged", bad[:len(bad)-r.Intn(3)])
+			bad = bad[:len(bad)-r.Intn(3)]
+			checkDecode(t, "damaged", bad)
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write(bad)
+			zw.Close()
+			checkStream(t, "damaged", gz.Bytes())
+		}
+		var gz bytes.Buffer
+		if err := pp.Write(&gz); err != nil {
+			t.Fatal(err)
+		}
+		checkStream(t, "random", gz.Bytes())
+		if _, ok := decodePprofGzip(gz.Bytes(), LoadOptions{}); !ok {
+			t.Fatalf("case %d: decodePprofGzip declined a valid profile", i)
+		}
+		if _, ok := decodePprofGzip(gz.Bytes(), LoadOptions{Limit: int64(len(data) - 1)}); ok {
+			t.Fatalf("case %d: decodePprofGzip accepted a profile over the limit", i)
 		}
 	}
 }
