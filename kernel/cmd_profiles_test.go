@@ -173,3 +173,30 @@ func TestLoadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeBundle checks tree's JSON rows against analysis.TreeRows and that
+// the HTML and text forms show every row.
+func TestTreeBundle(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntree toy depth=4 min=40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	bundle := b[len(b)-1]
+	rows := analysis.TreeRows(s.Get("toy").Tree, analysis.TreeOptions{Depth: 4, Min: 40})
+	js := bundle["application/json"].(map[string]any)["rows"].([]map[string]any)
+	if len(js) != len(rows) {
+		t.Fatalf("tree JSON has %d rows, want %d", len(js), len(rows))
+	}
+	for i, r := range rows {
+		if js[i]["name"] != r.Name || js[i]["total"] != r.Total || js[i]["depth"] != r.Depth {
+			t.Errorf("tree JSON row %d = %v, want %+v", i, js[i], r)
+		}
+		for _, mime := range []string{"text/plain", "text/html"} {
+			if name := strings.TrimPrefix(r.Name, "… "); !strings.Contains(bundle[mime].(string), name) {
+				t.Errorf("tree %s lacks row %q", mime, r.Name)
+			}
+		}
+	}
+}
