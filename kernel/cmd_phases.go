@@ -11,8 +11,9 @@ import (
 )
 
 // PhaseState is what phases leaves on a profile: the interval vectors and
-// phases of the last run, and the user's labels by phase id, which survive
-// re-runs.
+// phases of the last run, and the user's labels by phase id of that run.
+// A re-run carries each label to the new phases whose vectors match the
+// labelled phase's above δ, so labels follow the behaviour, not the id.
 type PhaseState struct {
 	Labels  map[int]string
 	Count   phase.Count
@@ -183,8 +184,13 @@ func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
 		return nil, c.Usagef("%v", err)
 	}
 	st := &PhaseState{Labels: map[int]string{}, Count: run.opts.Count, Vectors: v, Result: r}
+	for _, ph := range r.Phases {
+		if ph.Label != "" {
+			st.Labels[ph.ID] = ph.Label // from the saved set
+		}
+	}
 	if l.Phases != nil {
-		st.Labels = l.Phases.Labels
+		carryLabels(l.Phases, st)
 	}
 	applyLabels(st)
 	st.Note = phaseNote(l.Name, st, len(seed), run.using)
@@ -201,6 +207,55 @@ func viewDims(v *compaction.View) *phase.Dims {
 		}
 	}
 	return phase.NewDims(names)
+}
+
+// carryLabels gives each phase of st the label of the previous run's
+// labelled phase whose vector matches its own best, above δ; the empty
+// phase keeps its label.
+func carryLabels(old, st *PhaseState) {
+	type labelled struct {
+		vec   map[string]float64
+		label string
+	}
+	var from []labelled
+	for _, ph := range old.Result.Phases {
+		if lab, ok := old.Labels[ph.ID]; ok {
+			if ph.ID == phase.Empty {
+				st.Labels[phase.Empty] = lab
+				continue
+			}
+			from = append(from, labelled{byName(old.Result.Names, ph.Vector()), lab})
+		}
+	}
+	for _, ph := range st.Result.Phases {
+		if ph.ID == phase.Empty || len(from) == 0 {
+			continue
+		}
+		vec := ph.Vector()
+		best, score := "", st.Result.Params.Delta
+		for _, f := range from {
+			var dot float64
+			for j, x := range vec { // in name order, so the sum is deterministic
+				dot += x * f.vec[st.Result.Names[j]]
+			}
+			if dot > score {
+				best, score = f.label, dot
+			}
+		}
+		if best != "" {
+			st.Labels[ph.ID] = best
+		}
+	}
+}
+
+func byName(names []string, vec []float64) map[string]float64 {
+	m := make(map[string]float64)
+	for j, x := range vec {
+		if x != 0 {
+			m[names[j]] = x
+		}
+	}
+	return m
 }
 
 func applyLabels(st *PhaseState) {

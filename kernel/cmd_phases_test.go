@@ -123,3 +123,28 @@ func TestPhasesErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsFollowVectors checks that a re-run with other parameters keeps
+// a label on the phase that does the same work (here sorting: slices),
+// whatever its new id, and drops it where the vectors no longer match.
+func TestLabelsFollowVectors(t *testing.T) {
+	s := phaseSession(t)
+	if _, err := RunForTest(t, s, "load phasedemo-1.trace as one\nphases\nlabel 2 sort\nphases window=5 eps=0.8 delta=0.8"); err != nil {
+		t.Fatal(err)
+	}
+	st := s.Get("one").Phases
+	for _, ph := range st.Result.Phases {
+		heavy := topNames(st.Result.Names, ph.Vector())
+		if sorting := strings.HasPrefix(heavy, "slices"); sorting != (ph.Label == "sort") && ph.Intervals > 1 {
+			t.Errorf("phase %d (%s) has label %q", ph.ID, heavy, ph.Label)
+		}
+	}
+	if _, err := RunForTest(t, s, "phases count=total"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ph := range s.Get("one").Phases.Result.Phases {
+		if ph.Label != "" {
+			t.Errorf("count=total vectors are not comparable with count=self ones, yet phase %d kept label %q", ph.ID, ph.Label)
+		}
+	}
+}
