@@ -42,7 +42,14 @@ func sniffGoTrace(head []byte) bool {
 // ParseGoTrace reads a Go execution trace. Sample times are nanoseconds
 // since the trace's first event; Start is its wall-clock time when the
 // trace has a clock snapshot (Go 1.25 and later).
-func ParseGoTrace(name string, data []byte) (*Profile, error) {
+func ParseGoTrace(name string, data []byte) (p *Profile, err error) {
+	defer func() {
+		// x/exp/trace checks its input, but it is generated code outside
+		// this project: a panic on malformed bytes becomes an error.
+		if r := recover(); r != nil {
+			p, err = nil, fmt.Errorf("%s: malformed go trace (the trace reader failed: %v)", name, r)
+		}
+	}()
 	r, err := trace.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: go trace header: %w", name, err)
@@ -59,7 +66,7 @@ func ParseGoTrace(name string, data []byte) (*Profile, error) {
 		}
 		g.event(ev)
 	}
-	p := g.b.Profile()
+	p = g.b.Profile()
 	if len(p.Samples) == 0 {
 		return nil, fmt.Errorf("%s: go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start", name)
 	}

@@ -191,8 +191,13 @@ func (ph *Phase) add(j int, x float64) {
 	}
 }
 
+// tieTolerance is how close two dot products count as a tie, which the
+// phase created first wins: a saved phase read back, or a phase built
+// from the same intervals in another order, differs in the last bits.
+const tieTolerance = 1e-9
+
 // bestPhase returns the phase (other than index skip) with the highest
-// P·W, the first created on a tie; (-1, -1) when no phase shares a name
+// P·W, the first created on a tie (within tieTolerance); (-1, -1) when no phase shares a name
 // with W. Only phases sharing a name with W are visited, through users.
 func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 	if len(d.acc) < len(d.r.Phases) {
@@ -219,7 +224,7 @@ func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 			continue
 		}
 		s := pw / math.Sqrt(d.r.Phases[k].refSq*ww)
-		if s > score || (s == score && int(k) < best) {
+		if s > score+tieTolerance || (s > score-tieTolerance && int(k) < best) {
 			best, score = int(k), s
 		}
 	}

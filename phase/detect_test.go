@@ -37,7 +37,7 @@ func detectSlow(rows [][]float64, p Params) []int32 {
 			// A provisional phase yields to the best other phase above δ.
 			t, st := -1, -1.0
 			for k := range sums {
-				if s := dot(normalized(sums[k]), w); k != cur && s > st {
+				if s := dot(normalized(sums[k]), w); k != cur && s > st+tieTolerance {
 					t, st = k, s
 				}
 			}
@@ -57,7 +57,7 @@ func detectSlow(rows [][]float64, p Params) []int32 {
 		default:
 			best, score := -1, -1.0
 			for t := range sums {
-				if s := dot(normalized(sums[t]), w); s > score {
+				if s := dot(normalized(sums[t]), w); s > score+tieTolerance {
 					best, score = t, s
 				}
 			}

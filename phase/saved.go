@@ -44,7 +44,8 @@ type SavedInterval struct {
 	Phase int   `json:"phase"`
 }
 
-// Save describes r over v's intervals. Weights are rounded to 6 decimals;
+// Save describes r over v's intervals. Weights keep full precision (JSON
+// round-trips a float64 exactly), so a reused phase matches as it did;
 // phases without intervals in this run are kept when they came from a saved
 // set, so labels survive a chain of runs.
 func Save(r *Result, v *Vectors, count Count) *Saved {
@@ -58,7 +59,7 @@ func Save(r *Result, v *Vectors, count Count) *Saved {
 		}
 		sp := SavedPhase{ID: ph.ID, Label: ph.Label, Color: ph.Color, Vector: map[string]float64{}}
 		for j, x := range ph.Vector() {
-			if x = math.Round(x*1e6) / 1e6; x != 0 {
+			if x != 0 {
 				sp.Vector[r.Names[j]] = x
 			}
 		}
@@ -92,6 +93,8 @@ func ReadSaved(data []byte) (*Saved, error) {
 			return nil, fmt.Errorf("byte %d: %w", se.Offset, err)
 		case errors.As(err, &te):
 			return nil, fmt.Errorf("byte %d: %w", te.Offset, err)
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+			return nil, fmt.Errorf("byte %d: want a complete JSON object: %w", len(data), err)
 		}
 		return nil, err
 	}

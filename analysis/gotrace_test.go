@@ -1,0 +1,89 @@
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func demoTrace(t testing.TB) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "notebooks", "data", "phasedemo-1.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParseGoTrace(t *testing.T) {
+	p, err := ParseGoTrace("demo.trace", demoTrace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Timed || len(p.Samples) < 500 || p.Lang != LangGo || p.Duration <= 0 {
+		t.Fatalf("ParseGoTrace: timed %v, %d samples, lang %v, duration %v", p.Timed, len(p.Samples), p.Lang, p.Duration)
+	}
+	regions := map[string]int{}
+	for i, s := range p.Samples {
+		if i > 0 && s.Time < p.Samples[i-1].Time {
+			t.Fatalf("sample %d at %d before sample %d at %d", i, s.Time, i-1, p.Samples[i-1].Time)
+		}
+		if r := s.Labels["region"]; len(r) == 1 {
+			regions[r[0]]++
+		}
+		st := p.Stacks[s.Stack]
+		if len(st) == 0 || !strings.HasPrefix(p.Frames[st[0]].Name, "runtime.") || !strings.HasPrefix(s.Thread, "g") && !strings.HasPrefix(s.Thread, "m") {
+			t.Fatalf("sample %d: stack %v thread %q: want root-first stacks from the runtime and a g/m thread", i, st, s.Thread)
+		}
+	}
+	// The demo runs parse, sort, hash, idle, sort and compress in regions.
+	for _, r := range []string{"parse", "sort", "hash", "compress"} {
+		if regions[r] < 100 {
+			t.Errorf("%d samples in region %s, want at least 100 (regions: %v)", regions[r], r, regions)
+		}
+	}
+}
+
+func TestSniffGoTrace(t *testing.T) {
+	for in, want := range map[string]bool{
+		"go 1.22 trace\x00\x00\x00": true,
+		"go 1.9 trace\x00\x00\x00":  true,
+		"go 1.x trace":              false,
+		"go 1.22 tracer":            true, // the reader decides the rest
+		"goroutine profile: total":  false,
+		"\x1f\x8b":                  false,
+	} {
+		if got := sniffGoTrace([]byte(in)); got != want {
+			t.Errorf("sniffGoTrace(%q) = %v, want %v", in, got, want)
+		}
+	}
+	if !sniffGoTrace(demoTrace(t)) {
+		t.Error("sniffGoTrace(demo recording) = false")
+	}
+}
+
+func TestParseGoTraceErrors(t *testing.T) {
+	data := demoTrace(t)
+	for name, in := range map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"header":    []byte("go 1.99 trace\x00\x00\x00"),
+		"garbage":   append([]byte("go 1.23 trace\x00\x00\x00"), strings.Repeat("\xff", 64)...),
+	} {
+		if _, err := ParseGoTrace(name+".trace", in); err == nil || !strings.Contains(err.Error(), name+".trace") {
+			t.Errorf("ParseGoTrace(%s) error = %v, want one naming the file", name, err)
+		}
+	}
+}
+
+func FuzzParseGoTrace(f *testing.F) {
+	data := demoTrace(f)
+	f.Add(data[:2048])
+	f.Add([]byte("go 1.23 trace\x00\x00\x00\x01\x02"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p, err := ParseGoTrace("fuzz.trace", in)
+		if err == nil && len(p.Samples) == 0 {
+			t.Fatal("ParseGoTrace returned a profile without samples")
+		}
+	})
+}

@@ -1,0 +1,125 @@
+package phase
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestSavedRoundTrip(t *testing.T) {
+	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
+	v := vectors([]string{"x", "y", "z"}, [][]float64{a, a, a, a, z, z, z, z, b, b, b, b})
+	r, err := Detect(v, DefaultParams(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Phase(2).Label = "bee"
+	var buf bytes.Buffer
+	if err := Save(r, v, CountTotal).Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSaved(buf.Bytes())
+	if err != nil {
+		t.Fatalf("ReadSaved(Save(...)) = %v\n%s", err, buf.String())
+	}
+	if s.Params.Count != "total" || s.Params.Window != 3 || len(s.Intervals) != v.Len() || s.Intervals[9].Phase != 2 {
+		t.Errorf("saved params %+v, intervals %v", s.Params, s.Intervals)
+	}
+	var again bytes.Buffer
+	if err := s.Write(&again); err != nil || !bytes.Equal(again.Bytes(), buf.Bytes()) {
+		t.Errorf("Write(ReadSaved(x)) differs from x:\n%s\nwant\n%s", again.String(), buf.String())
+	}
+
+	// A second run over other names in another order: b then a. The saved
+	// phases give b id 2 with its label and colour, a id 1 once the window
+	// is pure a; the two mixed windows between are new transition phases
+	// (3, 4), numbered after the saved ids.
+	v2 := vectors([]string{"z", "y", "x", "w"}, [][]float64{{5, 1, 0, 0}, {5, 1, 0, 0}, {5, 1, 0, 0}, {5, 1, 0, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}})
+	r2, err := Detect(v2, DefaultParams(), s.Seed(v2.Names))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(r2.Of); got != "[2 2 2 2 3 4 1 1]" {
+		t.Errorf("Detect(using saved) = %s, want [2 2 2 2 3 4 1 1]", got)
+	}
+	if ph := r2.Phase(2); ph.Label != "bee" || ph.Color != Color(Hue(2)) || !ph.Saved {
+		t.Errorf("reused phase 2 = %+v, want label bee, colour %s", ph, Color(Hue(2)))
+	}
+	if ph := r2.Phase(3); ph == nil || ph.Color != Color(Hue(3)) {
+		t.Errorf("new phase = %+v, want id 3 after the saved ids", ph)
+	}
+}
+
+func TestReadSavedErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"params": {"window": 3}, "phases": [`, "byte"},
+		{`{"params": {"window": "3"}}`, "byte"},
+		{`{"params": {}, "phases": [{"id": 1}, {"id": 1}]}`, "distinct"},
+		{`{"params": {}, "phases": [{"id": -2}]}`, "id -2"},
+		{`{"params": {}, "phases": [{"id": 1, "vector": {"a": -1}}]}`, `"a"`},
+		{`{"params": {}, "colour": 1}`, "unknown field"},
+	}
+	for _, tc := range tests {
+		if _, err := ReadSaved([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadSaved(%s) error = %v, want one mentioning %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzReadSaved(f *testing.F) {
+	f.Add([]byte(`{"params": {"window": 3, "eps": 0.9}, "phases": [{"id": 1, "label": "a", "color": "#ff0000", "vector": {"x": 1}}], "intervals": [{"start": 0, "end": 1, "phase": 1}]}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ReadSaved(data)
+		if err != nil {
+			return
+		}
+		seed := s.Seed([]string{"x", "y"})
+		v := vectors([]string{"x", "y"}, [][]float64{{1, 0}, {0, 1}, {1, 1}})
+		if _, err := Detect(v, DefaultParams(), seed); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestSimilarityMatchesPairwise(t *testing.T) {
+	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
+	var rows [][]float64
+	for i := range 23 {
+		rows = append(rows, [][]float64{a, b, z, a, {1, 1, 1}}[(i/3)%5])
+	}
+	v := vectors([]string{"x", "y", "z"}, rows)
+	// W_i recomputed from scratch for every i, then every pair.
+	w := make([][]float64, len(rows))
+	for i := range rows {
+		sum := make([]float64, 3)
+		for j := max(0, i-2); j <= i; j++ {
+			for k, x := range rows[j] {
+				sum[k] += x
+			}
+		}
+		w[i] = normalized(sum)
+	}
+	for _, cells := range []int{MaxCells, 5} {
+		s := NewSimilarity(v, 3, cells)
+		for p := 0; p < s.Side(); p++ {
+			for q := 0; q < s.Side(); q++ {
+				var mean float64
+				for i := s.Bins[p]; i < s.Bins[p+1]; i++ {
+					for j := s.Bins[q]; j < s.Bins[q+1]; j++ {
+						mean += dot(w[i], w[j])
+					}
+				}
+				mean /= float64((s.Bins[p+1] - s.Bins[p]) * (s.Bins[q+1] - s.Bins[q]))
+				if got := s.At(p, q); math.Abs(got-mean) > 1e-12 {
+					t.Fatalf("cells=%d: At(%d,%d) = %g, want mean of pairs %g", cells, p, q, got, mean)
+				}
+			}
+		}
+		if (cells == 5) != s.Averaged() {
+			t.Errorf("cells=%d: Averaged() = %v", cells, s.Averaged())
+		}
+	}
+}

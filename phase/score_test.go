@@ -1,0 +1,85 @@
+package phase
+
+import (
+	"math"
+	"testing"
+)
+
+func TestARI(t *testing.T) {
+	// Values from scikit-learn's adjusted_rand_score documentation.
+	tests := []struct {
+		a, b []int32
+		want float64
+	}{
+		{[]int32{0, 0, 1, 1}, []int32{0, 0, 1, 1}, 1},
+		{[]int32{0, 0, 1, 1}, []int32{1, 1, 0, 0}, 1},
+		{[]int32{0, 0, 1, 2}, []int32{0, 0, 1, 1}, 0.5714285714285715},
+		{[]int32{0, 0, 1, 1}, []int32{0, 0, 1, 2}, 0.5714285714285715},
+		{[]int32{0, 0, 0, 0}, []int32{0, 1, 2, 3}, 0},
+		{[]int32{0, 0, 1, 1}, []int32{0, 1, 0, 1}, -0.5},
+	}
+	for _, tc := range tests {
+		if got := ARI(tc.a, tc.b); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("ARI(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestBoundaryMatch(t *testing.T) {
+	truth := []int32{1, 1, 1, 2, 2, 2, 2, 3, 3, 3}
+	tests := []struct {
+		pred      []int32
+		m         int
+		prec, rec float64
+	}{
+		{truth, 0, 1, 1},
+		{[]int32{1, 1, 1, 1, 2, 2, 2, 2, 3, 3}, 1, 1, 1},       // both late by one
+		{[]int32{1, 1, 1, 1, 1, 2, 2, 2, 2, 3}, 1, 0, 0},       // late by two
+		{[]int32{1, 1, 1, 2, 4, 2, 2, 3, 3, 3}, 0, 0.5, 1},     // two extra boundaries
+		{[]int32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 3, 1, 0},       // none detected
+		{[]int32{1, 1, 1, 2, 2, 2, 2, 2, 2, 2}, 0, 1, 0.5},     // one missed
+		{[]int32{1, 1, 2, 3, 2, 2, 2, 3, 3, 3}, 1, 2.0 / 4, 1}, // one-to-one: 4 detected, 2 matched
+	}
+	for _, tc := range tests {
+		p, r := BoundaryMatch(Boundaries(truth), Boundaries(tc.pred), tc.m)
+		if p != tc.prec || r != tc.rec {
+			t.Errorf("BoundaryMatch(%v, margin %d) = %.2f, %.2f; want %.2f, %.2f", tc.pred, tc.m, p, r, tc.prec, tc.rec)
+		}
+	}
+}
+
+func TestRecurrenceAndTruthIDs(t *testing.T) {
+	truth := IDs([]string{"a", "a", "", "b", "b", "a", "a"})
+	if got := truth; got[2] != 0 || got[0] != 1 || got[3] != 2 || got[5] != 1 {
+		t.Fatalf("IDs = %v", got)
+	}
+	if r := Recurrence(truth, []int32{5, 5, 0, 6, 6, 5, 5}); r != 1 {
+		t.Errorf("Recurrence(same id on return) = %v, want 1", r)
+	}
+	if r := Recurrence(truth, []int32{5, 5, 0, 6, 6, 7, 7}); r != 0 {
+		t.Errorf("Recurrence(new id on return) = %v, want 0", r)
+	}
+	if r := Recurrence([]int32{1, 2, 3}, []int32{1, 2, 3}); !math.IsNaN(r) {
+		t.Errorf("Recurrence(no return) = %v, want NaN", r)
+	}
+}
+
+func TestConsecutiveBaseline(t *testing.T) {
+	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
+	v := vectors([]string{"x", "y", "z"}, [][]float64{a, a, z, b, b, a})
+	if got, want := Consecutive(v, 1, 0.9), []int32{1, 1, 0, 2, 2, 3}; !equal(got, want) {
+		t.Errorf("Consecutive = %v, want %v (no memory: a's return is new)", got, want)
+	}
+}
+
+func equal(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
