@@ -88,3 +88,25 @@ func BenchmarkDetectFewSwitches(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWindowFloor is the floor under BenchmarkDetect's data: only the
+// incremental windows and one 200-name dot product per interval, no
+// phases.
+func BenchmarkWindowFloor(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	ref := make([]float64, len(v.Names))
+	for j := range ref {
+		ref[j] = 1
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var sink float64
+	for b.Loop() {
+		w := newWindow(v, 3)
+		for i := range v.Len() {
+			w.advance(i)
+			sink += dot(ref, w.sum)
+		}
+	}
+	_ = sink
+}
