@@ -50,7 +50,7 @@ func rect(c draw.Canvas, p *plot.Plot, x0, x1, y0, y1 float64, col color.Color) 
 }
 
 // legendWidth is the width of the legend column.
-const legendWidth = 1.6 * vg.Inch
+const legendWidth = 2 * vg.Inch
 
 // swatch is a legend entry: a filled box in a colour.
 type swatch struct{ c color.Color }

@@ -99,6 +99,9 @@ func phaseColor(r *phase.Result, id int) string {
 	return phase.EmptyColor
 }
 
+// legendChars is the longest legend entry; longer labels are cut.
+const legendChars = 22
+
 // legendOf lists the phases that occur, by id.
 func legendOf(r *phase.Result) *plot.Legend {
 	l := plot.NewLegend()
@@ -113,6 +116,9 @@ func legendOf(r *phase.Result) *plot.Legend {
 		}
 		if ph.Label != "" {
 			name += " " + ph.Label
+		}
+		if r := []rune(name); len(r) > legendChars {
+			name = string(r[:legendChars-1]) + "…"
 		}
 		l.Add(name, swatch{hexColor(ph.Color)})
 	}
