@@ -13,7 +13,7 @@ func init() {
 	Register(&Command{
 		Name:    "export",
 		Summary: "Write a profile to a file; the extension chooses the format.",
-		Doc: "`.pprof`: gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped). " +
+		Doc: "`.pprof` or `.pb.gz`: gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped). " +
 			"`.folded`: folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type. " +
 			"Other extensions (`.json` for the compacted tree, `.svg` for the last picture) come from the " +
 			"commands that make them.",
@@ -24,9 +24,11 @@ func init() {
 		ProfileArg: true,
 		Run:        runExport,
 	})
-	RegisterExport(".pprof", func(c *Call, l *Loaded, path string) error {
+	pprof := func(c *Call, l *Loaded, path string) error {
 		return writeFile(path, func(w io.Writer) error { return analysis.WritePprof(w, l.Profile) })
-	})
+	}
+	RegisterExport(".pprof", pprof)
+	RegisterExport(".pb.gz", pprof)
 	RegisterExport(".folded", func(c *Call, l *Loaded, path string) error {
 		return writeFile(path, func(w io.Writer) error { return analysis.WriteFolded(w, l.Profile, l.Value) })
 	})

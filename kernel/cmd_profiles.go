@@ -39,14 +39,20 @@ func exportExts() []string {
 	return out
 }
 
-// exporterFor returns the exporter for path's extension.
+// exporterFor returns the exporter for path: the longest registered
+// extension path ends with, so that ".pb.gz" wins over ".gz".
 func exporterFor(path string) (ExportFunc, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	fn, ok := exporters[ext]
-	if !ok {
-		return nil, fmt.Errorf("export %s: unknown extension %q (known: %s)", path, ext, strings.Join(exportExts(), ", "))
+	low := strings.ToLower(path)
+	best := ""
+	for ext := range exporters {
+		if strings.HasSuffix(low, ext) && len(ext) > len(best) {
+			best = ext
+		}
 	}
-	return fn, nil
+	if best == "" {
+		return nil, fmt.Errorf("export %s: unknown extension %q (known: %s)", path, filepath.Ext(path), strings.Join(exportExts(), ", "))
+	}
+	return exporters[best], nil
 }
 
 func init() {

@@ -98,7 +98,7 @@ func TestCommandErrors(t *testing.T) {
 func TestExportPprofRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	s := NewSession(dir)
-	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy toy.pprof\nload toy.pprof as back\ntop toy n=0\ntop back n=0"); err != nil {
+	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy toy.pb.gz\nload toy.pb.gz as back\ntop toy n=0\ntop back n=0"); err != nil {
 		t.Fatal(err)
 	}
 	a := analysis.NewTop(s.Get("toy").Tree, analysis.TopOptions{})
@@ -106,8 +106,8 @@ func TestExportPprofRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(a.Rows, b.Rows) || a.Total != b.Total {
 		t.Errorf("top after pprof round trip = %+v, want %+v", b.Rows, a.Rows)
 	}
-	if got := s.Get("back").Profile.Source; got != "toy.pprof" || filepath.IsAbs(got) {
-		t.Errorf("source = %q, want toy.pprof", got)
+	if got := s.Get("back").Profile.Source; got != "toy.pb.gz" || filepath.IsAbs(got) {
+		t.Errorf("source = %q, want toy.pb.gz", got)
 	}
 }
 
