@@ -110,3 +110,18 @@ func BenchmarkWindowFloor(b *testing.B) {
 	}
 	_ = sink
 }
+
+// BenchmarkDetectStrict is BenchmarkDetect under the paper's rule alone:
+// every transition phase stays searchable, so each search visits them all.
+func BenchmarkDetectStrict(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	p := DefaultParams()
+	p.Strict = true
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Detect(v, p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

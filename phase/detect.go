@@ -17,7 +17,10 @@ type Params struct {
 	// window at a switch matches nothing and starts a phase seeded with
 	// one interval; under the paper's rule that phase, being current, is
 	// checked first and, fitted to the very intervals in the window, keeps
-	// matching, so a returning phase gets a new id for good.
+	// matching, so a returning phase gets a new id for good. Also, a
+	// phase left after fewer than ω intervals is a transition phase: it
+	// keeps its intervals but is not resumed later (nor searched, which
+	// keeps the search short when switches leave thousands of them).
 	Strict bool
 }
 
@@ -151,6 +154,9 @@ func (d *detector) assign(v *Vectors, i int, win *window) int {
 			d.young = best
 		}
 	}
+	if d.cur >= 0 && best != d.cur && !d.r.Params.Strict {
+		d.retireShort(d.cur)
+	}
 	d.cur = best
 	ph := d.r.Phases[best]
 	ph.Intervals++
@@ -158,6 +164,28 @@ func (d *detector) assign(v *Vectors, i int, win *window) int {
 		d.add(best, int(v.Idx[k]), v.Val[k])
 	}
 	return ph.ID
+}
+
+// retireShort drops phase k from the index when it lasted fewer than ω
+// intervals (a transition phase): it can no longer be resumed.
+func (d *detector) retireShort(k int) {
+	ph := d.r.Phases[k]
+	if ph.Saved || ph.ID == Empty || ph.Intervals >= d.r.Params.Window || d.pos[k] == nil {
+		return
+	}
+	for j, p := range d.pos[k] {
+		if p < 0 {
+			continue
+		}
+		list := d.users[j]
+		last := list[len(list)-1]
+		list[p] = last
+		if d.pos[last.k] != nil { // saved phases' entries never move back
+			d.pos[last.k][j] = p
+		}
+		d.users[j] = list[:len(list)-1]
+	}
+	d.pos[k] = nil
 }
 
 // use is one phase's weight on a name, in that name's index.
@@ -171,8 +199,8 @@ type use struct {
 func (d *detector) add(k, j int, x float64) {
 	ph := d.r.Phases[k]
 	ph.add(j, x)
-	if ph.Saved || ph.ID == Empty || x == 0 {
-		return
+	if ph.Saved || ph.ID == Empty || x == 0 || d.pos[k] == nil {
+		return // fixed, not indexed, or retired
 	}
 	if p := d.pos[k][j]; p >= 0 {
 		d.users[j][p].w = ph.Sum[j]

@@ -7,9 +7,9 @@ import (
 )
 
 // Two kinds of work, an idle stretch, and the first kind again: JIVE finds
-// phase 1, phase 2, the empty phase 0, and phase 1 returning. A one-interval
-// transition phase (3) marks the direct switch, where a window holds
-// both kinds.
+// phase 1, the second kind as phase 3, the empty phase 0, and phase 1
+// returning. The one-interval transition phase 2 marks the direct switch,
+// where a window holds both kinds.
 func ExampleDetect() {
 	a, b, idle := []float64{9, 1, 0}, []float64{0, 1, 9}, []float64{0, 0, 0}
 	v := &phase.Vectors{Names: []string{"parse", "runtime", "sort"}}
@@ -25,11 +25,11 @@ func ExampleDetect() {
 		fmt.Println(ph.ID, ph.Color, ph.Intervals)
 	}
 	// Output:
-	// [1 1 1 1 2 3 2 2 2 2 0 0 1 1 1]
+	// [1 1 1 1 2 3 3 3 3 3 0 0 1 1 1]
 	// 0 #d9d9d9 2
 	// 1 #e63939 7
-	// 2 #8f39e6 5
-	// 3 #39e664 1
+	// 2 #8f39e6 1
+	// 3 #39e664 5
 }
 
 // JIVE's colour sequence: red, violet, then bisection of the hue range.
