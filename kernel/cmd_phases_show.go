@@ -34,17 +34,12 @@ func phaseTable(name string, st *PhaseState) jupyter.Bundle {
 			}
 		}
 		share := float64(dur) / float64(max(span, 1))
-		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, ph.Color, ph.Intervals,
+		swatch := Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
+			ph.Color + `"></span> ` + ph.Color}
+		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, swatch, ph.Intervals,
 			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(r.Names, ph.Vector())})
 	}
-	b := t.Bundle()
-	html := b["text/html"].(string)
-	for _, ph := range r.Phases {
-		html = strings.ReplaceAll(html, "<td>"+ph.Color+"</td>",
-			`<td><span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:`+ph.Color+`"></span> `+ph.Color+"</td>")
-	}
-	b["text/html"] = html
-	return b
+	return t.Bundle()
 }
 
 // topNames lists the heaviest weights of a unit vector, "name 0.98, …".

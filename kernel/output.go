@@ -28,6 +28,7 @@ type Table struct {
 type Cell struct {
 	Text  string
 	Value any
+	HTML  string // optional markup shown in text/html instead of the escaped Text
 }
 
 // Bundle renders the table as a MIME bundle.
@@ -69,12 +70,11 @@ func numeric(cell any) bool {
 	return false
 }
 
-// Plain renders the table as aligned text; numeric columns align right.
-func (t *Table) Plain() string {
-	width := make([]int, len(t.Columns))
+// rightAligned says, per column, whether every cell is numeric (or empty),
+// so the column aligns right in every rendering.
+func (t *Table) rightAligned() []bool {
 	right := make([]bool, len(t.Columns))
-	for i, c := range t.Columns {
-		width[i] = len([]rune(c))
+	for i := range right {
 		right[i] = len(t.Rows) > 0
 	}
 	for _, r := range t.Rows {
@@ -83,8 +83,24 @@ func (t *Table) Plain() string {
 			if i < len(r) {
 				cell = r[i]
 			}
-			width[i] = max(width[i], len([]rune(t.text(cell))))
 			right[i] = right[i] && (cell == nil || numeric(cell))
+		}
+	}
+	return right
+}
+
+// Plain renders the table as aligned text; numeric columns align right.
+func (t *Table) Plain() string {
+	width := make([]int, len(t.Columns))
+	right := t.rightAligned()
+	for i, c := range t.Columns {
+		width[i] = len([]rune(c))
+	}
+	for _, r := range t.Rows {
+		for i := range t.Columns {
+			if i < len(r) {
+				width[i] = max(width[i], len([]rune(t.text(r[i]))))
+			}
 		}
 	}
 	var b strings.Builder
@@ -129,9 +145,19 @@ func (t *Table) HTML() string {
 	if t.Title != "" {
 		fmt.Fprintf(&b, "<caption>%s</caption>\n", html.EscapeString(t.Title))
 	}
+	// Alignment is explicit on every cell: notebook style sheets differ
+	// (the classic Notebook right-aligns everything), and indented names
+	// only read as a tree when they align left.
+	align := make([]string, len(t.Columns))
+	for i, r := range t.rightAligned() {
+		align[i] = ` style="text-align:left"`
+		if r {
+			align[i] = ` style="text-align:right"`
+		}
+	}
 	b.WriteString("<thead><tr>")
-	for _, c := range t.Columns {
-		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(c))
+	for i, c := range t.Columns {
+		fmt.Fprintf(&b, "<th%s>%s</th>", align[i], html.EscapeString(c))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for _, r := range t.Rows {
@@ -141,11 +167,11 @@ func (t *Table) HTML() string {
 			if i < len(r) {
 				cell = r[i]
 			}
-			style := ""
-			if numeric(cell) {
-				style = ` style="text-align:right"`
+			body := html.EscapeString(t.text(cell))
+			if c, ok := cell.(Cell); ok && c.HTML != "" {
+				body = c.HTML
 			}
-			fmt.Fprintf(&b, "<td%s>%s</td>", style, html.EscapeString(t.text(cell)))
+			fmt.Fprintf(&b, "<td%s>%s</td>", align[i], body)
 		}
 		b.WriteString("</tr>\n")
 	}

@@ -28,8 +28,9 @@ func TestTable(t *testing.T) {
 	}
 	html := tab.HTML()
 	for _, want := range []string{
-		"<caption>top</caption>", "<th>flat%</th>", `<td style="text-align:right">60.00%</td>`,
-		"<td>&lt;b&gt;&amp;co&lt;/b&gt;</td>", "<p>3 of 3 functions</p>",
+		"<caption>top</caption>", `<th style="text-align:right">flat%</th>`, `<td style="text-align:right">60.00%</td>`,
+		`<th style="text-align:left">name</th>`, `<td style="text-align:left">&lt;b&gt;&amp;co&lt;/b&gt;</td>`,
+		"<p>3 of 3 functions</p>",
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("HTML() lacks %q:\n%s", want, html)
