@@ -36,8 +36,10 @@ func TestFormatValue(t *testing.T) {
 	}{
 		{1730000000, "nanoseconds", "1.73s"},
 		{480000000, "nanoseconds", "480ms"},
-		{-1500, "nanoseconds", "-1.5us"},
-		{0, "nanoseconds", "0ns"},
+		{-1500, "nanoseconds", "-1.50us"},
+		{29200000000, "nanoseconds", "29.20s"},
+		{10000000, "nanoseconds", "10ms"},
+		{0, "nanoseconds", "0"},
 		{9968700, "bytes", "9.51MB"},
 		{1023, "bytes", "1023B"},
 		{250, "microseconds", "250us"},

@@ -34,8 +34,8 @@ var (
 )
 
 // FormatValue shows v, in unit, the way pprof does: times and sizes scaled
-// to a readable unit with at most two decimals ("1.73s", "9.51MB"), other
-// units as plain integers. The result depends only on its arguments.
+// to a readable unit with two decimals unless they are ".00" ("1.70s",
+// "9.51MB", "10ms", "0"), other units as plain integers. The result depends only on its arguments.
 func FormatValue(v int64, unit string) string {
 	u, ok := unitBase[strings.ToLower(unit)]
 	if !ok {
@@ -52,8 +52,12 @@ func FormatValue(v int64, unit string) string {
 			s = c
 		}
 	}
-	num := strconv.FormatFloat(x/s.Factor, 'f', 2, 64)
-	num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	if v == 0 {
+		return "0"
+	}
+	// Two decimals, so that a column of values lines up; only an exact
+	// ".00" goes, as pprof does ("29.20s", "10ms").
+	num := strings.TrimSuffix(strconv.FormatFloat(x/s.Factor, 'f', 2, 64), ".00")
 	return num + s.Name
 }
 

@@ -42,7 +42,7 @@ func ExampleAmount() {
 	fmt.Println(plotting.Amount(3<<20, analysis.ValueType{Type: "alloc_space", Unit: "bytes"}))
 	fmt.Println(plotting.Amount(6, analysis.ValueType{Type: "samples", Unit: "count"}))
 	// Output:
-	// 1.5s
+	// 1.50s
 	// 3MB
 	// 6 samples
 }
