@@ -10,10 +10,10 @@ import (
 // Amount formats a value of the given type with its unit, as the tables
 // do (analysis.FormatValue: "1.5s", "3MB"), and counts as "12 samples".
 func Amount(v int64, vt analysis.ValueType) string {
-	plain := strconv.FormatInt(v, 10)
-	if s := analysis.FormatValue(v, vt.Unit); s != plain {
-		return s
+	if analysis.FormatValue(1, vt.Unit) != "1" { // a unit with a scale: time, bytes
+		return analysis.FormatValue(v, vt.Unit)
 	}
+	plain := strconv.FormatInt(v, 10)
 	word := vt.Type
 	if vt.Unit != "count" && vt.Unit != "" {
 		word = vt.Unit
