@@ -90,3 +90,7 @@ npm-packages:
 
 clean:
 	rm -rf bin $(BUILD) notebooks/tour.html
+
+# readme-picture redraws the README's picture with the current kernel.
+readme-picture: build
+	$(BIN) run -c 'load plotting/testdata/conprof.pb.gz as conprof' -c 'level 2' -c 'show' -c 'export conprof docs/radial.svg' >/dev/null

@@ -29,12 +29,13 @@ func runMain(args []string) int {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("proflens run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cmds := fs.String("c", "", "commands to run, one per line")
-	fs.Usage = func() { fmt.Fprintln(stderr, "usage: proflens run [-c CMDS | FILE.plens | -]") }
+	var cmds lines
+	fs.Var(&cmds, "c", "commands to run, one per line; repeat -c for more lines")
+	fs.Usage = func() { fmt.Fprintln(stderr, "usage: proflens run [-c CMDS]... | FILE.plens | -") }
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	name, code, err := source(fs, *cmds, stdin)
+	name, code, err := source(fs, cmds.String(), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "proflens run: %v\n", err)
 		fs.Usage()
@@ -57,6 +58,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fmt.Fprintf(stderr, "%s:%d: %s\n", name, line, describe(jerr))
 	return 1
 }
+
+// lines collects repeated -c flags as the lines of one cell, so that
+// -c 'load x' -c top runs both, and an error's line number is the number
+// of the -c that failed.
+type lines []string
+
+func (l *lines) String() string     { return strings.Join(*l, "\n") }
+func (l *lines) Set(s string) error { *l = append(*l, s); return nil }
 
 // source returns the name used in error messages and the code to run.
 func source(fs *flag.FlagSet, cmds string, stdin io.Reader) (string, string, error) {

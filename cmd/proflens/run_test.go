@@ -37,13 +37,15 @@ func TestRun(t *testing.T) {
 		stdout, stderr string
 	}{
 		{"c", []string{"-c", "echo hi\nversion"}, "", 0, "hi\nproflens 0.1.0\n", ""},
+		{"repeated c", []string{"-c", "echo hi", "-c", "version", "-c", "ehco"}, "", 1, "hi\nproflens 0.1.0\n",
+			"-c:3: UsageError: unknown command \"ehco\""},
 		{"file", []string{script}, "", 0, "one two\nproflens 0.1.0\na picture of nothing\n", "warn\n"},
 		{"stdin", []string{"-"}, "echo from stdin", 0, "from stdin\n", ""},
 		{"error", []string{bad}, "", 1, "ok\n",
 			bad + ":3: UsageError: unknown command \"ehco\": did you mean echo? (help lists all commands)\n"},
 		{"syntax", []string{"-c", "echo ok\necho \"open"}, "", 1, "", "-c:2:6: unclosed quote: add a closing \"\n"},
 		{"pager", []string{"-c", "sleep?"}, "", 0, "sleep — wait for a while (for trying interrupts)\n", ""},
-		{"none", nil, "", 2, "", "proflens run: nothing to run\nusage: proflens run [-c CMDS | FILE.plens | -]\n"},
+		{"none", nil, "", 2, "", "proflens run: nothing to run\nusage: proflens run [-c CMDS]... | FILE.plens | -\n"},
 		{"both", []string{"-c", "echo", script}, "", 2, "", "proflens run: give either -c CMDS or one FILE\n"},
 		{"missing", []string{filepath.Join(dir, "nope.plens")}, "", 2, "", "no such file or directory"},
 	}
