@@ -1,0 +1,30 @@
+package compaction
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/gen"
+)
+
+// genTree is the call tree of the generated 1M-sample profile (gen.Default,
+// the issue 3 speed target): about 4-5M call-tree nodes with Go-style names.
+var genTree = sync.OnceValue(func() *analysis.Tree {
+	return analysis.NewTree(gen.Profile(gen.Default()))
+})
+
+// BenchmarkCompactGen computes the fully compacted view (level 1, what
+// `show` draws first) of the generated 1M-sample profile. Building the
+// profile, the tree and the state's name index is outside the timed loop.
+func BenchmarkCompactGen(b *testing.B) {
+	t := genTree()
+	s := NewState(t, 1)
+	v := Compact(t, s, 1)
+	b.Logf("%d call-tree nodes, %d compacted nodes", v.Before, v.After)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Compact(t, s, 1)
+	}
+}
