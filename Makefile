@@ -66,17 +66,21 @@ conformance: build
 	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py
 
 # notebooks executes every notebooks/*.ipynb against the fresh kernelspec and
-# fails on any error output.
+# fails on any error output; then executes it again and fails unless every
+# output is identical (a notebook re-run gives the same bytes).
 notebooks: build
 	@echo "== notebooks"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
-	@mkdir -p $(BUILD)/nb
+	@mkdir -p $(BUILD)/nb $(BUILD)/nb2
 	@shopt -s nullglob; n=0; for nb in notebooks/*.ipynb; do n=$$((n+1)); \
 	  echo "-- $$nb"; \
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb "$$nb" || exit 1; \
 	  $(PYTHON) tests/check_notebook.py "$(BUILD)/nb/$$(basename $$nb)" || exit 1; \
-	done; echo "$$n notebooks executed"
+	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
+	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb2 "$$nb" 2>/dev/null || exit 1; \
+	  $(PYTHON) tests/same_outputs.py "$(BUILD)/nb/$$(basename $$nb)" "$(BUILD)/nb2/$$(basename $$nb)" || exit 1; \
+	done; echo "$$n notebooks executed twice, outputs identical"
 
 bench: build
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
