@@ -20,7 +20,9 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 	g := newGrouping(t, s.index(t), s.Level)
 	n := t.Len()
 	g.mem, g.seeds = make([]int32, 0, n), make([]int32, 0, n) // each node is in both once
-	g.gr = slices.Grow(g.gr, min(n, 1<<16))
+	// At most one group per seed, plus the root: growing g.gr by appends
+	// would copy it several times over.
+	g.gr = slices.Grow(g.gr, n+1)
 	g.kids = append(g.kids[:0], t.Roots...)
 	g.seedChildren(0)
 	g.run()
