@@ -167,11 +167,7 @@ func (g *grouping) view(s *State, value int) *View {
 		v.Roots = append(v.Roots, at)
 		at = e.group(k, at, -1)
 	}
-	v.byHash = sortByHash(v.hash)
-	v.sorted = make([]uint64, len(v.byHash))
-	for k, i := range v.byHash {
-		v.sorted[k] = v.hash[i]
-	}
+	v.byHash, v.sorted = sortHashes(v.hash)
 	v.handles(nil)
 	return v
 }

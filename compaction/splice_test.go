@@ -88,8 +88,14 @@ func TestSortByHash(t *testing.T) {
 		want[i] = int32(i)
 	}
 	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(hash[a], hash[b]) })
-	if got := sortByHash(hash); !slices.Equal(got, want) {
-		t.Errorf("sortByHash differs from a stable comparison sort")
+	got, hs := sortHashes(hash)
+	if !slices.Equal(got, want) {
+		t.Errorf("sortHashes differs from a stable comparison sort")
+	}
+	for k, i := range got {
+		if hs[k] != hash[i] {
+			t.Fatalf("sortHashes: sorted[%d] = %#x, want hash[%d] = %#x", k, hs[k], i, hash[i])
+		}
 	}
 }
 
