@@ -1,7 +1,8 @@
 # proflens: a Jupyter kernel for reading program profiles.
 #   make demo      build, register the kernel, run notebooks/tour.ipynb into notebooks/tour.html
 #   make notebook  open the classic Notebook on notebooks/
-#   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks
+#   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks,
+#                  the classic Notebook driven in headless Chromium
 #   make bench     start-up and round trip against ipykernel
 
 SHELL   := /bin/bash
@@ -19,11 +20,13 @@ TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(
 JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
                 python3-jupyter-kernel-test jupyter-console
 CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium fonts-dejavu-core fonts-liberation make git ca-certificates
-# npm packages for browser tests, installed into $(BUILD)/node (none needed yet:
-# the plotting browser test drives Debian's chromium directly).
-NPM_PKGS     :=
+# npm packages for browser tests, installed into $(BUILD)/node (.ci/run exports
+# NODE_PATH; make browser installs them there when they are missing).
+# playwright-core brings no browser: tests/browser uses Debian's chromium.
+NPM_PKGS     := playwright-core
+NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
-.PHONY: build demo notebook test gotest conformance notebooks bench jupyter-check ci-packages npm-packages clean
+.PHONY: build demo notebook test gotest conformance notebooks browser bench jupyter-check ci-packages npm-packages clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/proflens
@@ -53,7 +56,7 @@ notebook: build jupyter-check
 test: build
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./...
-	@$(MAKE) --no-print-directory -k gotest conformance notebooks
+	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser
 
 gotest:
 	@echo "== go test"; $(GO) test ./...
@@ -81,6 +84,23 @@ notebooks: build
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb2 "$$nb" 2>/dev/null || exit 1; \
 	  $(PYTHON) tests/same_outputs.py "$(BUILD)/nb/$$(basename $$nb)" "$(BUILD)/nb2/$$(basename $$nb)" || exit 1; \
 	done; echo "$$n notebooks executed twice, outputs identical"
+
+# browser opens the classic Notebook in headless Chromium and works through a
+# new proflens notebook and the tour like a person (tests/browser/notebook.js);
+# screenshots land in $(BUILD)/browser. Without node or chromium it prints
+# SKIP, unless CI=true.
+browser: build
+	@echo "== browser (classic Notebook in headless Chromium)"
+	@if ! command -v node >/dev/null; then \
+	  if [ "$$CI" = true ]; then echo "FAIL browser: node is missing (CI=true)"; exit 1; fi; \
+	  echo "SKIP browser: node is missing"; exit 0; \
+	fi; \
+	export NODE_PATH="$(NODE_MODULES)$${NODE_PATH:+:$$NODE_PATH}"; \
+	if [ -x "$${CHROMIUM:-/usr/bin/chromium}" ] && ! node -e 'require("playwright-core")' 2>/dev/null; then \
+	  echo "installing $(NPM_PKGS) into $(BUILD)/node"; \
+	  npm install --prefix $(BUILD)/node --no-audit --no-fund $(NPM_PKGS) </dev/null || exit 1; \
+	fi; \
+	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) node tests/browser/notebook.js
 
 bench: build
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)

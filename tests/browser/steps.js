@@ -51,8 +51,9 @@ async function newNotebook({ context, server, out }) {
     const o = await cell.run(nb, 2, 'view');
     const m = o.match(/→ (\d+) compacted nodes/);
     expect(m, `no "→ N compacted nodes" line in: ${o.slice(0, 200)}`);
-    const root = o.split('\n')[1].trim().split(/\s+/)[0];
-    return { nodes: Number(m[1]), root };
+    const r = o.split('\n')[1].match(/^\s*(\S+) .*\((\w+)\)\s*$/);
+    expect(r, `the first node line has no "NAME … (HANDLE)": ${o.split('\n')[1]}`);
+    return { nodes: Number(m[1]), root: r[1], handle: r[2] };
   });
   await step(`show: inline <svg>, ≥${view.nodes} tooltips, visible labels, hover`, async () => {
     await cell.run(nb, 3, 'show');
@@ -87,8 +88,10 @@ async function newNotebook({ context, server, out }) {
     const text = await pager.innerText();
     expect(/usage: echo/.test(text), `pager text: ${text.slice(0, 200)}`);
     await cell.waitIdle(nb, 10000);
+    await nb.waitForTimeout(500); // let the pager finish sliding up
+    await shot(nb, pager, path.join(out, 'pager.png'), 0.005);
   });
-  await nb.screenshot({ path: path.join(out, 'notebook.png'), fullPage: true });
+  await fullShot(nb, path.join(out, 'notebook.png'));
   expect(errors.length === 0, `JavaScript errors in the notebook page: ${errors.join('; ')}`);
   await tree.close();
 }
@@ -113,13 +116,17 @@ async function checkPicture(nb, i, view, pngPath) {
   });
   expect(labels.length >= 3, `only ${labels.length} visible text labels: ${labels.join(', ')}`);
   expect(labels.includes(view.root), `the root "${view.root}" has no visible label; labels: ${labels.join(', ')}`);
-  await hoverNode(nb, svg, view.root);
+  const tip = await hoverNode(nb, svg, view.root);
+  for (const want of ['total', 'self', `handle ${view.handle}`, `expand toy ${view.handle}`, `compact toy ${view.handle}`]) {
+    expect(tip.includes(want), `the root's tooltip lacks ${JSON.stringify(want)}: ${JSON.stringify(tip)}`);
+  }
   await shot(nb, svg, pngPath);
 }
 
 // hoverNode moves the mouse onto the filled shape of the node titled name and
 // checks that the element under the pointer is inside that node's group,
-// which carries the <title> the browser shows as a tooltip.
+// which carries the <title> the browser shows as a tooltip; it returns that
+// title's text.
 async function hoverNode(nb, svg, name) {
   await svg.scrollIntoViewIfNeeded();
   const pt = await svg.evaluate((s, want) => {
@@ -147,17 +154,29 @@ async function hoverNode(nb, svg, name) {
     return { title: g.querySelector(':scope > title').textContent, stroke: getComputedStyle(shape).stroke };
   });
   expect(hover, 'hovering the node puts no element with a <title> under :hover');
-  expect(hover.title.startsWith(name + '\n') && /total/.test(hover.title),
-    `hovered tooltip is ${JSON.stringify(hover.title.slice(0, 120))}, want "${name}" with its total`);
+  expect(hover.title.startsWith(name + '\n'),
+    `hovered tooltip is ${JSON.stringify(hover.title.slice(0, 120))}, want it to start with "${name}"`);
+  return hover.title;
 }
 
-// shot saves a screenshot of loc and fails when it is blank.
-async function shot(nb, loc, file) {
+// shot saves a screenshot of loc and fails when it is blank: less than
+// minInk (default 5%) of its pixels are not near-white, or fewer than four
+// colours appear.
+async function shot(nb, loc, file, minInk = 0.05) {
   const png = await loc.screenshot({ path: file });
   const s = await pngStats(nb, png);
   const ink = s.ink / (s.width * s.height);
-  expect(ink > 0.05 && s.colours >= 4,
+  expect(ink > minInk && s.colours >= 4,
     `${path.basename(file)} looks blank: ${(ink * 100).toFixed(1)}% ink, ${s.colours} colours`);
+}
+
+// fullShot saves the whole notebook: the classic Notebook scrolls inside
+// #site, so the viewport grows to the notebook's height (at most 12000 px).
+async function fullShot(nb, file) {
+  const h = await nb.evaluate(() => document.querySelector('#notebook').scrollHeight + 200);
+  await nb.setViewportSize({ width: 1280, height: Math.min(h, 12000) });
+  await nb.screenshot({ path: file });
+  await nb.setViewportSize({ width: 1280, height: 900 });
 }
 
 // tour opens tour.ipynb, runs Kernel → Restart & Run All and fails on any
@@ -180,7 +199,7 @@ async function tour({ context, server, out }) {
     expect(svgs >= 1, 'the tour shows no inline <svg> picture');
     console.log(`    ${n} code cells ran, ${svgs} inline pictures`);
   });
-  await nb.screenshot({ path: path.join(out, 'tour.png'), fullPage: true });
+  await fullShot(nb, path.join(out, 'tour.png'));
   expect(errors.length === 0, `JavaScript errors in the tour page: ${errors.join('; ')}`);
 }
 
