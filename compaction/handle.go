@@ -114,13 +114,10 @@ func insertionSort(order []int32, sorted []uint64) {
 func (v *View) handles(positions []int32) {
 	n := int32(len(v.byHash))
 	if positions == nil {
-		positions = make([]int32, n)
-		for k := range positions {
-			positions[k] = int32(k)
-		}
-	} else {
-		positions = distinct(positions, n)
+		v.allHandles()
+		return
 	}
+	positions = distinct(positions, n)
 	type job struct {
 		node int32
 		l    int
@@ -139,13 +136,7 @@ func (v *View) handles(positions []int32) {
 	}
 	buf := make([]byte, 0, total)
 	for _, j := range todo {
-		h := v.hash[j.node]
-		var d [16]byte
-		for k := 15; k >= 0; k-- {
-			d[k] = "0123456789abcdef"[h&15]
-			h >>= 4
-		}
-		buf = append(buf, d[:min(j.l, 16)]...)
+		buf = appendHex(buf, v.hash[j.node], j.l)
 	}
 	all := string(buf)
 	at := 0
@@ -158,6 +149,42 @@ func (v *View) handles(positions []int32) {
 			v.Nodes[j.node].Handle += "-" + strconv.Itoa(int(j.node))
 		}
 	}
+}
+
+// allHandles sets every node's Handle: the lengths in hash order (each
+// needs its neighbours there), then the strings in node order, cut from one
+// shared string.
+func (v *View) allHandles() {
+	total := 0
+	for k, i := range v.byHash {
+		l := v.handleLen(int32(k))
+		v.hlen[i] = uint8(l)
+		total += min(l, 16)
+	}
+	buf := make([]byte, 0, total)
+	for i, h := range v.hash {
+		buf = appendHex(buf, h, int(v.hlen[i]))
+	}
+	all := string(buf)
+	at := 0
+	for i := range v.Nodes {
+		l := int(v.hlen[i])
+		v.Nodes[i].Handle = all[at : at+min(l, 16)]
+		at += min(l, 16)
+		if l > 16 {
+			v.Nodes[i].Handle += "-" + strconv.Itoa(i)
+		}
+	}
+}
+
+// appendHex appends the first min(l, 16) hex digits of h to buf.
+func appendHex(buf []byte, h uint64, l int) []byte {
+	var d [16]byte
+	for k := 15; k >= 0; k-- {
+		d[k] = "0123456789abcdef"[h&15]
+		h >>= 4
+	}
+	return append(buf, d[:min(l, 16)]...)
 }
 
 // distinct returns the positions in [0, n) of ps, each once, ascending.
