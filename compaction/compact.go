@@ -39,8 +39,9 @@ type group struct {
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
-// that changes): groups in creation order, which is breadth first, group 0
-// being the virtual root above the groups it seeds.
+// that changes): groups in creation order, group 0 being the virtual root
+// above the groups it seeds; a group's children are created together, so
+// they have consecutive ids, larger than their parent's.
 type grouping struct {
 	t     *analysis.Tree
 	ix    *index
@@ -57,6 +58,7 @@ type grouping struct {
 
 	// scratch
 	kids, comp, count, roots []int32
+	stack                    []int32
 	mark, slot               []int32 // per compacted name id
 	stamp                    int32
 }
@@ -84,9 +86,18 @@ func (g *grouping) names(cn []int32) {
 }
 
 // run absorbs the members of every group not yet processed and seeds their
-// child groups, breadth first, until no group is left.
+// child groups, until no group is left. It goes depth first (a stack of
+// groups), which follows the call tree's pre-order and so its memory: the
+// result does not depend on the order, but breadth first visits the whole
+// tree once per depth, at random.
 func (g *grouping) run() {
-	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
+	stack := g.stack[:0]
+	for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
+		stack = append(stack, gi)
+	}
+	for len(stack) > 0 {
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if g.owner != nil {
 			if g.gr[gi].reuse = g.reused(gi); g.gr[gi].reuse >= 0 {
 				continue
@@ -94,7 +105,11 @@ func (g *grouping) run() {
 		}
 		g.absorb(gi)
 		g.seedChildren(gi)
+		for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
+			stack = append(stack, k)
+		}
 	}
+	g.stack = stack
 }
 
 // reused returns the old node whose seeds are exactly group gi's, or -1.
