@@ -22,7 +22,7 @@ const OUT = path.join(ROOT, '.build', 'browser');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const JUPYTER = process.env.JUPYTER || '/usr/bin/jupyter';
 const BIN = process.env.PROFLENS_BIN || path.join(ROOT, 'bin', 'proflens');
-const TOTAL_MS = 150000;
+const TOTAL_MS = 120000;
 const CI = process.env.CI === 'true';
 
 function skipOrFail(why) {

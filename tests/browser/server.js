@@ -38,7 +38,7 @@ function copyNotebooks(src, dst) {
 
 // startNotebook installs the kernelspec for bin into a private prefix under
 // tmp, starts the classic Notebook server on 127.0.0.1 and waits until its
-// API answers. It returns {url, token, stop, log}.
+// API answers. It returns {url, token, stop, log, env, runtimeDir}.
 async function startNotebook({ jupyter, bin, tmp, notebookDir, timeoutMs }) {
   const prefix = path.join(tmp, 'prefix');
   execFileSync(bin, ['install', '--prefix', prefix], { stdio: 'pipe' });
@@ -93,7 +93,7 @@ async function startNotebook({ jupyter, bin, tmp, notebookDir, timeoutMs }) {
     for (let i = 0; i < 30 && !exited; i++) await sleep(100);
     if (!exited) proc.kill('SIGKILL');
   }
-  return { url, token, stop, log };
+  return { url, token, stop, log, env, runtimeDir: env.JUPYTER_RUNTIME_DIR };
 }
 
 // chromiumArgs are the flags of a quiet, offline headless Chromium; the fresh

@@ -2,9 +2,12 @@
 // the tour run with Kernel → Restart & Run All.
 'use strict';
 
+const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const cell = require('./cell.js');
 const { pngStats } = require('./server.js');
+
+const JUPYTER = process.env.JUPYTER || '/usr/bin/jupyter';
 
 // step runs fn, prints how long it took and prefixes any failure with name.
 async function step(name, fn) {
@@ -91,9 +94,27 @@ async function newNotebook({ context, server, out }) {
     await nb.waitForTimeout(500); // let the pager finish sliding up
     await shot(nb, pager, path.join(out, 'pager.png'), 0.005);
   });
+  await step('jupyter console --existing shares the kernel with the browser', async () => {
+    const id = await nb.evaluate(() => Jupyter.notebook.kernel.id);
+    const o = secondFrontEnd(server, id, 'load demo:profvis-toy as fromconsole\nprofiles\n');
+    expect(/\btoy\b/.test(o) && /\bfromconsole\b/.test(o), `the console's profiles lacks toy or fromconsole: ${o.slice(-400)}`);
+    const b = await cell.run(nb, 9, 'profiles');
+    expect(/\bfromconsole\b/.test(b), `the browser's profiles lacks the console's fromconsole: ${b.slice(0, 300)}`);
+  });
   await fullShot(nb, path.join(out, 'notebook.png'));
   expect(errors.length === 0, `JavaScript errors in the notebook page: ${errors.join('; ')}`);
   await tree.close();
+}
+
+// secondFrontEnd attaches jupyter console to the notebook's kernel, feeds it
+// input and returns what it printed.
+function secondFrontEnd(server, kernelId, input) {
+  const file = path.join(server.runtimeDir, `kernel-${kernelId}.json`);
+  const r = spawnSync(JUPYTER, ['console', '--existing', file, '--simple-prompt',
+    '--ZMQTerminalIPythonApp.confirm_exit=False'], { input, env: server.env, encoding: 'utf8', timeout: 30000 });
+  if (r.error) throw new Error(`jupyter console: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`jupyter console exited ${r.status}: ${r.stderr.slice(-400)}`);
+  return r.stdout;
 }
 
 // checkPicture asserts the show output of cell i: an inline <svg> (not an
@@ -171,10 +192,10 @@ async function shot(nb, loc, file, minInk = 0.05) {
 }
 
 // fullShot saves the whole notebook: the classic Notebook scrolls inside
-// #site, so the viewport grows to the notebook's height (at most 12000 px).
+// #site, so the viewport grows to the notebook's height (at most 16000 px).
 async function fullShot(nb, file) {
   const h = await nb.evaluate(() => document.querySelector('#notebook').scrollHeight + 200);
-  await nb.setViewportSize({ width: 1280, height: Math.min(h, 12000) });
+  await nb.setViewportSize({ width: 1280, height: Math.min(h, 16000) });
   await nb.screenshot({ path: file });
   await nb.setViewportSize({ width: 1280, height: 900 });
 }
