@@ -161,11 +161,13 @@ func (v *View) allHandles() {
 		v.hlen[i] = uint8(l)
 		total += min(l, 16)
 	}
-	buf := make([]byte, 0, total)
+	var b strings.Builder // its String does not copy the bytes
+	b.Grow(total)
+	var d [16]byte
 	for i, h := range v.hash {
-		buf = appendHex(buf, h, int(v.hlen[i]))
+		b.Write(appendHex(d[:0], h, int(v.hlen[i])))
 	}
-	all := string(buf)
+	all := b.String()
 	at := 0
 	for i := range v.Nodes {
 		l := int(v.hlen[i])
