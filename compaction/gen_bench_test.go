@@ -28,3 +28,15 @@ func BenchmarkCompactGen(b *testing.B) {
 		Compact(t, s, 1)
 	}
 }
+
+// BenchmarkNewStateGen interns the compacted names and call-path hashes of
+// the generated 1M-sample profile's tree: the other half of what the first
+// `show` on a newly loaded profile waits for.
+func BenchmarkNewStateGen(b *testing.B) {
+	t := genTree()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		NewState(t, 1)
+	}
+}
