@@ -43,6 +43,11 @@ func LanguageInfo() jupyter.LanguageInfo {
 		Version:       version.Version,
 		Mimetype:      "text/x-proflens",
 		FileExtension: ".plens",
+		// The language is shell-like (words, "quotes", # comments, trailing
+		// \), so the shell's highlighters fit it; nbconvert and the classic
+		// Notebook otherwise look for a "proflens" mode that does not exist.
+		PygmentsLexer:  "bash",
+		CodemirrorMode: "shell",
 	}
 }
 

@@ -40,6 +40,9 @@ type LanguageInfo struct {
 	Mimetype      string `json:"mimetype"`
 	FileExtension string `json:"file_extension"`
 	PygmentsLexer string `json:"pygments_lexer,omitempty"`
+	// CodemirrorMode names the editor mode front ends load for cells; an
+	// unknown name makes the classic Notebook request a file that is not there.
+	CodemirrorMode string `json:"codemirror_mode,omitempty"`
 }
 
 // Completion is the content of a complete_reply.
