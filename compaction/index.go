@@ -59,13 +59,7 @@ func newIndex(t *analysis.Tree) *index {
 	}
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
 	ix.path = make([]uint64, t.Len())
-	for n := range ix.path { // parents come first in pre-order
-		h := uint64(fnvOffset)
-		if p := t.Parent[n]; p >= 0 {
-			h = fnvAdd(ix.path[p], '>')
-		}
-		ix.path[n] = mix(fnvString(h, t.Name(int32(n))))
-	}
+	pathHashes(t, ix.path)
 	return ix
 }
 
