@@ -84,7 +84,6 @@ func (e *emitter) group(gi, at, up int32) int32 {
 		nd.Depth = v.Nodes[up].Depth + 1
 	}
 	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
-	v.hash[at] = nodeHash(g.ix, seeds, nd.Name)
 	v.name[at] = name
 	v.seeds[at] = seeds
 	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi]
@@ -137,14 +136,22 @@ func (e *emitter) copyBlock(x, at, up int32) int32 {
 	return end + shift
 }
 
-// nodeHash is the hash a handle is cut from: the node's name and where it
-// starts in the call tree (the full path of its first seed).
-func nodeHash(ix *index, seeds []int32, name string) uint64 {
-	first := seeds[0]
-	for _, s := range seeds[1:] {
-		first = min(first, s)
+// hashFresh sets v.hash for the nodes e wrote from groups: the hash a
+// handle is cut from, of the node's name and where it starts in the call
+// tree (the full path of its first seed). The nodes are independent, so
+// they are hashed two at a time (FNV-1a is latency bound).
+func (e *emitter) hashFresh() {
+	v, ix := e.v, e.g.ix
+	start := func(i int32) uint64 { return fnvAdd(ix.path[slices.Min(v.seeds[i])], '|') }
+	f := e.fresh
+	for ; len(f) >= 2; f = f[2:] {
+		a, b := f[0], f[1]
+		ha, hb := fnvString2(start(a), v.Nodes[a].Name, start(b), v.Nodes[b].Name)
+		v.hash[a], v.hash[b] = mix(ha), mix(hb)
 	}
-	return mix(fnvString(fnvAdd(ix.path[first], '|'), name))
+	if len(f) == 1 {
+		v.hash[f[0]] = mix(fnvString(start(f[0]), v.Nodes[f[0]].Name))
+	}
 }
 
 // newView allocates a view of n nodes.
@@ -161,12 +168,14 @@ func newView(ov *View, s *State, value, n int) *View {
 func (g *grouping) view(s *State, value int) *View {
 	tot, kids, size := g.order(value)
 	v := newView(&View{Tree: g.t}, s, value, int(size[0]-1))
-	e := &emitter{v: v, g: g, tot: tot, kids: kids, size: size, kidBuf: make([]int32, 0, len(v.Nodes))}
+	e := &emitter{v: v, g: g, tot: tot, kids: kids, size: size,
+		kidBuf: make([]int32, 0, len(v.Nodes)), fresh: make([]int32, 0, len(v.Nodes))}
 	at := int32(0)
 	for _, k := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
 		v.Roots = append(v.Roots, at)
 		at = e.group(k, at, -1)
 	}
+	e.hashFresh()
 	v.byHash, v.sorted = sortHashes(v.hash)
 	v.handles(nil)
 	return v

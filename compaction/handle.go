@@ -15,7 +15,7 @@ const HandleLen = 4
 
 // Handles. A node's handle is the shortest prefix, of at least HandleLen
 // hex digits, of a 64-bit hash of its name and of the full call path of its
-// first seed (nodeHash), that no other node's hash in the view shares:
+// first seed (hashFresh), that no other node's hash in the view shares:
 // handles that would collide all get one more digit, repeatedly. So a
 // handle names a compacted node by what it shows and where it starts in the
 // call tree; it does not depend on any order, is the same on every run and

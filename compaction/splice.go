@@ -114,6 +114,7 @@ func splice(v *View, ns *State, p int32, removed map[int32]bool, g *grouping) (*
 			e.group(it.grp, at[k], p)
 		}
 	}
+	e.hashFresh()
 	nv.handles(mergeByHash(v, nv, remap, e.fresh))
 	return nv, toCheck(nv, e.fresh)
 }
