@@ -203,7 +203,15 @@ func (g *grouping) seedChildren(up int32) {
 	kids := g.kids
 	first := int32(len(g.gr))
 	g.gr[up].kidLo, g.gr[up].kidHi = first, first
-	if len(kids) == 0 {
+	switch len(kids) {
+	case 0:
+		return
+	case 1: // the usual case deep in a tree: one component, named by its node
+		gi := g.newGroup(g.cname(kids[0]), up)
+		g.gr[gi].seedLo = int32(len(g.seeds))
+		g.seeds = append(g.seeds, kids[0])
+		g.gr[gi].seedHi = int32(len(g.seeds))
+		g.gr[up].kidHi = gi + 1
 		return
 	}
 	roots := g.components(kids)
