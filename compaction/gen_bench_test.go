@@ -40,3 +40,16 @@ func BenchmarkNewStateGen(b *testing.B) {
 		NewState(t, 1)
 	}
 }
+
+// BenchmarkCompactGenFull is BenchmarkCompactGen with full names (level
+// 99): no name merges siblings' subtrees, so nearly every call-tree node is
+// a compacted node of its own.
+func BenchmarkCompactGenFull(b *testing.B) {
+	t := genTree()
+	s := NewState(t, 99)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Compact(t, s, 1)
+	}
+}
