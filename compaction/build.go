@@ -139,18 +139,24 @@ func (e *emitter) copyBlock(x, at, up int32) int32 {
 // hashFresh sets v.hash for the nodes e wrote from groups: the hash a
 // handle is cut from, of the node's name and where it starts in the call
 // tree (the full path of its first seed). The nodes are independent, so
-// they are hashed two at a time (FNV-1a is latency bound).
+// they are hashed four at a time (FNV-1a is latency bound).
 func (e *emitter) hashFresh() {
 	v, ix := e.v, e.g.ix
 	start := func(i int32) uint64 { return fnvAdd(ix.path[slices.Min(v.seeds[i])], '|') }
 	f := e.fresh
-	for ; len(f) >= 2; f = f[2:] {
-		a, b := f[0], f[1]
-		ha, hb := fnvString2(start(a), v.Nodes[a].Name, start(b), v.Nodes[b].Name)
-		v.hash[a], v.hash[b] = mix(ha), mix(hb)
+	for ; len(f) >= 4; f = f[4:] {
+		var h [4]uint64
+		var s [4]string
+		for k, i := range f[:4] {
+			h[k], s[k] = start(i), v.Nodes[i].Name
+		}
+		fnvString4(&h, &s)
+		for k, i := range f[:4] {
+			v.hash[i] = mix(h[k])
+		}
 	}
-	if len(f) == 1 {
-		v.hash[f[0]] = mix(fnvString(start(f[0]), v.Nodes[f[0]].Name))
+	for _, i := range f {
+		v.hash[i] = mix(fnvString(start(i), v.Nodes[i].Name))
 	}
 }
 
