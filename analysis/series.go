@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -51,7 +52,7 @@ func Series(name string, parts []*Profile) (*Profile, error) {
 	})
 	first := parts[0]
 	for _, p := range parts[1:] {
-		if !sameTypes(p.ValueTypes, first.ValueTypes) {
+		if !slices.Equal(p.ValueTypes, first.ValueTypes) {
 			return nil, fmt.Errorf("series %s: %s has value types %s, but %s has %s",
 				name, p.Source, typeList(p.ValueTypes), first.Source, typeList(first.ValueTypes))
 		}
@@ -95,18 +96,6 @@ func addAll(b *Builder, p *Profile, at time.Duration, timed bool) {
 	for _, s := range p.Samples {
 		b.Add(stacks[s.Stack], s.Values, int64(at), timed, s.Thread, s.Labels)
 	}
-}
-
-func sameTypes(a, b []ValueType) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func typeList(t []ValueType) string {

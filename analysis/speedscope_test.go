@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,21 +26,9 @@ func TestSpeedscopeTwoSampled(t *testing.T) {
 			times = append(times, s.Time/1e9)
 		}
 	}
-	if got, want := times, []int64{0, 1, 2, 6, 9}; !equalInts(got, want) {
+	if got, want := times, []int64{0, 1, 2, 6, 9}; !slices.Equal(got, want) {
 		t.Errorf("sample times of one = %v s, want %v", got, want)
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSpeedscopeEvented(t *testing.T) {

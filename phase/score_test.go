@@ -2,6 +2,7 @@ package phase
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -67,19 +68,7 @@ func TestRecurrenceAndTruthIDs(t *testing.T) {
 func TestConsecutiveBaseline(t *testing.T) {
 	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
 	v := vectors([]string{"x", "y", "z"}, [][]float64{a, a, z, b, b, a})
-	if got, want := Consecutive(v, 1, 0.9), []int32{1, 1, 0, 2, 2, 3}; !equal(got, want) {
+	if got, want := Consecutive(v, 1, 0.9), []int32{1, 1, 0, 2, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("Consecutive = %v, want %v (no memory: a's return is new)", got, want)
 	}
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
