@@ -31,6 +31,9 @@ var (
 	targetArg = Arg{Name: "TARGET", Kind: KindTarget, Complete: completeTarget,
 		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), or all`}
 	maxOpt = Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: KindNumber}
+	// stepMaxOpt is max for the commands that change the view: they answer
+	// with its top part, and view shows the rest.
+	stepMaxOpt = Option{Name: "max", Doc: "most compacted nodes printed (view shows more); 0 for all", Default: "40", Kind: KindNumber}
 )
 
 func init() {
@@ -44,7 +47,7 @@ func init() {
 			"R1 (a child coarser than its parent) or R2 (a node absorbing a name two levels finer), a note says " +
 			"where.",
 		Args:       []Arg{{Name: "N", Doc: "level, 1 or more", Kind: KindNumber}},
-		Options:    []Option{{Name: "where", Doc: "regular expression over full frame names"}, maxOpt},
+		Options:    []Option{{Name: "where", Doc: "regular expression over full frame names"}, stepMaxOpt},
 		Examples:   []string{"load demo:profvis-toy as toy", "level 99", "level toy 1 where=^lib2\\."},
 		ProfileArg: true,
 		Run:        runLevel,
@@ -68,7 +71,7 @@ func init() {
 				"coarser than its parent) or R2 (a node absorbing a name two levels finer) is refused with a " +
 				"message saying what to do first, and the view stays as it was.",
 			Args:       []Arg{targetArg},
-			Options:    []Option{maxOpt},
+			Options:    []Option{stepMaxOpt},
 			Examples:   s.examples,
 			ProfileArg: true,
 			Run:        func(c *Call) error { return runStep(c, delta) },
