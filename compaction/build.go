@@ -34,7 +34,7 @@ func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
 	for gi := ng - 1; gi >= 0; gi-- { // children have larger ids
 		size[gi]++
 		if x := g.gr[gi].reuse; x >= 0 {
-			size[gi] = g.old.end(x) - x
+			size[gi] = g.old.subtree(x) // a scan of the block copyBlock reads next
 		}
 		if up := g.gr[gi].up; up >= 0 {
 			size[up] += size[gi]
@@ -72,7 +72,7 @@ type emitter struct {
 func (e *emitter) group(gi, at, up int32) int32 {
 	g, v := e.g, e.v
 	if x := g.gr[gi].reuse; x >= 0 {
-		return e.copyBlock(x, at, up)
+		return e.copyBlock(x, x+e.size[gi], at, up)
 	}
 	e.fresh = append(e.fresh, at)
 	nd := &v.Nodes[at]
@@ -103,11 +103,11 @@ func (e *emitter) group(gi, at, up int32) int32 {
 	return next
 }
 
-// copyBlock writes old node x's subtree at index at under parent up,
-// shifting indices and depths, and returns the index after it.
-func (e *emitter) copyBlock(x, at, up int32) int32 {
+// copyBlock writes old node x's subtree, which ends before old node end,
+// at index at under parent up, shifting indices and depths, and returns the
+// index after it.
+func (e *emitter) copyBlock(x, end, at, up int32) int32 {
 	old, v := e.g.old, e.v
-	end := old.end(x)
 	depth := int32(0)
 	if up >= 0 {
 		depth = v.Nodes[up].Depth + 1

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -235,21 +236,7 @@ func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 		copy(nv.seeds[r:end], v.seeds[j:k])
 		copy(nv.hash[r:end], v.hash[j:k])
 		copy(nv.hlen[r:end], v.hlen[j:k])
-		for i := int(r); i < end; i++ {
-			nd := &nv.Nodes[i]
-			if nd.Parent >= 0 {
-				nd.Parent = remap[nd.Parent]
-			}
-			if int32(i-int(r)+j) == p {
-				nd.Children = at
-			} else if moved(nd.Children, remap) {
-				lo := len(kidBuf)
-				for _, c := range nd.Children {
-					kidBuf = append(kidBuf, remap[c])
-				}
-				nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
-			}
-		}
+		kidBuf = reindex(nv.Nodes[r:end], int32(j), remap, p, at, kidBuf)
 		j = k
 	}
 	if p < 0 {
@@ -260,6 +247,44 @@ func (v *View) copyInto(nv *View, remap []int32, p int32, at []int32) {
 	for k, r := range v.Roots {
 		nv.Roots[k] = remap[r]
 	}
+}
+
+// reindex re-indexes parents and children of nodes, the old nodes from
+// index j on, copied as one run (remap shifts them all by the same amount,
+// so indices inside the run need no lookup). Children lists that change are
+// written into kidBuf, which it returns; unchanged ones are shared.
+func reindex(nodes []Node, j int32, remap []int32, p int32, at, kidBuf []int32) []int32 {
+	k := j + int32(len(nodes))
+	d := remap[j] - j
+	for i := range nodes {
+		nd := &nodes[i]
+		if nd.Parent >= j {
+			nd.Parent += d
+		} else if nd.Parent >= 0 {
+			nd.Parent = remap[nd.Parent]
+		}
+		kids := nd.Children
+		switch {
+		case j+int32(i) == p:
+			nd.Children = at
+		case len(kids) == 0:
+		case kids[0] >= j && kids[len(kids)-1] < k: // ascending: all in the run
+			if d != 0 {
+				lo := len(kidBuf)
+				for _, c := range kids {
+					kidBuf = append(kidBuf, c+d)
+				}
+				nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
+			}
+		case moved(kids, remap):
+			lo := len(kidBuf)
+			for _, c := range kids {
+				kidBuf = append(kidBuf, remap[c])
+			}
+			nd.Children = kidBuf[lo:len(kidBuf):len(kidBuf)]
+		}
+	}
+	return kidBuf
 }
 
 // moved reports whether remap moves any of kids; unmoved children lists
@@ -278,40 +303,54 @@ func moved(kids, remap []int32) bool {
 // returns the positions whose neighbours changed, where handle lengths must
 // be recomputed.
 func mergeByHash(v, nv *View, remap []int32, fresh []int32) (dirty []int32) {
-	hs := make([]uint64, len(fresh))
-	for k, j := range fresh {
-		hs[k] = nv.hash[j]
-	}
-	order := sortByHash(hs) // stable: ties stay by index
+	fh, fj := freshByHash(nv, fresh)
 	n := len(nv.Nodes)
 	out, sorted := make([]int32, 0, n), make([]uint64, 0, n)
 	// A removed node makes its two neighbours dirty; a new one itself and
 	// its two neighbours. handles ignores duplicates and positions past the end.
-	gap := func() { dirty = append(dirty, int32(len(out))-1, int32(len(out))) }
 	f := 0
-	for k, i := range v.byHash {
-		r := remap[i]
-		if r < 0 {
-			gap()
-			continue
-		}
-		h := v.sorted[k]
-		for ; f < len(order); f++ {
-			fh, fj := hs[order[f]], fresh[order[f]]
-			if fh > h || fh == h && fj > r {
-				break
-			}
+	insert := func(h uint64, r int32) { // the new nodes before (h, r)
+		for ; f < len(fh) && (fh[f] < h || fh[f] == h && fj[f] < r); f++ {
 			dirty = append(dirty, int32(len(out))-1, int32(len(out)), int32(len(out))+1)
-			out, sorted = append(out, fj), append(sorted, fh)
+			out, sorted = append(out, fj[f]), append(sorted, fh[f])
 		}
-		out, sorted = append(out, r), append(sorted, h)
 	}
-	for ; f < len(order); f++ {
-		dirty = append(dirty, int32(len(out))-1, int32(len(out)), int32(len(out))+1)
-		out, sorted = append(out, fresh[order[f]]), append(sorted, hs[order[f]])
+	var rs [256]int32 // remap is read in chunks: independent loads overlap
+	for base := 0; base < len(v.byHash); base += len(rs) {
+		chunk := v.byHash[base:min(base+len(rs), len(v.byHash))]
+		for q, i := range chunk {
+			rs[q] = remap[i]
+		}
+		for q, r := range rs[:len(chunk)] {
+			if r < 0 {
+				dirty = append(dirty, int32(len(out))-1, int32(len(out)))
+				continue
+			}
+			h := v.sorted[base+q]
+			if f < len(fh) && fh[f] <= h {
+				insert(h, r)
+			}
+			out, sorted = append(out, r), append(sorted, h)
+		}
 	}
+	insert(math.MaxUint64, math.MaxInt32)
 	nv.byHash, nv.sorted = out, sorted
 	return dirty
+}
+
+// freshByHash returns the hashes of the new nodes and the nodes, sorted by
+// hash, ties by index.
+func freshByHash(nv *View, fresh []int32) ([]uint64, []int32) {
+	hs := make([]uint64, len(fresh))
+	for k, j := range fresh {
+		hs[k] = nv.hash[j]
+	}
+	order, fh := sortHashes(hs) // ties stay by index
+	fj := make([]int32, len(order))
+	for k, o := range order {
+		fj[k] = fresh[o]
+	}
+	return fh, fj
 }
 
 // end returns the index after node i's subtree: the next sibling of i or

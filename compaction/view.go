@@ -12,8 +12,8 @@ type Node struct {
 	Name     string  // displayed compacted name (the shortest among the members)
 	Handle   string  // short, stable id: from its name and the call path where it starts (see doc.go)
 	Parent   int32   // index into View.Nodes, -1 for a root
+	Depth    int32   // 0 for roots (next to Parent: no padding, 104 bytes a node)
 	Children []int32 // indices into View.Nodes, by descending Total, then Name
-	Depth    int32   // 0 for roots
 	Total    int64   // sum of the totals of the highest members, in the view's value type
 	Self     int64   // Total minus the children's totals
 	Members  []int32 // call-tree node ids, ascending
