@@ -68,6 +68,7 @@ func splitFolded(line string) (string, int) {
 	return stack, n
 }
 
+// isDigits reports whether s is a non-empty run of decimal digits.
 func isDigits(s string) bool {
 	if s == "" {
 		return false

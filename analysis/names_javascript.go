@@ -45,11 +45,11 @@ func isJSLoc(name string) bool {
 	}
 	loc := name[sp+1:]
 	c2 := strings.LastIndexByte(loc, ':')
-	if c2 < 0 || !allDigits(loc[c2+1:]) {
+	if c2 < 0 || !isDigits(loc[c2+1:]) {
 		return false
 	}
 	c1 := strings.LastIndexByte(loc[:c2], ':')
-	return c1 >= 0 && allDigits(loc[c1+1:c2])
+	return c1 >= 0 && isDigits(loc[c1+1:c2])
 }
 
 // jsRoot returns the length of the top unit of a script URL.

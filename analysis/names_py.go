@@ -45,7 +45,7 @@ func isPythonLoc(name string) bool {
 	}
 	loc := name[open+2 : len(name)-1]
 	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
-		if !allDigits(loc[i+1:]) {
+		if !isDigits(loc[i+1:]) {
 			return false
 		}
 		loc = loc[:i]
@@ -128,17 +128,4 @@ func pathElems(path string, root int, out []string) []string {
 		out = append(out, path[start:])
 	}
 	return out
-}
-
-// allDigits reports whether s is a non-empty run of decimal digits.
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
