@@ -14,14 +14,14 @@ func (r *request) kernelInfo() {
 	})
 }
 
-// clampCursor keeps a code-point cursor inside code; a missing cursor (-1)
-// means the end.
-func clampCursor(code string, cursor int) int {
+// clampCursor keeps a code-point cursor inside code; a missing (nil) or
+// out-of-range cursor means the end.
+func clampCursor(code string, cursor *int) int {
 	n := utf8.RuneCountInString(code)
-	if cursor < 0 || cursor > n {
+	if cursor == nil || *cursor < 0 || *cursor > n {
 		return n
 	}
-	return cursor
+	return *cursor
 }
 
 // complete answers complete_request.
@@ -35,11 +35,7 @@ func (r *request) complete() {
 		r.badRequest(err)
 		return
 	}
-	cur := -1
-	if c.CursorPos != nil {
-		cur = *c.CursorPos
-	}
-	cur = clampCursor(c.Code, cur)
+	cur := clampCursor(c.Code, c.CursorPos)
 	got := r.k.h.Complete(c.Code, cur)
 	if got.Matches == nil {
 		got.Matches = []string{}
@@ -68,11 +64,7 @@ func (r *request) inspect() {
 		r.badRequest(err)
 		return
 	}
-	cur := -1
-	if c.CursorPos != nil {
-		cur = *c.CursorPos
-	}
-	b := r.k.h.Inspect(c.Code, clampCursor(c.Code, cur), c.DetailLevel)
+	b := r.k.h.Inspect(c.Code, clampCursor(c.Code, c.CursorPos), c.DetailLevel)
 	data := map[string]any{}
 	for mime, v := range b {
 		data[mime] = v
