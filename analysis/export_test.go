@@ -96,13 +96,7 @@ func TestExportFoldedRoundTrip(t *testing.T) {
 		}
 		profiles = append(profiles, p)
 	}
-	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
-		p, err := Load("testdata/pprof-oracle/"+name, LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		profiles = append(profiles, p)
-	}
+	profiles = append(profiles, oracleProfiles(t)...)
 	for i, p := range profiles {
 		v := p.DefaultValue
 		var buf bytes.Buffer

@@ -165,13 +165,7 @@ func TestTreeMatchesMapTree(t *testing.T) {
 	if p, err := Demo("profvis-toy"); err == nil {
 		profiles = append(profiles, p)
 	}
-	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
-		p, err := Load("testdata/pprof-oracle/"+name, LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		profiles = append(profiles, p)
-	}
+	profiles = append(profiles, oracleProfiles(t)...)
 	for i, p := range profiles {
 		got, want := NewTree(p), mapTree(p)
 		got.Names, want.Names = nil, nil
@@ -179,4 +173,19 @@ func TestTreeMatchesMapTree(t *testing.T) {
 			t.Fatalf("profile %d: NewTree differs from the map-based oracle:\n got %+v\nwant %+v", i, got, want)
 		}
 	}
+}
+
+// oracleProfiles loads the small pprof files whose go tool pprof output is
+// recorded under testdata/pprof-oracle.
+func oracleProfiles(t *testing.T) []*Profile {
+	t.Helper()
+	var out []*Profile
+	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
+		p, err := Load("testdata/pprof-oracle/"+name, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
 }
