@@ -6,10 +6,9 @@ import (
 )
 
 // order computes, for the groups of g, their totals (the sum of their
-// seeds' totals), each group's child groups sorted by descending total then
-// name (kids[kidLo:kidHi] of the returned slice), and each group's number
-// of groups in its subtree.
-func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
+// seeds' totals) and each group's child groups sorted by descending total
+// then name (kids[kidLo:kidHi] of the returned slice).
+func (g *grouping) order(value int) (tot []int64, kids []int32) {
 	ng := len(g.gr)
 	total := g.t.Total[value]
 	tot = make([]int64, ng)
@@ -30,17 +29,7 @@ func (g *grouping) order(value int) (tot []int64, kids []int32, size []int32) {
 			})
 		}
 	}
-	size = make([]int32, ng)
-	for gi := ng - 1; gi >= 0; gi-- { // children have larger ids
-		size[gi]++
-		if x := g.gr[gi].reuse; x >= 0 {
-			size[gi] = g.old.subtree(x) // a scan of the block copyBlock reads next
-		}
-		if up := g.gr[gi].up; up >= 0 {
-			size[up] += size[gi]
-		}
-	}
-	return tot, kids, size
+	return tot, kids
 }
 
 // byTotalName orders siblings: descending total, then ascending name.
@@ -54,95 +43,76 @@ func byTotalName(ta, tb int64, na, nb string) int {
 	return strings.Compare(na, nb)
 }
 
-// emitter writes compacted nodes into a view under construction.
+// emitter writes the groups of a grouping as nodes of a view under
+// construction, giving new nodes consecutive ids in pre-order.
 type emitter struct {
 	v      *View
 	g      *grouping
 	tot    []int64
 	kids   []int32
-	size   []int32
-	kidBuf []int32
-	fresh  []int32 // the nodes written from groups (not copied from g.old)
-	remap  []int32 // after a step: old node index -> new, for copied blocks
+	batch  []Node  // the new nodes, in id order from base
+	base   int32   // id of batch[0]
+	kidBuf []int32 // holds the new nodes' children lists
+	fresh  []int32 // ids of the new nodes, in pre-order
+	moved  []int32 // ids of reused nodes given a new parent, in pre-order
+	check  []int32 // fresh and moved, in pre-order: where R1 and R2 can fail
 }
 
-// group writes group gi's subtree in pre-order at index at, under parent
-// node up, and returns the index after it. Members are sorted here. A group
-// that reuses an old node is written as a copy of the old node's subtree.
-func (e *emitter) group(gi, at, up int32) int32 {
+// newEmitter prepares to write the groups of g into v, new nodes from id
+// base on: n of them.
+func newEmitter(v *View, g *grouping, tot []int64, kids []int32, base, n int32) *emitter {
+	return &emitter{v: v, g: g, tot: tot, kids: kids, base: base,
+		batch: make([]Node, n), kidBuf: make([]int32, 0, n), fresh: make([]int32, 0, n)}
+}
+
+// group writes group gi's subtree under parent node up, in pre-order, and
+// returns its id. A group that reuses an old node
+// is that node (copied when its parent changes), subtree and all.
+func (e *emitter) group(gi, up int32) int32 {
 	g, v := e.g, e.v
 	if x := g.gr[gi].reuse; x >= 0 {
-		return e.copyBlock(x, x+e.size[gi], at, up)
+		if v.Nodes[x].Parent != up {
+			nd := *v.Nodes[x]
+			nd.Parent = up
+			v.Nodes[x] = &nd
+			e.moved = append(e.moved, x)
+			e.check = append(e.check, x)
+		}
+		return x
 	}
-	e.fresh = append(e.fresh, at)
-	nd := &v.Nodes[at]
+	id := e.base + int32(len(e.fresh))
+	e.fresh = append(e.fresh, id)
+	e.check = append(e.check, id)
+	nd := &e.batch[id-e.base]
+	v.Nodes[id] = nd
 	name := g.gr[gi].name
-	nd.Name = g.ix.str[name]
+	nd.name, nd.Name, nd.r2 = name, g.ix.str[name], g.gr[gi].r2
 	nd.Parent = up
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
-	if up >= 0 {
-		nd.Depth = v.Nodes[up].Depth + 1
+	nd.seeds = g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
+	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi] // ascending (absorb)
+	ks := e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
+	if len(ks) == 0 {
+		return id
 	}
-	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
-	v.name[at] = name
-	v.seeds[at] = seeds
-	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi]
-	slices.Sort(nd.Members)
 	lo := len(e.kidBuf)
-	next := at + 1
-	for _, k := range e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi] {
-		e.kidBuf = append(e.kidBuf, next)
+	e.kidBuf = slices.Grow(e.kidBuf, len(ks))[:lo+len(ks)]
+	children := e.kidBuf[lo : lo+len(ks) : lo+len(ks)]
+	nd.Children = children
+	for j, k := range ks {
+		children[j] = e.group(k, id)
 		nd.Self -= e.tot[k]
-		next += e.size[k]
 	}
-	nd.Children = e.kidBuf[lo:len(e.kidBuf):len(e.kidBuf)]
-	next = at + 1
-	for _, k := range e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi] {
-		next = e.group(k, next, at)
-	}
-	return next
+	return id
 }
 
-// copyBlock writes old node x's subtree, which ends before old node end,
-// at index at under parent up, shifting indices and depths, and returns the
-// index after it.
-func (e *emitter) copyBlock(x, end, at, up int32) int32 {
-	old, v := e.g.old, e.v
-	depth := int32(0)
-	if up >= 0 {
-		depth = v.Nodes[up].Depth + 1
-	}
-	shift, dshift := at-x, depth-old.Nodes[x].Depth
-	for j := x; j < end; j++ {
-		r := j + shift
-		nd := old.Nodes[j]
-		nd.Depth += dshift
-		if j == x {
-			nd.Parent = up
-		} else {
-			nd.Parent += shift
-		}
-		if len(nd.Children) > 0 {
-			lo := len(e.kidBuf)
-			for _, c := range nd.Children {
-				e.kidBuf = append(e.kidBuf, c+shift)
-			}
-			nd.Children = e.kidBuf[lo:len(e.kidBuf):len(e.kidBuf)]
-		}
-		v.Nodes[r] = nd
-		v.name[r], v.seeds[r], v.hash[r], v.hlen[r] = old.name[j], old.seeds[j], old.hash[j], old.hlen[j]
-		e.remap[j] = r
-	}
-	return end + shift
-}
-
-// hashFresh sets v.hash for the nodes e wrote from groups: the hash a
-// handle is cut from, of the node's name and where it starts in the call
-// tree (the full path of its first seed). The nodes are independent, so
-// they are hashed four at a time (FNV-1a is latency bound).
+// hashFresh sets the hash of the new nodes: the hash a handle is cut from,
+// of the node's name and where it starts in the call tree (the full path
+// of its first seed). The nodes are independent, so they are hashed four at
+// a time (FNV-1a is latency bound).
 func (e *emitter) hashFresh() {
 	v, ix := e.v, e.g.ix
-	start := func(i int32) uint64 { return fnvAdd(ix.path[slices.Min(v.seeds[i])], '|') }
+	start := func(i int32) uint64 { return fnvAdd(ix.path[slices.Min(v.Nodes[i].seeds)], '|') }
 	f := e.fresh
 	for ; len(f) >= 4; f = f[4:] {
 		var h [4]uint64
@@ -152,37 +122,27 @@ func (e *emitter) hashFresh() {
 		}
 		fnvString4(&h, &s)
 		for k, i := range f[:4] {
-			v.hash[i] = mix(h[k])
+			v.Nodes[i].hash = mix(h[k])
 		}
 	}
 	for _, i := range f {
-		v.hash[i] = mix(fnvString(start(i), v.Nodes[i].Name))
+		v.Nodes[i].hash = mix(fnvString(start(i), v.Nodes[i].Name))
 	}
 }
 
-// newView allocates a view of n nodes.
-func newView(ov *View, s *State, value, n int) *View {
-	return &View{
-		Tree: ov.Tree, Value: value, Before: ov.Tree.Len(), After: n,
-		Nodes: make([]Node, n),
-		name:  make([]int32, n), seeds: make([][]int32, n), hash: make([]uint64, n), hlen: make([]uint8, n),
-		state: s,
-	}
-}
-
-// view turns all the groups of g into a View.
+// view turns all the groups of g into a View, ids in pre-order.
 func (g *grouping) view(s *State, value int) *View {
-	tot, kids, size := g.order(value)
-	v := newView(&View{Tree: g.t}, s, value, int(size[0]-1))
-	e := &emitter{v: v, g: g, tot: tot, kids: kids, size: size,
-		kidBuf: make([]int32, 0, len(v.Nodes)), fresh: make([]int32, 0, len(v.Nodes))}
-	at := int32(0)
-	for _, k := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
-		v.Roots = append(v.Roots, at)
-		at = e.group(k, at, -1)
+	tot, kids := g.order(value)
+	n := int32(len(g.gr) - 1)
+	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
+	e := newEmitter(v, g, tot, kids, 0, n)
+	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
+	v.Roots = make([]int32, len(top))
+	for k, gi := range top {
+		v.Roots[k] = e.group(gi, -1)
 	}
 	e.hashFresh()
-	v.byHash, v.sorted = sortHashes(v.hash)
-	v.handles(nil)
+	v.byHash, v.sorted = v.sortHashes(e.fresh)
+	v.allHandles()
 	return v
 }

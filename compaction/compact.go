@@ -33,9 +33,10 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 type group struct {
 	name, up       int32 // compacted name id, parent group (-1, -1 for the virtual root)
 	seedLo, seedHi int32 // its seeds are seeds[seedLo:seedHi]
-	memLo, memHi   int32 // its members are mem[memLo:memHi], seeds first
+	memLo, memHi   int32 // its members are mem[memLo:memHi], ascending
 	kidLo, kidHi   int32 // its child groups are the ids kidLo..kidHi-1
 	reuse          int32 // after a step: the old node it equals, or -1
+	r2             int32 // the first member that breaks R2 here, or -1
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
@@ -119,7 +120,7 @@ func (g *grouping) run() {
 func (g *grouping) reused(gi int32) int32 {
 	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
 	x := g.owner[seeds[0]] - 1
-	if x < 0 || len(g.old.seeds[x]) != len(seeds) || g.old.name[x] != g.gr[gi].name {
+	if x < 0 || len(g.old.Nodes[x].seeds) != len(seeds) || g.old.Nodes[x].name != g.gr[gi].name {
 		return -1
 	}
 	for _, s := range seeds[1:] {
@@ -132,33 +133,51 @@ func (g *grouping) reused(gi int32) int32 {
 
 func (g *grouping) newGroup(name, up int32) int32 {
 	id := int32(len(g.gr))
-	g.gr = append(g.gr, group{name: name, up: up, reuse: -1})
+	g.gr = append(g.gr, group{name: name, up: up, reuse: -1, r2: -1})
 	return id
 }
 
 // absorb collects group gi's members: its seeds, then every child of a
 // member whose compacted name starts with the group's name. The children it
-// does not absorb are left in g.kids.
+// does not absorb are left in g.kids. Each seed's subtree is read in
+// pre-order, skipping the subtrees of the children not absorbed: one
+// forward pass over the call tree's arrays, which leaves the members (and
+// the kids) ascending, as the seeds' subtrees are disjoint. It notes the
+// first member whose compacted name is two or more elements longer than
+// the group's (R2), which is read here at no extra cost.
 func (g *grouping) absorb(gi int32) {
-	t, ix, frame, level := g.t, g.ix, g.t.Frame, g.level
+	t, ix, frame, level, size := g.t, g.ix, g.t.Frame, g.level, g.t.Size
 	name := g.gr[gi].name
 	d := ix.depth[name]
+	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
+	if !slices.IsSorted(seeds) {
+		slices.Sort(seeds)
+	}
 	lo := int32(len(g.mem))
-	mem := append(g.mem, g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]...)
+	mem := g.mem
 	kids := g.kids[:0]
-	for i := int(lo); i < len(mem); i++ {
-		m := mem[i]
-		end := m + t.Size[m]
-		for c := m + 1; c < end; c += t.Size[c] {
+	r2 := int32(-1)
+	for _, s := range seeds {
+		mem = append(mem, s)
+		if r2 < 0 && ix.depth[g.cname(s)] >= d+2 {
+			r2 = s
+		}
+		for c, end := s+1, s+t.Size[s]; c < end; {
 			f := frame[c]
 			if off := ix.off[f]; level[c] >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
+				if r2 < 0 && level[c] >= d+2 && ix.off[f+1]-off >= d+2 {
+					r2 = c
+				}
 				mem = append(mem, c)
+				c++
 			} else {
 				kids = append(kids, c)
+				c += size[c]
 			}
 		}
 	}
 	g.gr[gi].memLo, g.gr[gi].memHi = lo, int32(len(mem))
+	g.gr[gi].r2 = r2
 	g.mem, g.kids = mem, kids
 }
 

@@ -134,6 +134,7 @@ func TestGroupOracle(t *testing.T) {
 			t.Fatalf("tree %d (levels %v): %v\n%s", i, s.Level, err, dump(v))
 		}
 		checkInvariants(t, v)
+		checkPreorderIDs(t, v)
 		if t.Failed() {
 			t.Fatalf("tree %d:\n%s", i, dump(v))
 		}
@@ -142,8 +143,8 @@ func TestGroupOracle(t *testing.T) {
 
 // sameAsOracle compares a view with the group-rule oracle's groups.
 func sameAsOracle(v *View, want []oGroup) error {
-	if len(want) != len(v.Nodes) {
-		return fmt.Errorf("%d compacted nodes, oracle has %d", len(v.Nodes), len(want))
+	if len(want) != v.After {
+		return fmt.Errorf("%d compacted nodes, oracle has %d", v.After, len(want))
 	}
 	for _, g := range want {
 		x := v.NodeOf(g.members[0])
@@ -167,7 +168,8 @@ func sameAsOracle(v *View, want []oGroup) error {
 
 func dump(v *View) string {
 	out := ""
-	for i, nd := range v.Nodes {
+	for _, i := range v.Preorder() {
+		nd := v.Nodes[i]
 		out += fmt.Sprintf("%d: %s [%d] up=%d members=%v\n", i, nd.Name, nd.Total, nd.Parent, nd.Members)
 	}
 	return out

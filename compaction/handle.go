@@ -21,19 +21,27 @@ const HandleLen = 4
 // call tree; it does not depend on any order, is the same on every run and
 // machine, and survives steps elsewhere in the view (an expand changes only
 // the handles of the nodes it remakes). Two nodes with equal 64-bit hashes
-// are told apart by their position.
+// are told apart by their first seed (a call-tree node id).
 
-// sortByHash returns the node indices ordered by (hash, index).
-func sortByHash(hash []uint64) []int32 {
-	order, _ := sortHashes(hash)
-	return order
+// sortHashes returns ids ordered by (hash, position in ids) and the hashes
+// in that order: by a comparison sort for small views; for large ones by
+// one counting pass on the top bits (the hashes are uniform, so the buckets
+// hold a few nodes each, in input order) and an insertion sort of each
+// bucket (see sortBuckets). ids are ascending, so ties go by id.
+func (v *View) sortHashes(ids []int32) ([]int32, []uint64) {
+	hash := make([]uint64, len(ids))
+	for k, i := range ids {
+		hash[k] = v.Nodes[i].hash
+	}
+	order, sorted := sortHashes(hash)
+	for k, o := range order {
+		order[k] = ids[o]
+	}
+	return order, sorted
 }
 
-// sortHashes returns the node indices ordered by (hash, index) and the
-// hashes in that order: by a comparison sort for small views; for large ones
-// by one counting pass on the top bits (the hashes are uniform, so the
-// buckets hold a few nodes each, in index order) and an insertion sort of
-// each bucket (see sortBuckets).
+// sortHashes returns the positions of hash ordered by (hash, position) and
+// the hashes in that order.
 func sortHashes(hash []uint64) ([]int32, []uint64) {
 	n := len(hash)
 	order, sorted := make([]int32, n), make([]uint64, n)
@@ -109,50 +117,54 @@ func insertionSort(order []int32, sorted []uint64) {
 }
 
 // handles sets the Handle of the nodes at the given positions of v.byHash
-// (all when positions is nil) from v.hash, keeping a Handle already set when
-// its length is still right; positions out of range are ignored.
-func (v *View) handles(positions []int32) {
+// (ascending, each once; those out of range are ignored) from their
+// hashes: every new node (id base on), and the old nodes whose handle
+// length changed, which are copied first (they are shared with another
+// view).
+func (v *View) handles(positions []int32, base int32) {
 	n := int32(len(v.byHash))
-	if positions == nil {
-		v.allHandles()
-		return
-	}
-	positions = distinct(positions, n)
 	type job struct {
 		node int32
 		l    int
 	}
-	todo := make([]job, 0, len(positions))
+	var todo []job
 	total := 0
 	for _, k := range positions {
 		if k < 0 || k >= n {
 			continue
 		}
 		i := v.byHash[k]
-		if l := v.handleLen(k); int(v.hlen[i]) != l || l > 16 {
-			todo = append(todo, job{i, l})
-			total += min(l, 16)
+		l := v.handleLen(k)
+		if i < base && int(v.hlen[i]) == l && l <= 16 {
+			continue
 		}
+		v.hlen[i] = uint8(l)
+		todo = append(todo, job{i, l})
+		total += min(l, 16)
 	}
 	buf := make([]byte, 0, total)
 	for _, j := range todo {
-		buf = appendHex(buf, v.hash[j.node], j.l)
+		buf = appendHex(buf, v.Nodes[j.node].hash, j.l)
 	}
 	all := string(buf)
 	at := 0
 	for _, j := range todo {
+		nd := v.Nodes[j.node]
+		if j.node < base {
+			cp := *nd
+			nd, v.Nodes[j.node] = &cp, &cp
+		}
 		l := min(j.l, 16)
-		v.hlen[j.node] = uint8(j.l)
-		v.Nodes[j.node].Handle = all[at : at+l]
+		nd.Handle = all[at : at+l]
 		at += l
 		if j.l > 16 {
-			v.Nodes[j.node].Handle += "-" + strconv.Itoa(int(j.node))
+			nd.Handle += "-" + strconv.Itoa(int(slices.Min(nd.seeds)))
 		}
 	}
 }
 
 // allHandles sets every node's Handle: the lengths in hash order (each
-// needs its neighbours there), then the strings in node order, cut from one
+// needs its neighbours there), then the strings in id order, cut from one
 // shared string.
 func (v *View) allHandles() {
 	total := 0
@@ -164,17 +176,17 @@ func (v *View) allHandles() {
 	var b strings.Builder // its String does not copy the bytes
 	b.Grow(total)
 	var d [16]byte
-	for i, h := range v.hash {
-		b.Write(appendHex(d[:0], h, int(v.hlen[i])))
+	for i, nd := range v.Nodes {
+		b.Write(appendHex(d[:0], nd.hash, int(v.hlen[i])))
 	}
 	all := b.String()
 	at := 0
-	for i := range v.Nodes {
+	for i, nd := range v.Nodes {
 		l := int(v.hlen[i])
-		v.Nodes[i].Handle = all[at : at+min(l, 16)]
+		nd.Handle = all[at : at+min(l, 16)]
 		at += min(l, 16)
 		if l > 16 {
-			v.Nodes[i].Handle += "-" + strconv.Itoa(i)
+			nd.Handle += "-" + strconv.Itoa(int(slices.Min(nd.seeds)))
 		}
 	}
 }
@@ -187,23 +199,6 @@ func appendHex(buf []byte, h uint64, l int) []byte {
 		h >>= 4
 	}
 	return append(buf, d[:min(l, 16)]...)
-}
-
-// distinct returns the positions in [0, n) of ps, each once, ascending.
-func distinct(ps []int32, n int32) []int32 {
-	seen := make([]bool, n)
-	for _, k := range ps {
-		if k >= 0 && k < n {
-			seen[k] = true
-		}
-	}
-	out := ps[:0]
-	for k, ok := range seen {
-		if ok {
-			out = append(out, int32(k))
-		}
-	}
-	return out
 }
 
 // handleLen returns the handle length of the node at position k of
@@ -287,19 +282,32 @@ func (v *View) Resolve(target string) (int32, error) {
 	return 0, fmt.Errorf("no compacted node has handle or name %q (run view to list the handles)", target)
 }
 
+// byHandle finds the node whose handle is h, or else the only one whose
+// handle starts with h (at least HandleLen digits). A handle is a prefix of
+// its node's hash in hex, so the candidates are a range of v.sorted.
 func (v *View) byHandle(h string) (int32, bool) {
 	h = strings.ToLower(h)
+	lo, hi := 0, len(v.sorted)
+	if p, err := strconv.ParseUint(h, 16, 64); err == nil && len(h) <= 16 {
+		shift := uint(64 - 4*len(h))
+		first := p << shift
+		lo, _ = slices.BinarySearch(v.sorted, first)
+		hi = lo
+		for hi < len(v.sorted) && v.sorted[hi]>>shift == p {
+			hi++
+		}
+	}
 	found := int32(-1)
-	for i := range v.Nodes {
+	for _, i := range v.byHash[lo:hi] {
 		nh := v.Nodes[i].Handle
 		if nh == h {
-			return int32(i), true
+			return i, true
 		}
 		if strings.HasPrefix(nh, h) && len(h) >= HandleLen {
 			if found >= 0 {
 				return 0, false
 			}
-			found = int32(i)
+			found = i
 		}
 	}
 	return found, found >= 0

@@ -10,12 +10,17 @@ import (
 // call-tree node in exactly one compacted node; the roots' totals sum to the
 // profile total; a node's total is the sum of its seeds' totals and its self
 // the total minus its children's; siblings have distinct names and are
-// ordered by descending total then name; nodes are in pre-order.
+// ordered by descending total then name; Preorder lists every node once.
 func checkInvariants(t *testing.T, v *View) {
 	t.Helper()
 	tr := v.Tree
 	seen := make([]int, tr.Len())
+	live := 0
 	for i, nd := range v.Nodes {
+		if nd == nil {
+			continue
+		}
+		live++
 		if !slices.IsSorted(nd.Members) || len(nd.Members) == 0 {
 			t.Errorf("node %d %s: members %v not ascending or empty", i, nd.Name, nd.Members)
 		}
@@ -35,14 +40,17 @@ func checkInvariants(t *testing.T, v *View) {
 		self := nd.Total
 		for _, c := range nd.Children {
 			self -= v.Nodes[c].Total
-			if v.Nodes[c].Parent != int32(i) || v.Nodes[c].Depth != nd.Depth+1 {
-				t.Errorf("node %s: child %d has parent %d depth %d", nd.Name, c, v.Nodes[c].Parent, v.Nodes[c].Depth)
+			if v.Nodes[c].Parent != int32(i) || v.Depth(c) != v.Depth(int32(i))+1 {
+				t.Errorf("node %s: child %d has parent %d depth %d", nd.Name, c, v.Nodes[c].Parent, v.Depth(c))
 			}
 		}
 		if nd.Self != self {
 			t.Errorf("node %s: self %d, want %d", nd.Name, nd.Self, self)
 		}
-		checkSiblings(t, v, nd.Children, int32(i)+1)
+		if want := firstR2(v, nd); nd.r2 != want {
+			t.Errorf("node %s: first member breaking R2 %d, a scan of the members says %d", nd.Name, nd.r2, want)
+		}
+		checkSiblings(t, v, nd.Children)
 	}
 	for n, k := range seen {
 		if k != 1 {
@@ -59,18 +67,52 @@ func checkInvariants(t *testing.T, v *View) {
 	if sum != want || want+tr.Unrooted[v.Value] != tr.Profile.Total(v.Value) {
 		t.Errorf("roots' totals sum to %d, want %d", sum, want)
 	}
-	checkSiblings(t, v, v.Roots, 0)
-	if v.After != len(v.Nodes) || v.Before != tr.Len() {
-		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), len(v.Nodes))
+	checkSiblings(t, v, v.Roots)
+	if v.After != live || v.Before != tr.Len() {
+		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), live)
+	}
+	pre := v.Preorder()
+	visits := make([]int, len(v.Nodes))
+	for _, i := range pre {
+		visits[i]++
+	}
+	for i, k := range visits {
+		if (k == 1) != (v.Nodes[i] != nil) {
+			t.Errorf("node id %d: %d visits in pre-order, live %v", i, k, v.Nodes[i] != nil)
+		}
 	}
 }
 
-// checkSiblings: distinct names, order, and pre-order positions (the first
-// sibling at first, each next one after the previous one's subtree).
-func checkSiblings(t *testing.T, v *View, kids []int32, first int32) {
+// firstR2 is the plain R2 check of a node: its first member (ascending)
+// whose compacted name is two or more elements longer than the node's.
+func firstR2(v *View, nd *Node) int32 {
+	ix, lv := v.state.ix, v.state.Level
+	for _, m := range nd.Members {
+		if ix.depth[ix.cname(v.Tree.Frame[m], lv[m])] >= ix.depth[nd.name]+2 {
+			return m
+		}
+	}
+	return -1
+}
+
+// checkPreorderIDs checks that a view made by Compact numbers its nodes in
+// pre-order.
+func checkPreorderIDs(t *testing.T, v *View) {
+	t.Helper()
+	for k, i := range v.Preorder() {
+		if int32(k) != i {
+			t.Fatalf("Compact: pre-order position %d holds id %d", k, i)
+		}
+	}
+	if len(v.Nodes) != v.After {
+		t.Fatalf("Compact: %d ids for %d nodes", len(v.Nodes), v.After)
+	}
+}
+
+// checkSiblings: distinct names and order.
+func checkSiblings(t *testing.T, v *View, kids []int32) {
 	t.Helper()
 	names := map[string]bool{}
-	next := first
 	for k, c := range kids {
 		nd := v.Nodes[c]
 		if names[nd.Name] {
@@ -83,19 +125,7 @@ func checkSiblings(t *testing.T, v *View, kids []int32, first int32) {
 				t.Errorf("siblings %s [%d] then %s [%d]: out of order", p.Name, p.Total, nd.Name, nd.Total)
 			}
 		}
-		if c != next {
-			t.Errorf("node %s at %d, pre-order wants %d", nd.Name, c, next)
-		}
-		next = c + subtreeSize(v, c)
 	}
-}
-
-func subtreeSize(v *View, i int32) int32 {
-	n := int32(1)
-	for _, c := range v.Nodes[i].Children {
-		n += subtreeSize(v, c)
-	}
-	return n
 }
 
 // TestInteractionReachable: on states reached by ProfVis's interactions —
@@ -135,7 +165,10 @@ func interactions(t *testing.T, elems, want int) {
 			if !uniform {
 				nonUniform++
 			}
-			target := int32(r.IntN(len(v.Nodes)+1)) - 1
+			target := int32(-1)
+			if k := r.IntN(v.After+1) - 1; k >= 0 {
+				target = v.Preorder()[k]
+			}
 			_, nv, err := Step(v, target, []int{-1, 1}[r.IntN(2)])
 			if err != nil {
 				refused++

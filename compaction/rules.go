@@ -47,32 +47,33 @@ func (v *View) memberName(n int32) string {
 
 // Check returns the first violation of R1 or R2 in v, in pre-order, or nil.
 // Linear in the tree.
-func (v *View) Check() *Violation { return v.check(0, int32(len(v.Nodes))) }
+func (v *View) Check() *Violation {
+	for _, i := range v.Preorder() {
+		if x := v.check(i); x != nil {
+			return x
+		}
+	}
+	return nil
+}
 
-// check looks for violations at the nodes lo..hi-1.
-func (v *View) check(lo, hi int32) *Violation {
+// check looks for a violation at node i.
+func (v *View) check(i int32) *Violation {
 	ix := v.state.ix
 	frame, level := v.Tree.Frame, v.state.Level
-	for i := lo; i < hi; i++ {
-		nd := &v.Nodes[i]
-		name := v.name[i]
-		if p := nd.Parent; p >= 0 {
-			pn := v.name[p]
-			if ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
-				return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}
-			}
+	nd := v.Nodes[i]
+	name := nd.name
+	if p := nd.Parent; p >= 0 {
+		pn := v.Nodes[p].name
+		if ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
+			return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}
 		}
-		d := ix.depth[name]
-		for _, m := range nd.Members {
-			c := ix.cname(frame[m], level[m])
-			if ix.depth[c] >= d+2 {
-				low := c
-				for ix.depth[low] > d+1 {
-					low = ix.parent[low]
-				}
-				return &Violation{Rule: R2, Node: i, Parent: -1, Member: m, Lower: ix.str[low]}
-			}
+	}
+	if m := nd.r2; m >= 0 { // found when the node was made (absorb)
+		low := ix.cname(frame[m], level[m])
+		for ix.depth[low] > ix.depth[name]+1 {
+			low = ix.parent[low]
 		}
+		return &Violation{Rule: R2, Node: i, Parent: -1, Member: m, Lower: ix.str[low]}
 	}
 	return nil
 }

@@ -19,53 +19,154 @@ func TestRecompactEqualsCompact(t *testing.T) {
 	handleMin = 1
 	defer func() { handleMin = HandleLen }()
 	t.Run("handles of 1", testRecompact)
+	handleMin = HandleLen
+	t.Run("renumbered", func(t *testing.T) {
+		renumberSlack = 0
+		defer func() { renumberSlack = 4096 }()
+		testSteps(t)
+	})
+}
+
+// testSteps: chains of 30 steps by Step, which renumbers the view whenever
+// more than half its ids are dropped ones (renumberSlack 0), each equal to
+// the view computed from scratch.
+func testSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	steps, renumbered := 0, 0
+	for i := 0; i < 300; i++ {
+		tr, _ := build(randomSpecs(r, 16, 0))
+		v := Compact(tr, randomLevels(r, tr), 0)
+		for step := 0; step < 30; step++ {
+			pre := v.Preorder()
+			target := pre[r.IntN(len(pre))]
+			ns, nv, err := Step(v, target, []int{-1, 1}[r.IntN(2)])
+			if err != nil {
+				continue
+			}
+			steps++
+			if len(nv.Nodes) == nv.After && !isPreorderNumbered(v) {
+				renumbered++
+			}
+			if err := sameView(nv, Compact(tr, ns, 0)); err != nil {
+				t.Fatalf("case %d, step %d on %s: %v", i, step, v.Path(target), err)
+			}
+			checkInvariants(t, nv)
+			if t.Failed() {
+				t.FailNow()
+			}
+			v = nv
+		}
+	}
+	t.Logf("%d steps, %d renumbered", steps, renumbered)
+	if renumbered < 100 {
+		t.Errorf("only %d of %d steps renumbered the view", renumbered, steps)
+	}
+}
+
+func isPreorderNumbered(v *View) bool {
+	for k, i := range v.Preorder() {
+		if int32(k) != i {
+			return false
+		}
+	}
+	return len(v.Nodes) == v.After
 }
 
 func testRecompact(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	spliced, fallback := 0, 0
+	spliced, fallback, chained := 0, 0, 0
 	for i := 0; i < 5000; i++ {
 		tr, _ := build(randomSpecs(r, 16, 0))
 		v := Compact(tr, randomLevels(r, tr), 0)
-		target := int32(r.IntN(len(v.Nodes)))
-		ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
-		if !changed {
-			continue
-		}
-		got, _ := recompact(v, ns, target)
-		if got == nil {
-			fallback++
-			continue
-		}
-		spliced++
-		if err := sameView(got, Compact(tr, ns, 0)); err != nil {
-			t.Fatalf("case %d, step on %s: %v\nbefore:\n%s\nspliced:\n%s", i, v.Path(target), err, dump(v), dump(got))
+		// A chain of steps: each from the view the last one spliced, whose
+		// ids are no longer in pre-order and some of them dropped.
+		for step := 0; step < 4; step++ {
+			pre := v.Preorder()
+			target := pre[r.IntN(len(pre))]
+			ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
+			if !changed {
+				continue
+			}
+			got, _ := recompact(v, ns, target)
+			if got == nil {
+				fallback++
+				break
+			}
+			spliced++
+			if step > 0 {
+				chained++
+			}
+			if err := sameView(got, Compact(tr, ns, 0)); err != nil {
+				t.Fatalf("case %d, step %d on %s: %v\nbefore:\n%s\nspliced:\n%s", i, step, v.Path(target), err, dump(v), dump(got))
+			}
+			checkInvariants(t, got)
+			if t.Failed() {
+				t.Fatalf("case %d, step %d", i, step)
+			}
+			v = got
 		}
 	}
-	t.Logf("%d spliced, %d fell back to a full recompute", spliced, fallback)
-	if spliced < 2000 {
-		t.Errorf("only %d steps were spliced", spliced)
+	t.Logf("%d spliced (%d after another splice), %d fell back to a full recompute", spliced, chained, fallback)
+	if spliced < 2000 || chained < 1000 {
+		t.Errorf("only %d steps were spliced, %d of them chained", spliced, chained)
 	}
 }
 
+// sameView compares two views node by node in pre-order, ids aside: a
+// step keeps the ids of the nodes it does not change, so its view numbers
+// nodes differently from a fresh Compact.
 func sameView(got, want *View) error {
-	if len(got.Nodes) != len(want.Nodes) {
-		return fmt.Errorf("%d nodes, want %d", len(got.Nodes), len(want.Nodes))
+	if got.After != want.After || got.Before != want.Before || len(got.Roots) != len(want.Roots) {
+		return fmt.Errorf("%d → %d nodes, %d roots; want %d → %d, %d", got.Before, got.After, len(got.Roots), want.Before, want.After, len(want.Roots))
 	}
-	for i := range want.Nodes {
-		g, w := got.Nodes[i], want.Nodes[i]
-		if g.Name != w.Name || g.Handle != w.Handle || g.Parent != w.Parent || g.Depth != w.Depth ||
-			g.Total != w.Total || g.Self != w.Self || !slices.Equal(g.Children, w.Children) ||
+	gp, wp := got.Preorder(), want.Preorder()
+	if len(gp) != len(wp) {
+		return fmt.Errorf("%d nodes in pre-order, want %d", len(gp), len(wp))
+	}
+	pos := func(v *View, pre []int32) []int32 { // id -> pre-order position
+		at := make([]int32, len(v.Nodes))
+		for k := range at {
+			at[k] = -1
+		}
+		for k, i := range pre {
+			at[i] = int32(k)
+		}
+		return at
+	}
+	gat, wat := pos(got, gp), pos(want, wp)
+	place := func(at []int32, ids []int32) []int32 {
+		out := make([]int32, len(ids))
+		for k, i := range ids {
+			out[k] = at[i]
+		}
+		return out
+	}
+	up := func(at []int32, p int32) int32 {
+		if p < 0 {
+			return -1
+		}
+		return at[p]
+	}
+	for k := range wp {
+		g, w := got.Nodes[gp[k]], want.Nodes[wp[k]]
+		if g.Name != w.Name || g.Handle != w.Handle || up(gat, g.Parent) != up(wat, w.Parent) ||
+			got.Depth(gp[k]) != want.Depth(wp[k]) || g.Total != w.Total || g.Self != w.Self ||
+			!slices.Equal(place(gat, g.Children), place(wat, w.Children)) ||
 			!slices.Equal(g.Members, w.Members) {
-			return fmt.Errorf("node %d = %+v, want %+v", i, g, w)
+			return fmt.Errorf("node %d in pre-order = %+v, want %+v", k, g, w)
 		}
-		if got.name[i] != want.name[i] || got.hash[i] != want.hash[i] || !slices.Equal(sorted(got.seeds[i]), sorted(want.seeds[i])) {
-			return fmt.Errorf("node %d: name/hash/seeds differ", i)
+		if g.name != w.name || g.hash != w.hash || got.hlen[gp[k]] != want.hlen[wp[k]] || !slices.Equal(sorted(g.seeds), sorted(w.seeds)) {
+			return fmt.Errorf("node %d in pre-order: name/hash/seeds differ", k)
 		}
 	}
-	if !slices.Equal(got.Roots, want.Roots) || !slices.Equal(got.byHash, want.byHash) ||
-		got.Before != want.Before || got.After != want.After {
-		return fmt.Errorf("roots %v, want %v (or byHash, counts)", got.Roots, want.Roots)
+	if !slices.Equal(place(gat, got.Roots), place(wat, want.Roots)) || !slices.Equal(got.sorted, want.sorted) ||
+		!slices.Equal(place(gat, got.byHash), place(wat, want.byHash)) {
+		return fmt.Errorf("roots %v, want %v (or the hash order)", place(gat, got.Roots), place(wat, want.Roots))
+	}
+	for i, nd := range got.Nodes {
+		if nd != nil && gat[i] < 0 {
+			return fmt.Errorf("node id %d (%s) is live but not in pre-order", i, nd.Name)
+		}
 	}
 	return nil
 }
@@ -112,7 +213,7 @@ func TestStepR2WhenNameStays(t *testing.T) {
 	if got := figure(v); got != "a [2]" {
 		t.Fatalf("after one expand: %s, want a [2]", got)
 	}
-	_, _, err = Step(v, 0, +1)
+	_, _, err = Step(v, v.Roots[0], +1) // the step gave the root a new id
 	want := "expand a refused: a would absorb a.X.f, two or more levels finer (R2: one package level at a time); lower that to a.X first"
 	if err == nil || err.Error() != want {
 		t.Errorf("second expand: %v, want %s", err, want)
@@ -133,7 +234,7 @@ func FuzzResolve(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if i < -1 || i >= int32(len(v.Nodes)) {
+		if i != -1 && !v.Has(i) {
 			t.Fatalf("Resolve(%q) = %d, out of range", target, i)
 		}
 		if i >= 0 {

@@ -41,7 +41,7 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 		var check []int32
 		nv, check = recompact(v, ns, target)
 		for _, a := range check {
-			if x = nv.check(a, a+1); x != nil {
+			if x = nv.check(a); x != nil {
 				break
 			}
 		}
@@ -53,7 +53,55 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	if x != nil {
 		return nil, nil, fmt.Errorf("%s %s refused: %s; %s", verb, what, x.describe(nv, "would be", "would absorb"), x.advice(nv, delta))
 	}
+	if len(nv.Nodes) > 2*nv.After+renumberSlack {
+		nv = nv.renumbered()
+	}
 	return ns, nv, nil
+}
+
+// renumberSlack is how many ids of dropped nodes a view may carry beyond as
+// many as it has nodes before Step renumbers it (tests lower it).
+var renumberSlack = 4096
+
+// renumbered returns a copy of v with ids in pre-order and no dropped ids,
+// as Compact numbers them: a chain of steps leaves behind ids of nodes it
+// dropped, and the memory of the nodes sharing their allocations. Time is
+// linear in the view; Step does it when over half the ids are dropped, so
+// its cost per step is constant.
+func (v *View) renumbered() *View {
+	pre := v.Preorder()
+	id := make([]int32, len(v.Nodes))
+	for k, i := range pre {
+		id[i] = int32(k)
+	}
+	n := len(pre)
+	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, After: v.After, state: v.state,
+		Nodes: make([]*Node, n), hlen: make([]uint8, n), sorted: v.sorted, byHash: make([]int32, n)}
+	batch := make([]Node, n)
+	kids := make([]int32, 0, n)
+	for k, i := range pre {
+		nd := &batch[k]
+		*nd = *v.Nodes[i]
+		if nd.Parent >= 0 {
+			nd.Parent = id[nd.Parent]
+		}
+		if len(nd.Children) > 0 {
+			lo := len(kids)
+			for _, c := range nd.Children {
+				kids = append(kids, id[c])
+			}
+			nd.Children = kids[lo:len(kids):len(kids)]
+		}
+		nv.Nodes[k], nv.hlen[k] = nd, v.hlen[i]
+	}
+	nv.Roots = make([]int32, len(v.Roots))
+	for k, r := range v.Roots {
+		nv.Roots[k] = id[r]
+	}
+	for k, i := range v.byHash {
+		nv.byHash[k] = id[i]
+	}
+	return nv
 }
 
 // advice says what to do before the refused step.
@@ -92,13 +140,4 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 		}
 	}
 	return ns, changed
-}
-
-// subtree returns the number of nodes in node i's subtree.
-func (v *View) subtree(i int32) int32 {
-	end := i + 1
-	for end < int32(len(v.Nodes)) && v.Nodes[end].Depth > v.Nodes[i].Depth {
-		end++
-	}
-	return end - i
 }

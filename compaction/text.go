@@ -26,17 +26,27 @@ func (v *View) Counts() string {
 func (v *View) WriteText(w io.Writer, max int) error {
 	bw := bufio.NewWriter(w)
 	unit := v.Unit().Unit
-	n := len(v.Nodes)
+	n := v.After
 	if max > 0 && n > max {
 		n = max
 	}
-	for i := 0; i < n; i++ {
-		nd := &v.Nodes[i]
-		bw.WriteString(strings.Repeat("  ", int(nd.Depth)))
-		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), nd.Handle)
+	type entry struct{ id, depth int32 }
+	stack := make([]entry, 0, 64)
+	for k := len(v.Roots) - 1; k >= 0; k-- {
+		stack = append(stack, entry{v.Roots[k], 0})
 	}
-	if n < len(v.Nodes) {
-		fmt.Fprintf(bw, "… %d more compacted nodes not shown\n", len(v.Nodes)-n)
+	for written := 0; written < n && len(stack) > 0; written++ {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := v.Nodes[e.id]
+		bw.WriteString(strings.Repeat("  ", int(e.depth)))
+		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), nd.Handle)
+		for k := len(nd.Children) - 1; k >= 0; k-- {
+			stack = append(stack, entry{nd.Children[k], e.depth + 1})
+		}
+	}
+	if n < v.After {
+		fmt.Fprintf(bw, "… %d more compacted nodes not shown\n", v.After-n)
 	}
 	return bw.Flush()
 }
@@ -74,7 +84,7 @@ func (v *View) Doc(profile string) *Doc {
 func (v *View) docNodes(ids []int32) []DocNode {
 	out := make([]DocNode, len(ids))
 	for k, i := range ids {
-		nd := &v.Nodes[i]
+		nd := v.Nodes[i]
 		out[k] = DocNode{Name: nd.Name, Handle: nd.Handle, Total: nd.Total, Self: nd.Self,
 			Members: len(nd.Members), Children: v.docNodes(nd.Children)}
 	}

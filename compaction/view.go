@@ -7,51 +7,97 @@ import (
 )
 
 // Node is one compacted node: a connected component of the take-over
-// relation (DESIGN.md §5).
+// relation (DESIGN.md §5). A Node is immutable once its view is made, and
+// views share the nodes a step does not change.
 type Node struct {
 	Name     string  // displayed compacted name (the shortest among the members)
 	Handle   string  // short, stable id: from its name and the call path where it starts (see doc.go)
-	Parent   int32   // index into View.Nodes, -1 for a root
-	Depth    int32   // 0 for roots (next to Parent: no padding, 104 bytes a node)
-	Children []int32 // indices into View.Nodes, by descending Total, then Name
+	Parent   int32   // id of the parent node, -1 for a root
+	Children []int32 // ids, by descending Total, then Name
 	Total    int64   // sum of the totals of the highest members, in the view's value type
 	Self     int64   // Total minus the children's totals
 	Members  []int32 // call-tree node ids, ascending
+
+	name  int32   // compacted name id in the state's index
+	r2    int32   // the first member that breaks R2 here, or -1
+	seeds []int32 // its highest members
+	hash  uint64  // hash of its name and first seed's path (see handles)
 }
 
 // View is a compacted tree: the pure result of a call tree and a granularity
-// state. Nodes are in pre-order (a node's subtree follows it).
+// state. Its nodes are named by ids, indices into Nodes. A view made by
+// Compact numbers its nodes in pre-order, and Nodes holds them all; a view
+// made by Step keeps the ids of the nodes it did not change, gives new ids
+// to new nodes, and has nil at the ids of nodes it dropped. Preorder lists
+// a view's nodes in pre-order.
 type View struct {
 	Tree   *analysis.Tree
-	Value  int // value type index into Tree.Profile.ValueTypes
-	Nodes  []Node
+	Value  int     // value type index into Tree.Profile.ValueTypes
+	Nodes  []*Node // by id; nil: not in this view
 	Roots  []int32 // by descending Total, then Name
 	Before int     // call-tree nodes
-	After  int     // compacted nodes (len(Nodes))
+	After  int     // compacted nodes
 
-	name   []int32   // per node: compacted name id in the state's index
-	seeds  [][]int32 // per node: its highest members
-	hash   []uint64  // per node: hash of its path of names (see handles)
-	byHash []int32   // node indices by (hash, index)
-	sorted []uint64  // the hashes in byHash order
-	hlen   []uint8   // per node: the length its Handle was made with
-	state  *State    // the state the view was computed from
+	byHash []int32  // node ids by (hash, id)
+	sorted []uint64 // the hashes in byHash order
+	hlen   []uint8  // by id: the length the node's Handle was made with (over 16: a full hash shared)
+	state  *State   // the state the view was computed from
 
 	nodeOf     []int32 // per call-tree node: its compacted node; built on first use
 	nodeOfOnce sync.Once
+	pre        []int32 // the ids in pre-order; built on first use
+	preOnce    sync.Once
 }
 
-// NodeOf returns the index in Nodes of the compacted node that call-tree
-// node n belongs to. The first call builds a table in time linear in the
-// tree.
+// NodeOf returns the id of the compacted node that call-tree node n belongs
+// to. The first call builds a table in time linear in the tree.
 func (v *View) NodeOf(n int32) int32 {
 	v.nodeOfOnce.Do(func() {
 		v.nodeOf = make([]int32, v.Tree.Len())
-		for i := range v.Nodes {
-			for _, m := range v.Nodes[i].Members {
-				v.nodeOf[m] = int32(i)
+		for i, nd := range v.Nodes {
+			if nd != nil {
+				for _, m := range nd.Members {
+					v.nodeOf[m] = int32(i)
+				}
 			}
 		}
 	})
 	return v.nodeOf[n]
+}
+
+// Preorder returns the ids of v's nodes in pre-order: each root by
+// descending total, followed by its subtree. The first call builds the list
+// in time linear in the view; it must not be modified.
+func (v *View) Preorder() []int32 {
+	v.preOnce.Do(func() {
+		v.pre = make([]int32, 0, v.After)
+		stack := make([]int32, 0, 64)
+		for k := len(v.Roots) - 1; k >= 0; k-- {
+			stack = append(stack, v.Roots[k])
+		}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			v.pre = append(v.pre, i)
+			kids := v.Nodes[i].Children
+			for k := len(kids) - 1; k >= 0; k-- {
+				stack = append(stack, kids[k])
+			}
+		}
+	})
+	return v.pre
+}
+
+// Depth returns the depth of node i: 0 for a root. Time is the depth.
+func (v *View) Depth(i int32) int {
+	d := 0
+	for p := v.Nodes[i].Parent; p >= 0; p = v.Nodes[p].Parent {
+		d++
+	}
+	return d
+}
+
+// Has reports whether i is the id of a node of v.
+func (v *View) Has(i int32) bool {
+	return i >= 0 && int(i) < len(v.Nodes) && v.Nodes[i] != nil
 }

@@ -186,7 +186,10 @@ func completeTarget(c *Call, prefix string) []string {
 	for _, r := range v.Roots {
 		out = append(out, v.Nodes[r].Name)
 	}
-	for i := 0; i < len(v.Nodes) && len(out) < 100; i++ {
+	for _, i := range v.Preorder() {
+		if len(out) >= 100 {
+			break
+		}
 		if h := v.Nodes[i].Handle; strings.HasPrefix(h, prefix) {
 			out = append(out, h)
 		}

@@ -121,8 +121,8 @@ func (o *Options) check(v *compaction.View) error {
 		return fmt.Errorf("draw: inverted is for flame graphs only")
 	}
 	for _, r := range o.Roots {
-		if r < 0 || int(r) >= len(v.Nodes) {
-			return fmt.Errorf("draw: root %d out of range: the view has %d nodes", r, len(v.Nodes))
+		if !v.Has(r) {
+			return fmt.Errorf("draw: no node %d in the view (it has %d nodes)", r, v.After)
 		}
 	}
 	return nil
@@ -175,7 +175,7 @@ func fresh(p *Pic, since *compaction.View) []bool {
 	out := make([]bool, len(p.Items))
 	for i := range p.Items {
 		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
-			out[i] = !inView(since, &p.View.Nodes[it.Nodes[0]])
+			out[i] = !inView(since, p.View.Nodes[it.Nodes[0]])
 		}
 	}
 	return out

@@ -16,13 +16,13 @@ import (
 // into every prefix of its path of names read upwards (leaf first).
 func bottomUpOracle(v *compaction.View) map[string]int64 {
 	out := map[string]int64{}
-	for n := range v.Nodes {
+	for _, n := range v.Preorder() {
 		s := v.Nodes[n].Self
 		if s == 0 {
 			continue
 		}
 		key := ""
-		for m := int32(n); m >= 0; m = v.Nodes[m].Parent {
+		for m := n; m >= 0; m = v.Nodes[m].Parent {
 			key += "/" + v.Nodes[m].Name
 			out[key] += s
 		}
@@ -155,7 +155,7 @@ func TestTooltips(t *testing.T) {
 		p := o.pic(v, DefaultMaxNodes)
 		for i := range p.Items {
 			it := &p.Items[i]
-			n := &v.Nodes[it.Nodes[0]]
+			n := v.Nodes[it.Nodes[0]]
 			tipText := tip(p, int32(i), "toy")
 			got, err := v.Resolve(n.Handle)
 			if err != nil || got != it.Nodes[0] {
@@ -204,7 +204,7 @@ func TestSince(t *testing.T) {
 		want     int
 	}{{"fig6", "fig7", 5}, {"fig2", "fig10", 2}, {"fig7", "fig6", 2}, {"fig2", "fig2", 0}} {
 		old := map[string]bool{}
-		for i := range views[c.from].Nodes {
+		for _, i := range views[c.from].Preorder() {
 			old[fmt.Sprint(views[c.from].Nodes[i].Members)] = true
 		}
 		pic, err := Draw(views[c.to], Options{Layout: LayoutFlame, Since: views[c.from]})

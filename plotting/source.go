@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"iter"
 	"sort"
 
 	"github.com/proflens/proflens/compaction"
@@ -17,7 +18,7 @@ func (t *topDown) tops() []int32 { return positive(t.v, t.roots) }
 func (t *topDown) kids(i int32) []int32 { return positive(t.v, t.v.Nodes[i].Children) }
 
 func (t *topDown) item(i int32) Item {
-	n := &t.v.Nodes[i]
+	n := t.v.Nodes[i]
 	return Item{Name: n.Name, Total: n.Total, Self: n.Self, Nodes: []int32{i}}
 }
 
@@ -65,8 +66,7 @@ func newBottomUp(v *compaction.View, roots []int32) *bottomUp {
 	var cs []cursor
 	for _, r := range roots {
 		b.stop[r] = true
-		end := subtreeEnd(v, r)
-		for n := r; n < end; n++ {
+		for n := range subtree(v, r) {
 			if s := v.Nodes[n].Self; s > 0 {
 				cs = append(cs, cursor{n, s})
 			}
@@ -76,14 +76,22 @@ func newBottomUp(v *compaction.View, roots []int32) *bottomUp {
 	return b
 }
 
-// subtreeEnd returns the index after the pre-order subtree of r.
-func subtreeEnd(v *compaction.View, r int32) int32 {
-	d := v.Nodes[r].Depth
-	n := r + 1
-	for n < int32(len(v.Nodes)) && v.Nodes[n].Depth > d {
-		n++
+// subtree yields the nodes of r's subtree in pre-order.
+func subtree(v *compaction.View, r int32) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		stack := []int32{r}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !yield(n) {
+				return
+			}
+			kids := v.Nodes[n].Children
+			for k := len(kids) - 1; k >= 0; k-- {
+				stack = append(stack, kids[k])
+			}
+		}
 	}
-	return n
 }
 
 // group merges cursors by their node's name into new items, returned by

@@ -63,7 +63,7 @@ func tip(p *Pic, id int32, profile string) string {
 		return b.String() + handles(p, it, profile)
 	}
 	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), Percent(it.Self, p.Total))
-	n := &p.View.Nodes[it.Nodes[0]]
+	n := p.View.Nodes[it.Nodes[0]]
 	fmt.Fprintf(&b, "\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle)
 	return b.String() + commands(profile, n.Handle)
 }
@@ -71,7 +71,7 @@ func tip(p *Pic, id int32, profile string) string {
 // handles lists the compacted nodes a bottom-up item merges.
 func handles(p *Pic, it *Item, profile string) string {
 	if len(it.Nodes) == 1 {
-		n := &p.View.Nodes[it.Nodes[0]]
+		n := p.View.Nodes[it.Nodes[0]]
 		return fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle) +
 			commands(profile, n.Handle)
 	}
