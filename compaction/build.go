@@ -51,6 +51,7 @@ type emitter struct {
 	tot    []int64
 	kids   []int32
 	batch  []Node  // the new nodes, in id order from base
+	copies []Node  // room for the reused nodes given a new parent
 	base   int32   // id of batch[0]
 	kidBuf []int32 // holds the new nodes' children lists
 	fresh  []int32 // ids of the new nodes, in pre-order
@@ -59,10 +60,10 @@ type emitter struct {
 }
 
 // newEmitter prepares to write the groups of g into v, new nodes from id
-// base on: n of them.
-func newEmitter(v *View, g *grouping, tot []int64, kids []int32, base, n int32) *emitter {
+// base on: n of them, and at most moved reused nodes.
+func newEmitter(v *View, g *grouping, tot []int64, kids []int32, base, n, moved int32) *emitter {
 	return &emitter{v: v, g: g, tot: tot, kids: kids, base: base,
-		batch: make([]Node, n), kidBuf: make([]int32, 0, n), fresh: make([]int32, 0, n)}
+		batch: make([]Node, n), copies: make([]Node, 0, moved), kidBuf: make([]int32, 0, n), fresh: make([]int32, 0, n)}
 }
 
 // group writes group gi's subtree under parent node up, in pre-order, and
@@ -72,9 +73,10 @@ func (e *emitter) group(gi, up int32) int32 {
 	g, v := e.g, e.v
 	if x := g.gr[gi].reuse; x >= 0 {
 		if v.Nodes[x].Parent != up {
-			nd := *v.Nodes[x]
+			e.copies = append(e.copies, *v.Nodes[x])
+			nd := &e.copies[len(e.copies)-1]
 			nd.Parent = up
-			v.Nodes[x] = &nd
+			v.Nodes[x] = nd
 			e.moved = append(e.moved, x)
 			e.check = append(e.check, x)
 		}
@@ -135,7 +137,7 @@ func (g *grouping) view(s *State, value int) *View {
 	tot, kids := g.order(value)
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, g, tot, kids, 0, n)
+	e := newEmitter(v, g, tot, kids, 0, n, 0)
 	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
 	v.Roots = make([]int32, len(top))
 	for k, gi := range top {

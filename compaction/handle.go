@@ -126,6 +126,7 @@ func (v *View) handles(positions []int32, base int32) {
 	type job struct {
 		node int32
 		l    int
+		hash uint64
 	}
 	var todo []job
 	total := 0
@@ -139,12 +140,12 @@ func (v *View) handles(positions []int32, base int32) {
 			continue
 		}
 		v.hlen[i] = uint8(l)
-		todo = append(todo, job{i, l})
+		todo = append(todo, job{i, l, v.sorted[k]})
 		total += min(l, 16)
 	}
 	buf := make([]byte, 0, total)
 	for _, j := range todo {
-		buf = appendHex(buf, v.Nodes[j.node].hash, j.l)
+		buf = appendHex(buf, j.hash, j.l)
 	}
 	all := string(buf)
 	at := 0

@@ -2,7 +2,6 @@ package compaction
 
 import (
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -32,9 +31,7 @@ func recompact(v *View, ns *State, c int32) (*View, []int32) {
 		sibs = v.Nodes[p].Children
 	}
 	removed := append(make([]int32, 0, 8), c)
-	for _, x := range g.joining(v, c, sibs) {
-		removed = append(removed, x)
-	}
+	removed = append(removed, g.joining(v, c, sibs)...)
 	var seeds []int32
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
@@ -133,10 +130,11 @@ func releaseOwner(b []int32, written []int32) {
 func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, []int32) {
 	tot, kids := g.order(v.Value)
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
-	nNew := int32(0)
+	nNew, moved := int32(0), int32(0)
 	for gi := 1; gi < len(g.gr); gi++ {
 		if x := g.gr[gi].reuse; x >= 0 {
 			reused[x/64] |= 1 << (x % 64)
+			moved++
 		} else {
 			nNew++
 		}
@@ -147,12 +145,11 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	copy(nv.Nodes, v.Nodes)
 	nv.hlen = make([]uint8, len(nv.Nodes))
 	copy(nv.hlen, v.hlen)
-	dropped := 0
-	killed := make([]uint64, len(reused))
+	var dropped []int32
 	for _, x := range removed {
-		dropped += nv.drop(x, reused, killed)
+		dropped = nv.drop(x, reused, dropped)
 	}
-	nv.After = v.After - dropped + int(nNew)
+	nv.After = v.After - len(dropped) + int(nNew)
 
 	// P's children: the old ones kept, and the new top groups, in order.
 	type item struct {
@@ -170,7 +167,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, item{-1, gi, tot[gi], g.ix.str[g.gr[gi].name]})
 	}
 	slices.SortFunc(items, func(a, b item) int { return byTotalName(a.tot, b.tot, a.name, b.name) })
-	e := newEmitter(nv, g, tot, kids, base, nNew)
+	e := newEmitter(nv, g, tot, kids, base, nNew, moved)
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.grp >= 0 {
@@ -187,15 +184,14 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		nv.Nodes[p] = &cp
 	}
 	e.hashFresh()
-	nv.handles(mergeByHash(v, nv, e.fresh, killed), base)
+	dirty := mergeByHash(v, nv, e.fresh, dropped)
+	nv.handles(dirty, base)
 	return nv, e.check
 }
 
 // drop removes node x and its subtree from v, but for the nodes reused
-// marks (which keep their subtrees), marks them in killed, and returns the
-// number removed.
-func (v *View) drop(x int32, reused, killed []uint64) int {
-	n := 0
+// marks (which keep their subtrees), and appends their ids to dropped.
+func (v *View) drop(x int32, reused []uint64, dropped []int32) []int32 {
 	stack := []int32{x}
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
@@ -205,18 +201,24 @@ func (v *View) drop(x int32, reused, killed []uint64) int {
 		}
 		stack = append(stack, v.Nodes[j].Children...)
 		v.Nodes[j] = nil
-		killed[j/64] |= 1 << (j % 64)
-		n++
+		dropped = append(dropped, j)
 	}
-	return n
+	return dropped
 }
 
 // mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes nv
-// keeps (those not in killed), merged with the new nodes'. It returns the
-// positions whose neighbours changed, where handle lengths must be
-// recomputed, ascending and each once.
-func mergeByHash(v, nv *View, fresh []int32, killed []uint64) (dirty []int32) {
+// keeps, merged with the new nodes'. dropped lists the ids v had and nv
+// does not. It returns the positions whose neighbours changed, where handle
+// lengths must be recomputed, ascending and each once. The unchanged runs
+// between a dropped node and a new one are copied in bulk.
+func mergeByHash(v, nv *View, fresh, dropped []int32) (dirty []int32) {
 	fj, fh := nv.sortHashes(fresh)
+	// Where each dropped node is in v's order, ascending.
+	gone := make([]int, len(dropped))
+	for k, i := range dropped {
+		gone[k] = sortSearch(v.sorted, v.byHash, v.Nodes[i].hash, i)
+	}
+	slices.Sort(gone)
 	n := nv.After
 	out, sorted := make([]int32, n), make([]uint64, n)
 	// A removed node makes its two neighbours dirty; a new one itself and
@@ -229,37 +231,60 @@ func mergeByHash(v, nv *View, fresh []int32, killed []uint64) (dirty []int32) {
 		}
 		last = max(last, hi)
 	}
-	at, f, q := int32(0), 0, 0
-	for q < len(v.byHash) || f < len(fh) {
-		// Copy the run of old nodes before the next new or removed one.
-		end := len(v.byHash)
+	at, q, f, d := 0, 0, 0, 0
+	for {
+		// The next event: a dropped old node at gone[d], or a new node
+		// before old position next.
+		next := len(v.byHash)
 		if f < len(fh) {
-			end = q + sortSearch(v.sorted[q:], v.byHash[q:], fh[f], fj[f])
+			next = q + gallop(v.sorted[q:], v.byHash[q:], fh[f], fj[f])
 		}
-		for ; q < end; q++ {
-			i := v.byHash[q]
-			if killed[i/64]&(1<<(i%64)) != 0 {
-				mark(at-1, at)
-				continue
-			}
-			out[at], sorted[at] = i, v.sorted[q]
-			at++
+		if d < len(gone) && gone[d] < next {
+			next = gone[d]
 		}
-		if f < len(fh) {
-			mark(at-1, at+1)
+		at += copy(out[at:], v.byHash[q:next])
+		copy(sorted[at-(next-q):], v.sorted[q:next])
+		q = next
+		switch {
+		case d < len(gone) && gone[d] == q:
+			mark(int32(at)-1, int32(at))
+			q++
+			d++
+		case f < len(fh):
+			mark(int32(at)-1, int32(at)+1)
 			out[at], sorted[at] = fj[f], fh[f]
 			at++
 			f++
+		default:
+			nv.byHash, nv.sorted = out[:at], sorted[:at]
+			return dirty
 		}
 	}
-	nv.byHash, nv.sorted = out[:at], sorted[:at]
-	return dirty
+}
+
+// gallop is sortSearch for a pair expected near the start: it doubles a
+// bound until it passes (h, i), then searches below it.
+func gallop(sorted []uint64, ids []int32, h uint64, i int32) int {
+	hi := 1
+	for hi < len(sorted) && (sorted[hi-1] < h || sorted[hi-1] == h && ids[hi-1] < i) {
+		hi *= 2
+	}
+	hi = min(hi, len(sorted))
+	lo := hi / 2
+	return lo + sortSearch(sorted[lo:hi], ids[lo:hi], h, i)
 }
 
 // sortSearch returns the number of (hash, id) pairs in sorted, ids that
 // come before (h, i).
 func sortSearch(sorted []uint64, ids []int32, h uint64, i int32) int {
-	return sort.Search(len(sorted), func(k int) bool {
-		return sorted[k] > h || sorted[k] == h && ids[k] > i
-	})
+	lo, hi := 0, len(sorted)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if sorted[m] < h || sorted[m] == h && ids[m] < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
