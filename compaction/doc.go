@@ -23,7 +23,16 @@
 // totals sum to the profile's total (minus samples with empty stacks); a
 // node's total is the sum of its seeds' (highest members') totals and its
 // self is its total minus its children's; siblings have distinct names and
-// are ordered by descending total, then name; nodes are in pre-order.
+// are ordered by descending total, then name; View.Preorder lists every
+// node once.
+//
+// Nodes are named by ids, indices into View.Nodes. Compact numbers them in
+// pre-order. Step shares with the view before it every node it does not
+// change, under the same id: the recomputed part of the view gets new ids,
+// dropped ids hold nil, and a node whose parent, children or handle changes
+// is copied. So a step costs the part it recomputes plus a copy of a few
+// arrays as long as the view (node addresses, handle lengths, the hash
+// order) and of the levels, not a copy of every node.
 //
 // Handles are the shortest prefixes (at least four hex digits), unique in
 // the view, of a hash of the node's name and of the call path where it

@@ -97,7 +97,7 @@ func (v *View) Depth(i int32) int {
 	return d
 }
 
-// Has reports whether i is the id of a node of v.
+// Has reports whether i is the id of a node of v (a step drops ids).
 func (v *View) Has(i int32) bool {
 	return i >= 0 && int(i) < len(v.Nodes) && v.Nodes[i] != nil
 }
