@@ -55,8 +55,7 @@ type emitter struct {
 	base   int32   // id of batch[0]
 	kidBuf []int32 // holds the new nodes' children lists
 	fresh  []int32 // ids of the new nodes, in pre-order
-	moved  []int32 // ids of reused nodes given a new parent, in pre-order
-	check  []int32 // fresh and moved, in pre-order: where R1 and R2 can fail
+	check  []int32 // the new nodes and the reused ones given a new parent, in pre-order: where R1 and R2 can fail
 }
 
 // newEmitter prepares to write the groups of g into v, new nodes from id
@@ -77,7 +76,6 @@ func (e *emitter) group(gi, up int32) int32 {
 			nd := &e.copies[len(e.copies)-1]
 			nd.Parent = up
 			v.Nodes[x] = nd
-			e.moved = append(e.moved, x)
 			e.check = append(e.check, x)
 		}
 		return x
