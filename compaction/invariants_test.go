@@ -99,13 +99,8 @@ func firstR2(v *View, nd *Node) int32 {
 // pre-order.
 func checkPreorderIDs(t *testing.T, v *View) {
 	t.Helper()
-	for k, i := range v.Preorder() {
-		if int32(k) != i {
-			t.Fatalf("Compact: pre-order position %d holds id %d", k, i)
-		}
-	}
-	if len(v.Nodes) != v.After {
-		t.Fatalf("Compact: %d ids for %d nodes", len(v.Nodes), v.After)
+	if !isPreorderNumbered(v) {
+		t.Fatalf("Compact: ids not in pre-order (%d ids for %d nodes; pre-order %v)", len(v.Nodes), v.After, v.Preorder())
 	}
 }
 

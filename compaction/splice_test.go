@@ -68,6 +68,8 @@ func testSteps(t *testing.T) {
 	}
 }
 
+// isPreorderNumbered reports whether v's ids are its pre-order positions,
+// with no dropped ids: how Compact numbers a view.
 func isPreorderNumbered(v *View) bool {
 	for k, i := range v.Preorder() {
 		if int32(k) != i {
