@@ -86,7 +86,7 @@ func bench1M(b *testing.B) *analysis.Tree {
 func BenchmarkWalk1M(b *testing.B) {
 	t := bench1M(b)
 	s := NewState(t, 2)
-	g := newGrouping(t, s.index(t), s.Level)
+	g := newGrouping(t, s.index(t), s.lv)
 	cn := make([]int32, t.Len())
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -146,7 +146,7 @@ func BenchmarkOracle300(b *testing.B) {
 	b.Run("literal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			literalComponents(t, s.Level)
+			literalComponents(t, s.Levels())
 		}
 	})
 	b.Run("fast", func(b *testing.B) {

@@ -17,7 +17,7 @@ import (
 // each node's children and the handles; t and s are not modified, and s
 // must not be modified afterwards (the view refers to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
-	g := newGrouping(t, s.index(t), s.Level)
+	g := newGrouping(t, s.index(t), s.lv)
 	n := t.Len()
 	g.mem, g.seeds = make([]int32, 0, n), make([]int32, 0, n) // each node is in both once
 	// At most one group per seed, plus the root: growing g.gr by appends
@@ -46,7 +46,7 @@ type group struct {
 type grouping struct {
 	t     *analysis.Tree
 	ix    *index
-	level []int32
+	level levels
 
 	gr    []group
 	seeds []int32
@@ -64,7 +64,7 @@ type grouping struct {
 	stamp                    int32
 }
 
-func newGrouping(t *analysis.Tree, ix *index, level []int32) *grouping {
+func newGrouping(t *analysis.Tree, ix *index, level levels) *grouping {
 	g := &grouping{
 		t: t, ix: ix, level: level,
 		mark: make([]int32, len(ix.depth)),
@@ -75,14 +75,19 @@ func newGrouping(t *analysis.Tree, ix *index, level []int32) *grouping {
 }
 
 // cname returns call-tree node n's compacted name id.
-func (g *grouping) cname(n int32) int32 { return g.ix.cname(g.t.Frame[n], g.level[n]) }
+func (g *grouping) cname(n int32) int32 { return g.ix.cname(g.t.Frame[n], g.level.at(n)) }
 
 // names computes every node's compacted name id into cn: the one pass over
 // the tree that any view needs, and the floor of Compact's cost.
 func (g *grouping) names(cn []int32) {
-	ix, level := g.ix, g.level
-	for v, f := range g.t.Frame {
-		cn[v] = ix.cname(f, level[v])
+	ix, frame := g.ix, g.t.Frame
+	for p, page := range g.level.pages { // page by page: as fast as one flat slice
+		lo := p << levelShift
+		hi := min(lo+levelPage, len(frame))
+		out := cn[lo:hi]
+		for k, f := range frame[lo:hi] {
+			out[k] = ix.cname(f, page[k])
+		}
 	}
 }
 
@@ -146,7 +151,7 @@ func (g *grouping) newGroup(name, up int32) int32 {
 // first member whose compacted name is two or more elements longer than
 // the group's (R2), which is read here at no extra cost.
 func (g *grouping) absorb(gi int32) {
-	t, ix, frame, level, size := g.t, g.ix, g.t.Frame, g.level, g.t.Size
+	t, ix, frame, level, size := g.t, g.ix, g.t.Frame, g.level.pages, g.t.Size
 	name := g.gr[gi].name
 	d := ix.depth[name]
 	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
@@ -164,8 +169,9 @@ func (g *grouping) absorb(gi int32) {
 		}
 		for c, end := s+1, s+t.Size[s]; c < end; {
 			f := frame[c]
-			if off := ix.off[f]; level[c] >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
-				if r2 < 0 && level[c] >= d+2 && ix.off[f+1]-off >= d+2 {
+			lc := level[c>>levelShift][c&levelMask]
+			if off := ix.off[f]; lc >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
+				if r2 < 0 && lc >= d+2 && ix.off[f+1]-off >= d+2 {
 					r2 = c
 				}
 				mem = append(mem, c)

@@ -81,15 +81,16 @@ func TestCounterExamples(t *testing.T) {
 			specs[i].name += fmt.Sprintf(".n%d", i)
 		}
 		tr, ids := build(specs)
-		s := NewState(tr, 1)
+		lv := NewState(tr, 1).Levels()
 		for i, id := range ids {
-			s.Level[id] = levels[i]
+			lv[id] = levels[i]
 		}
+		s := stateWith(tr, lv)
 		v := Compact(tr, s, 0)
 		if got, want := groupsOf(partition(v), ids), c.group; !slices.EqualFunc(got, want, slices.Equal) {
 			t.Errorf("tree %d: Compact groups = %v, want %v", ci+1, got, want)
 		}
-		if got, want := groupsOf(literalComponents(tr, s.Level), ids), c.literal; !slices.EqualFunc(got, want, slices.Equal) {
+		if got, want := groupsOf(literalComponents(tr, s.Levels()), ids), c.literal; !slices.EqualFunc(got, want, slices.Equal) {
 			t.Errorf("tree %d: literal components = %v, want %v", ci+1, got, want)
 		}
 		if x := v.Check(); x == nil || x.Rule != R1 {
@@ -130,8 +131,8 @@ func TestGroupOracle(t *testing.T) {
 		tr, _ := build(randomSpecs(r, 14, 0))
 		s := randomLevels(r, tr)
 		v := Compact(tr, s, 0)
-		if err := sameAsOracle(v, groupOracle(tr, s.Level, 0)); err != nil {
-			t.Fatalf("tree %d (levels %v): %v\n%s", i, s.Level, err, dump(v))
+		if err := sameAsOracle(v, groupOracle(tr, s.Levels(), 0)); err != nil {
+			t.Fatalf("tree %d (levels %v): %v\n%s", i, s.Levels(), err, dump(v))
 		}
 		checkInvariants(t, v)
 		checkPreorderIDs(t, v)

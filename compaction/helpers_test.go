@@ -109,11 +109,21 @@ func randomSpecs(r *rand.Rand, n, fixed int) []spec {
 
 // randomLevels gives every node an arbitrary level in 1..5.
 func randomLevels(r *rand.Rand, t *analysis.Tree) *State {
-	s := NewState(t, 1)
-	for i := range s.Level {
-		s.Level[i] = int32(1 + r.IntN(5))
+	level := make([]int32, t.Len())
+	for i := range level {
+		level[i] = int32(1 + r.IntN(5))
 	}
-	return s
+	return stateWith(t, level)
+}
+
+// stateWith returns the state with node n of t at level[n].
+func stateWith(t *analysis.Tree, level []int32) *State {
+	s := NewState(t, 1)
+	w := s.lv.writer()
+	for n, g := range level {
+		w.set(int32(n), g)
+	}
+	return &State{lv: w.l, ix: s.ix}
 }
 
 // partition returns, per call-tree node, the smallest member of its

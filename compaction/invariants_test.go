@@ -86,7 +86,7 @@ func checkInvariants(t *testing.T, v *View) {
 // firstR2 is the plain R2 check of a node: its first member (ascending)
 // whose compacted name is two or more elements longer than the node's.
 func firstR2(v *View, nd *Node) int32 {
-	ix, lv := v.state.ix, v.state.Level
+	ix, lv := v.state.ix, v.state.Levels()
 	for _, m := range nd.Members {
 		if ix.depth[ix.cname(v.Tree.Frame[m], lv[m])] >= ix.depth[nd.name]+2 {
 			return m
@@ -150,10 +150,10 @@ func interactions(t *testing.T, elems, want int) {
 			if x := v.Check(); x != nil {
 				t.Fatalf("reachable state breaks %s: %s\n%s", x.Rule, x.Describe(v), dump(v))
 			}
-			if got, want := partition(v), literalComponents(tr, v.State().Level); !slices.Equal(got, want) {
-				t.Fatalf("state %d: Compact partition %v, literal rules %v (levels %v)\n%s", states, got, want, v.State().Level, dump(v))
+			if got, want := partition(v), literalComponents(tr, v.State().Levels()); !slices.Equal(got, want) {
+				t.Fatalf("state %d: Compact partition %v, literal rules %v (levels %v)\n%s", states, got, want, v.State().Levels(), dump(v))
 			}
-			if err := sameAsOracle(v, groupOracle(tr, v.State().Level, 0)); err != nil {
+			if err := sameAsOracle(v, groupOracle(tr, v.State().Levels(), 0)); err != nil {
 				t.Fatalf("state %d: %v", states, err)
 			}
 			states++

@@ -42,7 +42,7 @@ func (x *Violation) describe(v *View, be, absorb string) string {
 // memberName is the compacted name call-tree node n shows in v.
 func (v *View) memberName(n int32) string {
 	ix := v.state.ix
-	return ix.str[ix.cname(v.Tree.Frame[n], v.state.Level[n])]
+	return ix.str[ix.cname(v.Tree.Frame[n], v.state.lv.at(n))]
 }
 
 // Check returns the first violation of R1 or R2 in v, in pre-order, or nil.
@@ -59,7 +59,7 @@ func (v *View) Check() *Violation {
 // check looks for a violation at node i.
 func (v *View) check(i int32) *Violation {
 	ix := v.state.ix
-	frame, level := v.Tree.Frame, v.state.Level
+	frame, level := v.Tree.Frame, v.state.lv
 	nd := v.Nodes[i]
 	name := nd.name
 	if p := nd.Parent; p >= 0 {
@@ -69,7 +69,7 @@ func (v *View) check(i int32) *Violation {
 		}
 	}
 	if m := nd.r2; m >= 0 { // found when the node was made (absorb)
-		low := ix.cname(frame[m], level[m])
+		low := ix.cname(frame[m], level.at(m))
 		for ix.depth[low] > ix.depth[name]+1 {
 			low = ix.parent[low]
 		}

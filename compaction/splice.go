@@ -18,7 +18,7 @@ import (
 // the ids R1 and R2 must be checked at, in pre-order.
 func recompact(v *View, ns *State, c int32) (*View, []int32) {
 	p := v.Nodes[c].Parent
-	g := newGrouping(v.Tree, ns.ix, ns.Level)
+	g := newGrouping(v.Tree, ns.ix, ns.lv)
 	if p >= 0 {
 		for _, s := range v.Nodes[c].seeds {
 			if ns.ix.startsWith(g.cname(s), v.Nodes[p].name) {

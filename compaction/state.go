@@ -14,8 +14,7 @@ import (
 // built by hand interns its tree's names on first use, which is not safe to
 // race with another first use).
 type State struct {
-	Level []int32 // per call-tree node id; a level beyond the name's length means the full name
-
+	lv levels // per call-tree node id; a level beyond the name's length means the full name
 	ix *index // the tree's interned compacted names, shared by the states of one tree
 }
 
@@ -23,16 +22,15 @@ type State struct {
 // least 1). It interns t's compacted names once (linear in the total number
 // of name elements); states derived from it share that work.
 func NewState(t *analysis.Tree, g int) *State {
-	s := &State{Level: make([]int32, t.Len()), ix: newIndex(t)}
-	fill(s.Level, clampLevel(g))
-	return s
+	return &State{lv: newLevels(t.Len(), clampLevel(g)), ix: newIndex(t)}
 }
 
-func fill(l []int32, g int32) {
-	for i := range l {
-		l[i] = g
-	}
-}
+// Level returns the level of call-tree node n: how many name elements it
+// keeps (a level beyond the name's length means the full name).
+func (s *State) Level(n int32) int32 { return s.lv.at(n) }
+
+// Levels returns every call-tree node's level, by node id.
+func (s *State) Levels() []int32 { return s.lv.flat() }
 
 func clampLevel(g int) int32 {
 	if g < 1 {
@@ -53,16 +51,11 @@ func (s *State) index(t *analysis.Tree) *index {
 	return s.ix
 }
 
-// clone returns a copy of s sharing its index.
-func (s *State) clone() *State {
-	return &State{Level: append([]int32(nil), s.Level...), ix: s.ix}
-}
-
 // Effective returns the level node n shows: its level, capped at the number
 // of elements of its name.
 func (s *State) Effective(t *analysis.Tree, n int32) int {
 	ix := s.index(t)
-	g := s.Level[n]
+	g := s.lv.at(n)
 	if m := ix.levels(t.Frame[n]); g > m {
 		g = m
 	}
@@ -75,16 +68,15 @@ func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, in
 	if g < 1 {
 		return nil, 0, fmt.Errorf("level %d: levels start at 1 (the top name element)", g)
 	}
-	out := s.clone()
-	out.index(t)
+	ix := s.index(t)
 	lv := clampLevel(g)
 	if re == nil {
-		fill(out.Level, lv)
-		return out, len(out.Level), nil
+		return &State{lv: newLevels(t.Len(), lv), ix: ix}, t.Len(), nil
 	}
+	w := s.lv.writer()
 	match := make([]int8, len(t.Profile.Frames)) // 0 unknown, 1 no, 2 yes
 	n := 0
-	for v := range out.Level {
+	for v := range int32(t.Len()) {
 		f := t.Frame[v]
 		if match[f] == 0 {
 			match[f] = 1
@@ -93,9 +85,9 @@ func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, in
 			}
 		}
 		if match[f] == 2 {
-			out.Level[v] = lv
+			w.set(v, lv)
 			n++
 		}
 	}
-	return out, n, nil
+	return &State{lv: w.l, ix: ix}, n, nil
 }

@@ -118,26 +118,26 @@ func (x *Violation) advice(v *View, delta int) string {
 // stepLevels returns s with the members of target moved by delta, each
 // within [1, its name's length], and whether any level changed.
 func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*State, bool) {
-	ns := s.clone()
 	ix := s.ix
+	w := s.lv.writer()
 	changed := false
 	move := func(m int32) {
 		n := ix.levels(t.Frame[m])
-		old := min(ns.Level[m], n)
+		old := min(s.lv.at(m), n)
 		g := max(1, min(old+int32(delta), n))
 		if g != old {
 			changed = true
 		}
-		ns.Level[m] = g
+		w.set(m, g)
 	}
 	if target < 0 {
-		for m := range ns.Level {
-			move(int32(m))
+		for m := range int32(t.Len()) {
+			move(m)
 		}
 	} else {
 		for _, m := range v.Nodes[target].Members {
 			move(m)
 		}
 	}
-	return ns, changed
+	return &State{lv: w.l, ix: ix}, changed
 }
