@@ -50,6 +50,7 @@ type emitter struct {
 	g      *grouping
 	tot    []int64
 	kids   []int32
+	nodeOf *writer // the view's nodeOf, being written
 	batch  []Node  // the new nodes, in id order from base
 	copies []Node  // room for the reused nodes given a new parent
 	base   int32   // id of batch[0]
@@ -60,8 +61,8 @@ type emitter struct {
 
 // newEmitter prepares to write the groups of g into v, new nodes from id
 // base on: n of them, and at most moved reused nodes.
-func newEmitter(v *View, g *grouping, tot []int64, kids []int32, base, n, moved int32) *emitter {
-	return &emitter{v: v, g: g, tot: tot, kids: kids, base: base,
+func newEmitter(v *View, g *grouping, nodeOf *writer, tot []int64, kids []int32, base, n, moved int32) *emitter {
+	return &emitter{v: v, g: g, nodeOf: nodeOf, tot: tot, kids: kids, base: base,
 		batch: make([]Node, n), copies: make([]Node, 0, moved), kidBuf: make([]int32, 0, n), fresh: make([]int32, 0, n)}
 }
 
@@ -91,6 +92,7 @@ func (e *emitter) group(gi, up int32) int32 {
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
 	nd.seeds = g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
 	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi] // ascending (absorb)
+	e.nodeOf.setAll(nd.Members, id)
 	ks := e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
 	if len(ks) == 0 {
 		return id
@@ -135,12 +137,13 @@ func (g *grouping) view(s *State, value int) *View {
 	tot, kids := g.order(value)
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, g, tot, kids, 0, n, 0)
+	e := newEmitter(v, g, freshWriter(g.t.Len()), tot, kids, 0, n, 0)
 	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
 	v.Roots = make([]int32, len(top))
 	for k, gi := range top {
 		v.Roots[k] = e.group(gi, -1)
 	}
+	v.nodeOf = e.nodeOf.l
 	e.hashFresh()
 	v.byHash, v.sorted = v.sortHashes(e.fresh)
 	v.allHandles()

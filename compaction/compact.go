@@ -46,16 +46,16 @@ type group struct {
 type grouping struct {
 	t     *analysis.Tree
 	ix    *index
-	level levels
+	level paged
 
 	gr    []group
 	seeds []int32
 	mem   []int32
 
-	// After a step: the view before it, and per call-tree node 1 + the old
-	// node it seeds, for the seeds of the old nodes the step may reuse.
-	old   *View
-	owner []int32
+	// After a step: the view before it, and the node stepped on (whose
+	// members' levels changed, so it cannot be reused).
+	old    *View
+	target int32
 
 	// scratch
 	kids, comp, count, roots []int32
@@ -64,7 +64,7 @@ type grouping struct {
 	stamp                    int32
 }
 
-func newGrouping(t *analysis.Tree, ix *index, level levels) *grouping {
+func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
 	g := &grouping{
 		t: t, ix: ix, level: level,
 		mark: make([]int32, len(ix.depth)),
@@ -76,20 +76,6 @@ func newGrouping(t *analysis.Tree, ix *index, level levels) *grouping {
 
 // cname returns call-tree node n's compacted name id.
 func (g *grouping) cname(n int32) int32 { return g.ix.cname(g.t.Frame[n], g.level.at(n)) }
-
-// names computes every node's compacted name id into cn: the one pass over
-// the tree that any view needs, and the floor of Compact's cost.
-func (g *grouping) names(cn []int32) {
-	ix, frame := g.ix, g.t.Frame
-	for p, page := range g.level.pages { // page by page: as fast as one flat slice
-		lo := p << levelShift
-		hi := min(lo+levelPage, len(frame))
-		out := cn[lo:hi]
-		for k, f := range frame[lo:hi] {
-			out[k] = ix.cname(f, page[k])
-		}
-	}
-}
 
 // run absorbs the members of every group not yet processed and seeds their
 // child groups, until no group is left. It goes depth first (a stack of
@@ -104,7 +90,7 @@ func (g *grouping) run() {
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if g.owner != nil {
+		if g.old != nil {
 			if g.gr[gi].reuse = g.reused(gi); g.gr[gi].reuse >= 0 {
 				continue
 			}
@@ -121,17 +107,22 @@ func (g *grouping) run() {
 // reused returns the old node whose seeds are exactly group gi's, or -1.
 // Such a node and its whole subtree are unchanged by the step: a compacted
 // subtree depends only on its seeds and on the levels below them, which the
-// step did not touch (g.owner leaves out the target's seeds).
+// step did not touch unless the node is the target.
 func (g *grouping) reused(gi int32) int32 {
 	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
-	x := g.owner[seeds[0]] - 1
-	if x < 0 || len(g.old.Nodes[x].seeds) != len(seeds) || g.old.Nodes[x].name != g.gr[gi].name {
+	x := g.old.nodeOf.at(seeds[0])
+	if x == g.target {
 		return -1
 	}
-	for _, s := range seeds[1:] {
-		if g.owner[s]-1 != x {
-			return -1
-		}
+	nd := g.old.Nodes[x]
+	if len(nd.seeds) != len(seeds) || nd.name != g.gr[gi].name {
+		return -1
+	}
+	if !slices.IsSorted(seeds) {
+		slices.Sort(seeds)
+	}
+	if !slices.Equal(nd.seeds, seeds) {
+		return -1
 	}
 	return x
 }
@@ -169,7 +160,7 @@ func (g *grouping) absorb(gi int32) {
 		}
 		for c, end := s+1, s+t.Size[s]; c < end; {
 			f := frame[c]
-			lc := level[c>>levelShift][c&levelMask]
+			lc := level[c>>pageShift][c&pageMask]
 			if off := ix.off[f]; lc >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
 				if r2 < 0 && lc >= d+2 && ix.off[f+1]-off >= d+2 {
 					r2 = c

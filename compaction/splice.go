@@ -1,9 +1,6 @@
 package compaction
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
 // recompact computes the view after a step on compacted node c of v, given
 // the new state ns, by recomputing only what the step can change. Levels
@@ -36,13 +33,7 @@ func recompact(v *View, ns *State, c int32) (*View, []int32) {
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
 	}
-	g.old = v
-	g.owner = ownerBuf(v.Tree.Len())
-	var written []int32 // the owner entries set, to clear
-	for _, x := range removed {
-		written = v.own(x, c, g.owner, written)
-	}
-	defer releaseOwner(g.owner, written)
+	g.old, g.target = v, c
 	g.kids = seeds
 	g.seedChildren(0)
 	g.run()
@@ -82,45 +73,6 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 	}
 	g.stamp++ // slot is scratch for components too (g is new: no old slot equals st)
 	return out
-}
-
-// own sets owner[s] = 1 + the id of the node s seeds, for the seeds of the
-// nodes of x's subtree other than c, appending each s to written.
-func (v *View) own(x, c int32, owner, written []int32) []int32 {
-	stack := []int32{x}
-	for len(stack) > 0 {
-		j := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nd := v.Nodes[j]
-		if j != c {
-			for _, s := range nd.seeds {
-				owner[s] = j + 1
-			}
-			written = append(written, nd.seeds...)
-		}
-		stack = append(stack, nd.Children...)
-	}
-	return written
-}
-
-// owners recycles the per-call-tree-node owner tables of recompact, which
-// are as long as the tree: zeroing and collecting one per step would cost
-// more than the rest of a small step.
-var owners sync.Pool
-
-func ownerBuf(n int) []int32 {
-	if b, ok := owners.Get().(*[]int32); ok && len(*b) == n {
-		return *b
-	}
-	return make([]int32, n)
-}
-
-// releaseOwner clears the entries recompact set and returns b to the pool.
-func releaseOwner(b []int32, written []int32) {
-	for _, s := range written {
-		b[s] = 0
-	}
-	owners.Put(&b)
 }
 
 // splice builds the view after recompact: v's nodes, less the subtrees of
@@ -167,7 +119,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, item{-1, gi, tot[gi], g.ix.str[g.gr[gi].name]})
 	}
 	slices.SortFunc(items, func(a, b item) int { return byTotalName(a.tot, b.tot, a.name, b.name) })
-	e := newEmitter(nv, g, tot, kids, base, nNew, moved)
+	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, nNew, moved)
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.grp >= 0 {
@@ -183,6 +135,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
+	nv.nodeOf = e.nodeOf.l
 	e.hashFresh()
 	dirty := mergeByHash(v, nv, e.fresh, dropped)
 	nv.handles(dirty, base)

@@ -94,7 +94,14 @@ func testRecompact(t *testing.T) {
 			if !changed {
 				continue
 			}
+			levels, text := v.state.Levels(), dump(v)
 			got, _ := recompact(v, ns, target)
+			// Views and states share pages and nodes: the step must not
+			// have changed the view it started from.
+			if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {
+				t.Fatalf("case %d, step %d: the step changed the view before it", i, step)
+			}
+			checkInvariants(t, v)
 			if got == nil {
 				fallback++
 				break

@@ -14,7 +14,7 @@ import (
 // built by hand interns its tree's names on first use, which is not safe to
 // race with another first use).
 type State struct {
-	lv levels // per call-tree node id; a level beyond the name's length means the full name
+	lv paged // per call-tree node id; a level beyond the name's length means the full name
 	ix *index // the tree's interned compacted names, shared by the states of one tree
 }
 
@@ -22,7 +22,7 @@ type State struct {
 // least 1). It interns t's compacted names once (linear in the total number
 // of name elements); states derived from it share that work.
 func NewState(t *analysis.Tree, g int) *State {
-	return &State{lv: newLevels(t.Len(), clampLevel(g)), ix: newIndex(t)}
+	return &State{lv: newPaged(t.Len(), clampLevel(g)), ix: newIndex(t)}
 }
 
 // Level returns the level of call-tree node n: how many name elements it
@@ -71,7 +71,7 @@ func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, in
 	ix := s.index(t)
 	lv := clampLevel(g)
 	if re == nil {
-		return &State{lv: newLevels(t.Len(), lv), ix: ix}, t.Len(), nil
+		return &State{lv: newPaged(t.Len(), lv), ix: ix}, t.Len(), nil
 	}
 	w := s.lv.writer()
 	match := make([]int8, len(t.Profile.Frames)) // 0 unknown, 1 no, 2 yes

@@ -101,6 +101,14 @@ func (v *View) renumbered() *View {
 	for k, i := range v.byHash {
 		nv.byHash[k] = id[i]
 	}
+	w := freshWriter(v.nodeOf.len())
+	for p, page := range v.nodeOf.pages {
+		out := w.l.pages[p]
+		for k, i := range page {
+			out[k] = id[i]
+		}
+	}
+	nv.nodeOf = w.l
 	return nv
 }
 

@@ -43,27 +43,14 @@ type View struct {
 	hlen   []uint8  // by id: the length the node's Handle was made with (over 16: a full hash shared)
 	state  *State   // the state the view was computed from
 
-	nodeOf     []int32 // per call-tree node: its compacted node; built on first use
-	nodeOfOnce sync.Once
-	pre        []int32 // the ids in pre-order; built on first use
-	preOnce    sync.Once
+	nodeOf  paged   // per call-tree node: the id of its compacted node
+	pre     []int32 // the ids in pre-order; built on first use
+	preOnce sync.Once
 }
 
 // NodeOf returns the id of the compacted node that call-tree node n belongs
-// to. The first call builds a table in time linear in the tree.
-func (v *View) NodeOf(n int32) int32 {
-	v.nodeOfOnce.Do(func() {
-		v.nodeOf = make([]int32, v.Tree.Len())
-		for i, nd := range v.Nodes {
-			if nd != nil {
-				for _, m := range nd.Members {
-					v.nodeOf[m] = int32(i)
-				}
-			}
-		}
-	})
-	return v.nodeOf[n]
-}
+// to.
+func (v *View) NodeOf(n int32) int32 { return v.nodeOf.at(n) }
 
 // Preorder returns the ids of v's nodes in pre-order: each root by
 // descending total, followed by its subtree. The first call builds the list

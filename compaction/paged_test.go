@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestLevelsWriter checks paged levels against a flat slice on random
+// TestPagedWriter checks paged values against a flat slice on random
 // writes: a writer's result has exactly the writes, its source is
 // unchanged, and the pages it did not write are shared, not copied.
-func TestLevelsWriter(t *testing.T) {
+func TestPagedWriter(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 3))
 	for round := range 200 {
-		n := 1 + r.IntN(5*levelPage)
-		src := newLevels(n, 1)
+		n := 1 + r.IntN(5*pageLen)
+		src := newPaged(n, 1)
 		want := src.flat()
 		for range r.IntN(4) { // a few generations, each from the last
 			before := slices.Clone(want)
@@ -23,10 +23,24 @@ func TestLevelsWriter(t *testing.T) {
 			for range r.IntN(50) {
 				m, g := int32(r.IntN(n)), int32(1+r.IntN(4))
 				w.set(m, g)
-				next[m] = g
-				if before[m] != g {
-					written[int(m)>>levelShift] = true
+				if next[m] != g { // a write that changes a value copies its page
+					written[int(m)>>pageShift] = true
 				}
+				next[m] = g
+			}
+			// setAll on an ascending run of nodes.
+			lo := r.IntN(n)
+			run := []int32{}
+			for m := lo; m < n && len(run) < 3000; m += 1 + r.IntN(8) {
+				run = append(run, int32(m))
+			}
+			g := int32(1 + r.IntN(4))
+			w.setAll(run, g)
+			for _, m := range run {
+				if next[m] != g {
+					written[int(m)>>pageShift] = true
+				}
+				next[m] = g
 			}
 			if got := w.l.flat(); !slices.Equal(got, next) {
 				t.Fatalf("round %d: levels after writes differ from the flat oracle", round)
