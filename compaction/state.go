@@ -14,7 +14,7 @@ import (
 // built by hand interns its tree's names on first use, which is not safe to
 // race with another first use).
 type State struct {
-	lv paged // per call-tree node id; a level beyond the name's length means the full name
+	lv paged  // per call-tree node id; a level beyond the name's length means the full name
 	ix *index // the tree's interned compacted names, shared by the states of one tree
 }
 
