@@ -11,24 +11,37 @@ import (
 func (g *grouping) order(value int) (tot []int64, kids []int32) {
 	ng := len(g.gr)
 	total := g.t.Total[value]
-	tot = make([]int64, ng)
+	tot = append(g.tot[:0], make([]int64, ng)...)
 	for gi := 1; gi < ng; gi++ {
+		var sum int64
 		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
-			tot[gi] += total[s]
+			sum += total[s]
 		}
+		tot[gi] = sum
 	}
-	kids = make([]int32, ng)
-	for i := range kids {
-		kids[i] = int32(i)
+	kids = g.sorted[:0]
+	for i := range ng {
+		kids = append(kids, int32(i))
 	}
 	str := g.ix.str
+	less := func(a, b int32) bool { return byTotalName(tot[a], tot[b], str[g.gr[a].name], str[g.gr[b].name]) < 0 }
 	for gi := 0; gi < ng; gi++ {
-		if k := kids[g.gr[gi].kidLo:g.gr[gi].kidHi]; len(k) > 1 {
+		k := kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
+		switch {
+		case len(k) < 2:
+		case len(k) <= 12: // most groups have a few children: sort them in place
+			for i := 1; i < len(k); i++ {
+				for j := i; j > 0 && less(k[j], k[j-1]); j-- {
+					k[j], k[j-1] = k[j-1], k[j]
+				}
+			}
+		default:
 			slices.SortFunc(k, func(a, b int32) int {
 				return byTotalName(tot[a], tot[b], str[g.gr[a].name], str[g.gr[b].name])
 			})
 		}
 	}
+	g.tot, g.sorted = tot, kids
 	return tot, kids
 }
 

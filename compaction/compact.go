@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -62,6 +63,8 @@ type grouping struct {
 	stack                    []int32
 	mark, slot               []int32 // per compacted name id
 	stamp                    int32
+	tot                      []int64 // per group: total (order)
+	sorted                   []int32 // groups, each one's children sorted (order)
 }
 
 func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
@@ -72,6 +75,32 @@ func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
 	}
 	g.newGroup(-1, -1)
 	return g
+}
+
+// groupings recycles the scratch space of the groupings of steps, which a
+// chain of steps on one profile would otherwise allocate anew each time
+// (the groups alone are several times the step's new nodes).
+var groupings sync.Pool
+
+// stepGrouping returns a grouping like newGrouping's, reusing an earlier
+// step's scratch space when there is one for a tree of the same names.
+func stepGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
+	g, ok := groupings.Get().(*grouping)
+	if !ok || len(g.mark) != len(ix.depth) || g.stamp > 1<<30 {
+		return newGrouping(t, ix, level)
+	}
+	g.t, g.ix, g.level = t, ix, level
+	g.gr = g.gr[:0]
+	g.newGroup(-1, -1)
+	return g
+}
+
+// release gives g's scratch space back for another step. The groups'
+// seeds and members are the new nodes' own, so they are not kept.
+func (g *grouping) release() {
+	g.t, g.ix, g.level, g.old = nil, nil, paged{}, nil
+	g.seeds, g.mem = nil, nil
+	groupings.Put(g)
 }
 
 // cname returns call-tree node n's compacted name id.

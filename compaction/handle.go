@@ -120,16 +120,12 @@ func insertionSort(order []int32, sorted []uint64) {
 // (ascending, each once; those out of range are ignored) from their
 // hashes: every new node (id base on), and the old nodes whose handle
 // length changed, which are copied first (they are shared with another
-// view).
+// view). It reuses positions as scratch space.
 func (v *View) handles(positions []int32, base int32) {
 	n := int32(len(v.byHash))
-	type job struct {
-		node int32
-		l    int
-		hash uint64
-	}
-	var todo []job
-	total := 0
+	// First the lengths, keeping the positions whose handle is (re)made.
+	todo := positions[:0]
+	total, copies := 0, 0
 	for _, k := range positions {
 		if k < 0 || k >= n {
 			continue
@@ -139,26 +135,32 @@ func (v *View) handles(positions []int32, base int32) {
 		if i < base && int(v.hlen[i]) == l && l <= 16 {
 			continue
 		}
+		if i < base {
+			copies++
+		}
 		v.hlen[i] = uint8(l)
-		todo = append(todo, job{i, l, v.sorted[k]})
+		todo = append(todo, k)
 		total += min(l, 16)
 	}
 	buf := make([]byte, 0, total)
-	for _, j := range todo {
-		buf = appendHex(buf, j.hash, j.l)
+	for _, k := range todo {
+		buf = appendHex(buf, v.sorted[k], int(v.hlen[v.byHash[k]]))
 	}
 	all := string(buf)
+	batch := make([]Node, copies)
 	at := 0
-	for _, j := range todo {
-		nd := v.Nodes[j.node]
-		if j.node < base {
-			cp := *nd
-			nd, v.Nodes[j.node] = &cp, &cp
+	for _, k := range todo {
+		i := v.byHash[k]
+		nd := v.Nodes[i]
+		if i < base {
+			batch[0] = *nd
+			nd, v.Nodes[i] = &batch[0], &batch[0]
+			batch = batch[1:]
 		}
-		l := min(j.l, 16)
-		nd.Handle = all[at : at+l]
-		at += l
-		if j.l > 16 {
+		l := int(v.hlen[i])
+		nd.Handle = all[at : at+min(l, 16)]
+		at += min(l, 16)
+		if l > 16 {
 			nd.Handle += "-" + strconv.Itoa(int(slices.Min(nd.seeds)))
 		}
 	}

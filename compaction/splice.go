@@ -15,7 +15,8 @@ import "slices"
 // the ids R1 and R2 must be checked at, in pre-order.
 func recompact(v *View, ns *State, c int32) (*View, []int32) {
 	p := v.Nodes[c].Parent
-	g := newGrouping(v.Tree, ns.ix, ns.lv)
+	g := stepGrouping(v.Tree, ns.ix, ns.lv)
+	defer g.release()
 	if p >= 0 {
 		for _, s := range v.Nodes[c].seeds {
 			if ns.ix.startsWith(g.cname(s), v.Nodes[p].name) {
