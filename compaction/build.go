@@ -1,8 +1,8 @@
 package compaction
 
 import (
+	"cmp"
 	"slices"
-	"strings"
 )
 
 // order computes, for the groups of g, their totals (the sum of their
@@ -23,8 +23,11 @@ func (g *grouping) order(value int) (tot []int64, kids []int32) {
 	for i := range ng {
 		kids = append(kids, int32(i))
 	}
-	str := g.ix.str
-	less := func(a, b int32) bool { return byTotalName(tot[a], tot[b], str[g.gr[a].name], str[g.gr[b].name]) < 0 }
+	rank := g.ix.rank // comparing ranks is comparing names
+	less := func(a, b int32) bool {
+		return tot[a] > tot[b] || tot[a] == tot[b] && rank[g.gr[a].name] < rank[g.gr[b].name]
+	}
+	var keys []sibling
 	for gi := 0; gi < ng; gi++ {
 		k := kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
 		switch {
@@ -36,25 +39,34 @@ func (g *grouping) order(value int) (tot []int64, kids []int32) {
 				}
 			}
 		default:
-			slices.SortFunc(k, func(a, b int32) int {
-				return byTotalName(tot[a], tot[b], str[g.gr[a].name], str[g.gr[b].name])
-			})
+			keys = keys[:0]
+			for _, c := range k {
+				keys = append(keys, sibling{tot[c], rank[g.gr[c].name], c})
+			}
+			sortSiblings(keys)
+			for j, s := range keys {
+				k[j] = s.id
+			}
 		}
 	}
 	g.tot, g.sorted = tot, kids
 	return tot, kids
 }
 
-// byTotalName orders siblings: descending total, then ascending name.
-func byTotalName(ta, tb int64, na, nb string) int {
-	switch {
-	case ta > tb:
-		return -1
-	case ta < tb:
-		return 1
-	}
-	return strings.Compare(na, nb)
+// sibling is a sort key of a node among its siblings.
+type sibling struct {
+	tot  int64
+	rank int32 // of its name (index.rank)
+	id   int32
 }
+
+// sortSiblings sorts by descending total, then ascending name.
+func sortSiblings(s []sibling) {
+	slices.SortFunc(s, func(a, b sibling) int {
+		return cmp.Or(cmp.Compare(b.tot, a.tot), cmp.Compare(a.rank, b.rank))
+	})
+}
+
 
 // emitter writes the groups of a grouping as nodes of a view under
 // construction, giving new nodes consecutive ids in pre-order.
@@ -85,7 +97,7 @@ func newEmitter(v *View, g *grouping, nodeOf *writer, tot []int64, kids []int32,
 func (e *emitter) group(gi, up int32) int32 {
 	g, v := e.g, e.v
 	if x := g.gr[gi].reuse; x >= 0 {
-		if v.Nodes[x].Parent != up {
+		if up >= e.base || v.Nodes[x].Parent != up { // under a new node, its parent is new
 			e.copies = append(e.copies, *v.Nodes[x])
 			nd := &e.copies[len(e.copies)-1]
 			nd.Parent = up

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
@@ -19,6 +20,7 @@ type index struct {
 	depth  []int32  // per prefix id: number of elements
 	parent []int32  // per prefix id: the prefix one element shorter, -1 at depth 1
 	str    []string // per prefix id: the displayed compacted name
+	rank   []int32  // per prefix id: the rank of str among the names (equal names, equal ranks)
 	path   []uint64 // per call-tree node: hash of its path of full names from the root
 }
 
@@ -58,9 +60,29 @@ func newIndex(t *analysis.Tree) *index {
 		}
 	}
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
+	ix.rank = ranks(ix.str)
 	ix.path = make([]uint64, t.Len())
 	pathHashes(t, ix.path)
 	return ix
+}
+
+// ranks returns the rank of each string in sorted order, equal strings
+// sharing one, so that comparing ranks is comparing strings.
+func ranks(str []string) []int32 {
+	order := make([]int32, len(str))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(str[a], str[b]) })
+	rank := make([]int32, len(str))
+	r := int32(0)
+	for k, i := range order {
+		if k > 0 && str[i] != str[order[k-1]] {
+			r++
+		}
+		rank[i] = r
+	}
+	return rank
 }
 
 // empty returns the id of the empty name, interning it on first use.

@@ -105,26 +105,22 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	nv.After = v.After - len(dropped) + int(nNew)
 
 	// P's children: the old ones kept, and the new top groups, in order.
-	type item struct {
-		id, grp int32 // an old node kept (grp -1), or a new top group
-		tot     int64
-		name    string
-	}
-	var items []item
+	var items []sibling // id: an old node kept, or -1 - a new top group
+	rank := g.ix.rank
 	for _, x := range sibs {
 		if !slices.Contains(removed, x) {
-			items = append(items, item{x, -1, v.Nodes[x].Total, v.Nodes[x].Name})
+			items = append(items, sibling{v.Nodes[x].Total, rank[v.Nodes[x].name], x})
 		}
 	}
 	for _, gi := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
-		items = append(items, item{-1, gi, tot[gi], g.ix.str[g.gr[gi].name]})
+		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
 	}
-	slices.SortFunc(items, func(a, b item) int { return byTotalName(a.tot, b.tot, a.name, b.name) })
+	sortSiblings(items)
 	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, nNew, moved)
 	children := make([]int32, len(items))
 	for k, it := range items {
-		if it.grp >= 0 {
-			children[k] = e.group(it.grp, p)
+		if it.id < 0 {
+			children[k] = e.group(-1-it.id, p)
 		} else {
 			children[k] = it.id
 		}
