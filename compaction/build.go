@@ -67,7 +67,6 @@ func sortSiblings(s []sibling) {
 	})
 }
 
-
 // emitter writes the groups of a grouping as nodes of a view under
 // construction, giving new nodes consecutive ids in pre-order.
 type emitter struct {
