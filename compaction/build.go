@@ -68,8 +68,10 @@ func sortSiblings(s []sibling) {
 }
 
 // emitter writes the groups of a grouping as nodes of a view under
-// construction, giving new nodes consecutive ids in pre-order.
+// construction, giving new nodes the ids in ids (per group), or when ids is
+// nil consecutive ids in pre-order.
 type emitter struct {
+	ids    []int32
 	v      *View
 	g      *grouping
 	tot    []int64
@@ -105,8 +107,13 @@ func (e *emitter) group(gi, up int32) int32 {
 		}
 		return x
 	}
-	id := e.base + int32(len(e.fresh))
-	e.fresh = append(e.fresh, id)
+	var id int32
+	if e.ids != nil {
+		id = e.ids[gi]
+	} else {
+		id = e.base + int32(len(e.fresh))
+		e.fresh = append(e.fresh, id)
+	}
 	e.check = append(e.check, id)
 	nd := &e.batch[id-e.base]
 	v.Nodes[id] = nd
@@ -132,27 +139,38 @@ func (e *emitter) group(gi, up int32) int32 {
 	return id
 }
 
-// hashFresh sets the hash of the new nodes: the hash a handle is cut from,
-// of the node's name and where it starts in the call tree (the full path
-// of its first seed). The nodes are independent, so they are hashed four at
-// a time (FNV-1a is latency bound).
+// hashFresh sets the hash of the new nodes (see hashStarts).
 func (e *emitter) hashFresh() {
-	v, ix := e.v, e.g.ix
-	start := func(i int32) uint64 { return fnvAdd(ix.path[slices.Min(v.Nodes[i].seeds)], '|') }
-	f := e.fresh
-	for ; len(f) >= 4; f = f[4:] {
-		var h [4]uint64
-		var s [4]string
-		for k, i := range f[:4] {
-			h[k], s[k] = start(i), v.Nodes[i].Name
-		}
+	first, names := make([]int32, len(e.fresh)), make([]string, len(e.fresh))
+	for k, i := range e.fresh {
+		nd := e.v.Nodes[i]
+		first[k], names[k] = nd.Members[0], nd.Name
+	}
+	hash := make([]uint64, len(e.fresh))
+	hashStarts(e.g.ix, first, names, hash)
+	for k, i := range e.fresh {
+		e.v.Nodes[i].hash = hash[k]
+	}
+}
+
+// hashStarts sets hash[k] to the hash a handle is cut from: of a node's
+// name, names[k], and of where it starts in the call tree, the full path of
+// its first seed, first[k] (a node's smallest member is a seed, as members
+// descend from seeds and ids are in pre-order). The nodes are independent,
+// so they are hashed four at a time (FNV-1a is latency bound).
+func hashStarts(ix *index, first []int32, names []string, hash []uint64) {
+	start := func(k int) uint64 { return fnvAdd(ix.path[first[k]], '|') }
+	k := 0
+	for ; k+4 <= len(first); k += 4 {
+		h := [4]uint64{start(k), start(k + 1), start(k + 2), start(k + 3)}
+		s := [4]string{names[k], names[k+1], names[k+2], names[k+3]}
 		fnvString4(&h, &s)
-		for k, i := range f[:4] {
-			v.Nodes[i].hash = mix(h[k])
+		for j := range 4 {
+			hash[k+j] = mix(h[j])
 		}
 	}
-	for _, i := range f {
-		v.Nodes[i].hash = mix(fnvString(start(i), v.Nodes[i].Name))
+	for ; k < len(first); k++ {
+		hash[k] = mix(fnvString(start(k), names[k]))
 	}
 }
 

@@ -65,6 +65,7 @@ type grouping struct {
 	stamp                    int32
 	tot                      []int64 // per group: total (order)
 	sorted                   []int32 // groups, each one's children sorted (order)
+	ids                      []int32 // per group: its node's id (splice)
 }
 
 func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {

@@ -116,16 +116,14 @@ func insertionSort(order []int32, sorted []uint64) {
 	}
 }
 
-// handles sets the Handle of the nodes at the given positions of v.byHash
-// (ascending, each once; those out of range are ignored) from their
-// hashes: every new node (id base on), and the old nodes whose handle
-// length changed, which are copied first (they are shared with another
-// view). It reuses positions as scratch space.
-func (v *View) handles(positions []int32, base int32) {
+// handleLengths sets the handle lengths of the nodes at the given
+// positions of v.byHash (ascending, each once; those out of range are
+// ignored), and returns the positions whose handles must be (re)made:
+// every new node's (id base on), and the old nodes' whose length changed.
+// It reuses positions as scratch space.
+func (v *View) handleLengths(positions []int32, base int32) []int32 {
 	n := int32(len(v.byHash))
-	// First the lengths, keeping the positions whose handle is (re)made.
 	todo := positions[:0]
-	total, copies := 0, 0
 	for _, k := range positions {
 		if k < 0 || k >= n {
 			continue
@@ -135,12 +133,23 @@ func (v *View) handles(positions []int32, base int32) {
 		if i < base && int(v.hlen[i]) == l && l <= 16 {
 			continue
 		}
-		if i < base {
-			copies++
-		}
 		v.hlen[i] = uint8(l)
 		todo = append(todo, k)
-		total += min(l, 16)
+	}
+	return todo
+}
+
+// setHandles sets the Handle of the nodes at the given positions of
+// v.byHash from their hashes and lengths. An old node that v still shares
+// with old, the view before, is copied first.
+func (v *View) setHandles(old *View, todo []int32, base int32) {
+	total, copies := 0, 0
+	for _, k := range todo {
+		i := v.byHash[k]
+		total += min(int(v.hlen[i]), 16)
+		if i < base && v.Nodes[i] == old.Nodes[i] {
+			copies++
+		}
 	}
 	buf := make([]byte, 0, total)
 	for _, k := range todo {
@@ -152,7 +161,7 @@ func (v *View) handles(positions []int32, base int32) {
 	for _, k := range todo {
 		i := v.byHash[k]
 		nd := v.Nodes[i]
-		if i < base {
+		if i < base && nd == old.Nodes[i] {
 			batch[0] = *nd
 			nd, v.Nodes[i] = &batch[0], &batch[0]
 			batch = batch[1:]
@@ -161,7 +170,7 @@ func (v *View) handles(positions []int32, base int32) {
 		nd.Handle = all[at : at+min(l, 16)]
 		at += min(l, 16)
 		if l > 16 {
-			nd.Handle += "-" + strconv.Itoa(int(slices.Min(nd.seeds)))
+			nd.Handle += "-" + strconv.Itoa(int(nd.Members[0]))
 		}
 	}
 }
@@ -189,7 +198,7 @@ func (v *View) allHandles() {
 		nd.Handle = all[at : at+min(l, 16)]
 		at += min(l, 16)
 		if l > 16 {
-			nd.Handle += "-" + strconv.Itoa(int(slices.Min(nd.seeds)))
+			nd.Handle += "-" + strconv.Itoa(int(nd.Members[0]))
 		}
 	}
 }

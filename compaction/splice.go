@@ -80,30 +80,40 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // the removed children of P but for the nodes g reuses, plus the new nodes
 // of g under P. It returns the view and the ids R1 and R2 must be checked
 // at, in pre-order.
+//
+// New nodes get ids in the order of their groups, from len(v.Nodes) on, so
+// that the hash order (which nodes leave it, which enter, and the handle
+// lengths that change) is worked out by a second goroutine while this one
+// writes the nodes; the two write different parts of the new view.
 func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, []int32) {
-	tot, kids := g.order(v.Value)
+	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
+	ids := g.ids[:0]
 	nNew, moved := int32(0), int32(0)
+	ids = append(ids, -1) // the virtual root
 	for gi := 1; gi < len(g.gr); gi++ {
 		if x := g.gr[gi].reuse; x >= 0 {
 			reused[x/64] |= 1 << (x % 64)
+			ids = append(ids, x)
 			moved++
 		} else {
+			ids = append(ids, base+nNew)
 			nNew++
 		}
 	}
-	base := int32(len(v.Nodes))
+	g.ids = ids
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
 	nv.Nodes = make([]*Node, int(base+nNew))
 	copy(nv.Nodes, v.Nodes)
-	nv.hlen = make([]uint8, len(nv.Nodes))
-	copy(nv.hlen, v.hlen)
-	var dropped []int32
-	for _, x := range removed {
-		dropped = nv.drop(x, reused, dropped)
-	}
-	nv.After = v.After - len(dropped) + int(nNew)
 
+	var h hashWork
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.run(v, nv, g, removed, reused, nNew)
+	}()
+
+	tot, kids := g.order(v.Value)
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
 	rank := g.ix.rank
@@ -117,6 +127,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	}
 	sortSiblings(items)
 	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, nNew, moved)
+	e.ids = ids
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.id < 0 {
@@ -133,15 +144,52 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		nv.Nodes[p] = &cp
 	}
 	nv.nodeOf = e.nodeOf.l
-	e.hashFresh()
-	dirty := mergeByHash(v, nv, e.fresh, dropped)
-	nv.handles(dirty, base)
+
+	<-done
+	nv.After = v.After - len(h.dropped) + int(nNew)
+	for k, hash := range h.hash {
+		nv.Nodes[base+int32(k)].hash = hash
+	}
+	nv.setHandles(v, h.todo, base)
 	return nv, e.check
 }
 
-// drop removes node x and its subtree from v, but for the nodes reused
-// marks (which keep their subtrees), and appends their ids to dropped.
-func (v *View) drop(x int32, reused []uint64, dropped []int32) []int32 {
+// hashWork is the part of a step that concerns the order of the hashes:
+// which nodes are dropped, the new nodes' hashes, the merged order, and
+// the handle lengths it changes. It reads the view before the step and the
+// groups, and writes only nv's hash order, handle lengths, and nil at the
+// ids of the dropped nodes.
+type hashWork struct {
+	dropped []int32  // ids of v's nodes that nv does not have
+	hash    []uint64 // of the new nodes, by id - base
+	todo    []int32  // positions in nv's hash order whose handles are (re)made
+}
+
+func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32) {
+	for _, x := range removed {
+		h.dropped = v.drop(x, reused, nv.Nodes, h.dropped)
+	}
+	first, names := make([]int32, 0, nNew), make([]string, 0, nNew)
+	fresh := make([]int32, 0, nNew)
+	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
+		if gr := &g.gr[gi]; gr.reuse < 0 {
+			first = append(first, g.mem[gr.memLo]) // the smallest member
+			names = append(names, g.ix.str[gr.name])
+			fresh = append(fresh, g.ids[gi])
+		}
+	}
+	h.hash = make([]uint64, nNew)
+	hashStarts(g.ix, first, names, h.hash)
+	nv.hlen = make([]uint8, len(nv.Nodes))
+	copy(nv.hlen, v.hlen)
+	dirty := mergeByHash(v, nv, fresh, h.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
+	h.todo = nv.handleLengths(dirty, int32(len(v.Nodes)))
+}
+
+// drop lists the ids of node x's subtree in v, but for the nodes reused
+// marks (which keep their subtrees), setting them to nil in nodes, and
+// appends them to dropped.
+func (v *View) drop(x int32, reused []uint64, nodes []*Node, dropped []int32) []int32 {
 	stack := []int32{x}
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
@@ -150,26 +198,29 @@ func (v *View) drop(x int32, reused []uint64, dropped []int32) []int32 {
 			continue
 		}
 		stack = append(stack, v.Nodes[j].Children...)
-		v.Nodes[j] = nil
+		nodes[j] = nil
 		dropped = append(dropped, j)
 	}
 	return dropped
 }
 
 // mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes nv
-// keeps, merged with the new nodes'. dropped lists the ids v had and nv
-// does not. It returns the positions whose neighbours changed, where handle
+// keeps, merged with the new nodes' (ids fresh, hashes hash), n in all.
+// dropped lists the ids v had and nv does not. It returns the positions whose neighbours changed, where handle
 // lengths must be recomputed, ascending and each once. The unchanged runs
 // between a dropped node and a new one are copied in bulk.
-func mergeByHash(v, nv *View, fresh, dropped []int32) (dirty []int32) {
-	fj, fh := nv.sortHashes(fresh)
+func mergeByHash(v, nv *View, fresh []int32, hash []uint64, dropped []int32, n int) (dirty []int32) {
+	order, fh := sortHashes(hash)
+	fj := order
+	for k, o := range order {
+		fj[k] = fresh[o]
+	}
 	// Where each dropped node is in v's order, ascending.
 	gone := make([]int, len(dropped))
 	for k, i := range dropped {
 		gone[k] = sortSearch(v.sorted, v.byHash, v.Nodes[i].hash, i)
 	}
 	slices.Sort(gone)
-	n := nv.After
 	out, sorted := make([]int32, n), make([]uint64, n)
 	// A removed node makes its two neighbours dirty; a new one itself and
 	// its two neighbours. Positions are added in ascending runs whose
