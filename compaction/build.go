@@ -76,7 +76,7 @@ type emitter struct {
 	g      *grouping
 	tot    []int64
 	kids   []int32
-	nodeOf *writer // the view's nodeOf, being written
+	nodeOf *writer // the view's nodeOf, being written (nil: written elsewhere)
 	batch  []Node  // the new nodes, in id order from base
 	copies []Node  // room for the reused nodes given a new parent
 	base   int32   // id of batch[0]
@@ -123,7 +123,9 @@ func (e *emitter) group(gi, up int32) int32 {
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
 	nd.seeds = g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
 	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi] // ascending (absorb)
-	e.nodeOf.setAll(nd.Members, id)
+	if e.nodeOf != nil {
+		e.nodeOf.setAll(nd.Members, id)
+	}
 	ks := e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
 	if len(ks) == 0 {
 		return id

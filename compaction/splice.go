@@ -126,7 +126,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, nNew, moved)
+	e := newEmitter(nv, g, nil, tot, kids, base, nNew, moved)
 	e.ids = ids
 	children := make([]int32, len(items))
 	for k, it := range items {
@@ -143,7 +143,6 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
-	nv.nodeOf = e.nodeOf.l
 
 	<-done
 	nv.After = v.After - len(h.dropped) + int(nNew)
@@ -156,9 +155,9 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes, the merged order, and
-// the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order, handle lengths, and nil at the
-// ids of the dropped nodes.
+// the handle lengths it changes; and the call-tree→node table. It reads
+// the view before the step and the groups, and writes only nv's hash
+// order, handle lengths and table, and nil at the ids of the dropped nodes.
 type hashWork struct {
 	dropped []int32  // ids of v's nodes that nv does not have
 	hash    []uint64 // of the new nodes, by id - base
@@ -171,13 +170,16 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	}
 	first, names := make([]int32, 0, nNew), make([]string, 0, nNew)
 	fresh := make([]int32, 0, nNew)
+	nodeOf := v.nodeOf.writer()
 	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
 		if gr := &g.gr[gi]; gr.reuse < 0 {
 			first = append(first, g.mem[gr.memLo]) // the smallest member
 			names = append(names, g.ix.str[gr.name])
 			fresh = append(fresh, g.ids[gi])
+			nodeOf.setAll(g.mem[gr.memLo:gr.memHi], g.ids[gi])
 		}
 	}
+	nv.nodeOf = nodeOf.l
 	h.hash = make([]uint64, nNew)
 	hashStarts(g.ix, first, names, h.hash)
 	nv.hlen = make([]uint8, len(nv.Nodes))
