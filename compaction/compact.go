@@ -120,12 +120,20 @@ func (g *grouping) run() {
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		derived := false
 		if g.old != nil {
-			if g.gr[gi].reuse = g.reused(gi); g.gr[gi].reuse >= 0 {
+			y, same := g.from(gi)
+			if same {
+				g.gr[gi].reuse = y
 				continue
 			}
+			if derived = y >= 0 && g.old.Nodes[y].r2 < 0; derived {
+				g.derive(gi, y)
+			}
 		}
-		g.absorb(gi)
+		if !derived {
+			g.absorb(gi)
+		}
 		g.seedChildren(gi)
 		for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
 			stack = append(stack, k)
@@ -134,27 +142,69 @@ func (g *grouping) run() {
 	g.stack = stack
 }
 
-// reused returns the old node whose seeds are exactly group gi's, or -1.
-// Such a node and its whole subtree are unchanged by the step: a compacted
-// subtree depends only on its seeds and on the levels below them, which the
-// step did not touch unless the node is the target.
-func (g *grouping) reused(gi int32) int32 {
+// from returns the old node that all of group gi's seeds belong to, when
+// that node is not the target and has gi's name, or -1; and whether its
+// seeds are exactly gi's. Such a node's subtree is unchanged by the step: a
+// compacted subtree depends only on its seeds and on the levels below them,
+// which the step did not touch unless the node is the target. So when the
+// seeds are the same, gi is that node, subtree and all; and when they are
+// fewer, gi is the part of it below them (see derive).
+func (g *grouping) from(gi int32) (int32, bool) {
 	seeds := g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi]
-	x := g.old.nodeOf.at(seeds[0])
-	if x == g.target {
-		return -1
-	}
-	nd := g.old.Nodes[x]
-	if len(nd.seeds) != len(seeds) || nd.name != g.gr[gi].name {
-		return -1
-	}
 	if !slices.IsSorted(seeds) {
 		slices.Sort(seeds)
 	}
-	if !slices.Equal(nd.seeds, seeds) {
-		return -1
+	y := g.old.nodeOf.at(seeds[0])
+	if y == g.target {
+		return -1, false
 	}
-	return x
+	nd := g.old.Nodes[y]
+	if nd.name != g.gr[gi].name {
+		return -1, false
+	}
+	if slices.Equal(nd.seeds, seeds) {
+		return y, true
+	}
+	for _, s := range seeds[1:] {
+		if g.old.nodeOf.at(s) != y {
+			return -1, false
+		}
+	}
+	return y, false
+}
+
+// derive sets group gi's members and kids from old node y, whose members
+// include gi's seeds and whose name is gi's (from), instead of testing
+// names as absorb does. gi absorbs from a seed s exactly what y absorbed
+// from s, since the names and levels are the same: y's members in s's call
+// subtree (y has no seed there: a node's seeds lie under its parent's
+// members, never under its own). So the walk of s's subtree is absorb's,
+// with "is the next of those members" for the name test. y breaks no R2
+// (the caller checks), so neither does gi.
+func (g *grouping) derive(gi, y int32) {
+	members, size := g.old.Nodes[y].Members, g.t.Size
+	lo := int32(len(g.mem))
+	mem, kids := g.mem, g.kids[:0]
+	for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
+		end := s + size[s]
+		a, _ := slices.BinarySearch(members, s)
+		b, _ := slices.BinarySearch(members[a:], end)
+		in := members[a : a+b] // starts with s
+		mem = append(mem, in...)
+		j := 1
+		for c := s + 1; c < end; {
+			if j < len(in) && in[j] == c {
+				j++
+				c++
+			} else {
+				kids = append(kids, c)
+				c += size[c]
+			}
+		}
+	}
+	g.gr[gi].memLo, g.gr[gi].memHi = lo, int32(len(mem))
+	g.gr[gi].r2 = -1
+	g.mem, g.kids = mem, kids
 }
 
 func (g *grouping) newGroup(name, up int32) int32 {
