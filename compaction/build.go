@@ -85,11 +85,12 @@ type emitter struct {
 	check  []int32 // the new nodes and the reused ones given a new parent, in pre-order: where R1 and R2 can fail
 }
 
-// newEmitter prepares to write the groups of g into v, new nodes from id
-// base on: n of them, and at most moved reused nodes.
-func newEmitter(v *View, g *grouping, nodeOf *writer, tot []int64, kids []int32, base, n, moved int32) *emitter {
+// newEmitter prepares to write the groups of g into v, new nodes into batch
+// from id base on, and at most moved reused nodes.
+func newEmitter(v *View, g *grouping, nodeOf *writer, tot []int64, kids []int32, base int32, batch []Node, moved int32) *emitter {
+	n := len(batch)
 	return &emitter{v: v, g: g, nodeOf: nodeOf, tot: tot, kids: kids, base: base,
-		batch: make([]Node, n), copies: make([]Node, 0, moved), kidBuf: make([]int32, 0, n), fresh: make([]int32, 0, n)}
+		batch: batch, copies: make([]Node, 0, moved), kidBuf: make([]int32, 0, n)}
 }
 
 // group writes group gi's subtree under parent node up, in pre-order, and
@@ -181,7 +182,8 @@ func (g *grouping) view(s *State, value int) *View {
 	tot, kids := g.order(value)
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, g, freshWriter(g.t.Len()), tot, kids, 0, n, 0)
+	e := newEmitter(v, g, freshWriter(g.t.Len()), tot, kids, 0, make([]Node, n), 0)
+	e.fresh = make([]int32, 0, n)
 	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
 	v.Roots = make([]int32, len(top))
 	for k, gi := range top {

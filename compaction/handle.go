@@ -139,39 +139,55 @@ func (v *View) handleLengths(positions []int32, base int32) []int32 {
 	return todo
 }
 
-// setHandles sets the Handle of the nodes at the given positions of
-// v.byHash from their hashes and lengths. An old node that v still shares
-// with old, the view before, is copied first.
-func (v *View) setHandles(old *View, todo []int32, base int32) {
-	total, copies := 0, 0
+// cutHandles returns the handles of the nodes at the given positions of
+// v.byHash, from their hashes and handle lengths, cut from one string.
+// first(i) is node i's first seed, which tells apart nodes whose hashes are
+// equal.
+func (v *View) cutHandles(todo []int32, first func(i int32) int32) []string {
+	total := 0
 	for _, k := range todo {
-		i := v.byHash[k]
-		total += min(int(v.hlen[i]), 16)
-		if i < base && v.Nodes[i] == old.Nodes[i] {
-			copies++
-		}
+		total += min(int(v.hlen[v.byHash[k]]), 16)
 	}
 	buf := make([]byte, 0, total)
 	for _, k := range todo {
 		buf = appendHex(buf, v.sorted[k], int(v.hlen[v.byHash[k]]))
 	}
 	all := string(buf)
-	batch := make([]Node, copies)
+	out := make([]string, len(todo))
 	at := 0
+	for j, k := range todo {
+		i := v.byHash[k]
+		l := int(v.hlen[i])
+		out[j] = all[at : at+min(l, 16)]
+		at += min(l, 16)
+		if l > 16 {
+			out[j] += "-" + strconv.Itoa(int(first(i)))
+		}
+	}
+	return out
+}
+
+// setOldHandles sets the Handle of the old nodes (ids below base) at the
+// given positions of v.byHash, copying first each one that v still shares
+// with old, the view before.
+func (v *View) setOldHandles(old *View, todo []int32) {
+	hs := v.cutHandles(todo, func(i int32) int32 { return v.Nodes[i].Members[0] })
+	copies := 0
 	for _, k := range todo {
+		if i := v.byHash[k]; v.Nodes[i] == old.Nodes[i] {
+			copies++
+		}
+	}
+	batch := make([]Node, copies)
+	for j, k := range todo {
 		i := v.byHash[k]
 		nd := v.Nodes[i]
-		if i < base && nd == old.Nodes[i] {
+		if nd == old.Nodes[i] {
 			batch[0] = *nd
 			nd, v.Nodes[i] = &batch[0], &batch[0]
 			batch = batch[1:]
 		}
-		l := int(v.hlen[i])
-		nd.Handle = all[at : at+min(l, 16)]
-		at += min(l, 16)
-		if l > 16 {
-			nd.Handle += "-" + strconv.Itoa(int(nd.Members[0]))
-		}
+		nd.Handle = hs[j]
 	}
 }
 

@@ -12,8 +12,9 @@ import "slices"
 // it is kept as it is, under its old id. When one of c's seeds comes to
 // start with P's name, P itself would absorb it: recompact then returns
 // nil, and the caller recomputes everything. It returns the new view and
-// the ids R1 and R2 must be checked at, in pre-order.
-func recompact(v *View, ns *State, c int32) (*View, []int32) {
+// the first violation of R1 or R2 on the nodes it made or re-parented, in
+// pre-order, or nil.
+func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	p := v.Nodes[c].Parent
 	g := stepGrouping(v.Tree, ns.ix, ns.lv)
 	defer g.release()
@@ -78,14 +79,14 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 
 // splice builds the view after recompact: v's nodes, less the subtrees of
 // the removed children of P but for the nodes g reuses, plus the new nodes
-// of g under P. It returns the view and the ids R1 and R2 must be checked
-// at, in pre-order.
+// of g under P. It returns the view and the first violation of R1 or R2 on
+// the nodes it made or re-parented, in pre-order, or nil.
 //
 // New nodes get ids in the order of their groups, from len(v.Nodes) on, so
 // that the hash order (which nodes leave it, which enter, and the handle
 // lengths that change) is worked out by a second goroutine while this one
 // writes the nodes; the two write different parts of the new view.
-func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, []int32) {
+func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
 	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
 	ids := g.ids[:0]
@@ -104,16 +105,18 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	g.ids = ids
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
 	nv.Nodes = make([]*Node, int(base+nNew))
-	copy(nv.Nodes, v.Nodes)
-
+	batch := make([]Node, nNew) // the new nodes, by id - base
 	var h hashWork
-	done := make(chan struct{})
+	copied, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		h.run(v, nv, g, removed, reused, nNew)
+		copy(nv.Nodes, v.Nodes)
+		close(copied)
+		h.run(v, nv, g, removed, reused, batch)
 	}()
 
 	tot, kids := g.order(v.Value)
+	<-copied
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
 	rank := g.ix.rank
@@ -126,7 +129,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, nil, tot, kids, base, nNew, moved)
+	e := newEmitter(nv, g, nil, tot, kids, base, batch, moved)
 	e.ids = ids
 	children := make([]int32, len(items))
 	for k, it := range items {
@@ -143,28 +146,34 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
+	var x *Violation
+	for _, a := range e.check {
+		if x = nv.check(a); x != nil {
+			break
+		}
+	}
 
 	<-done
 	nv.After = v.After - len(h.dropped) + int(nNew)
-	for k, hash := range h.hash {
-		nv.Nodes[base+int32(k)].hash = hash
-	}
-	nv.setHandles(v, h.todo, base)
-	return nv, e.check
+	nv.setOldHandles(v, h.oldTodo)
+	return nv, x
 }
 
 // hashWork is the part of a step that concerns the order of the hashes:
-// which nodes are dropped, the new nodes' hashes, the merged order, and
-// the handle lengths it changes; and the call-tree→node table. It reads
-// the view before the step and the groups, and writes only nv's hash
-// order, handle lengths and table, and nil at the ids of the dropped nodes.
+// which nodes are dropped, the new nodes' hashes and handles, the merged
+// order, and the handle lengths it changes; and the call-tree→node table.
+// It reads the view before the step and the groups, and writes only nv's
+// hash order, handle lengths and table, nil at the ids of the dropped
+// nodes, and the Handle and hash of the new nodes, in batch (the other
+// side writes their other fields).
 type hashWork struct {
-	dropped []int32  // ids of v's nodes that nv does not have
-	hash    []uint64 // of the new nodes, by id - base
-	todo    []int32  // positions in nv's hash order whose handles are (re)made
+	dropped []int32 // ids of v's nodes that nv does not have
+	oldTodo []int32 // positions in nv's hash order of old nodes whose handles change
 }
 
-func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32) {
+func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, batch []Node) {
+	nNew := int32(len(batch))
+	base := int32(len(v.Nodes))
 	for _, x := range removed {
 		h.dropped = v.drop(x, reused, nv.Nodes, h.dropped)
 	}
@@ -180,12 +189,25 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 		}
 	}
 	nv.nodeOf = nodeOf.l
-	h.hash = make([]uint64, nNew)
-	hashStarts(g.ix, first, names, h.hash)
+	hash := make([]uint64, nNew)
+	hashStarts(g.ix, first, names, hash)
 	nv.hlen = make([]uint8, len(nv.Nodes))
 	copy(nv.hlen, v.hlen)
-	dirty := mergeByHash(v, nv, fresh, h.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
-	h.todo = nv.handleLengths(dirty, int32(len(v.Nodes)))
+	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
+	todo := nv.handleLengths(dirty, base)
+	var fresh2 []int32 // positions of the new nodes
+	for _, k := range todo {
+		if nv.byHash[k] >= base {
+			fresh2 = append(fresh2, k)
+		} else {
+			h.oldTodo = append(h.oldTodo, k)
+		}
+	}
+	hs := nv.cutHandles(fresh2, func(i int32) int32 { return first[i-base] })
+	for j, k := range fresh2 {
+		nd := &batch[nv.byHash[k]-base]
+		nd.Handle, nd.hash = hs[j], nv.sorted[k]
+	}
 }
 
 // drop lists the ids of node x's subtree in v, but for the nodes reused

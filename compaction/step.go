@@ -38,13 +38,7 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	var nv *View
 	var x *Violation
 	if target >= 0 {
-		var check []int32
-		nv, check = recompact(v, ns, target)
-		for _, a := range check {
-			if x = nv.check(a); x != nil {
-				break
-			}
-		}
+		nv, x = recompact(v, ns, target)
 	}
 	if nv == nil {
 		nv = Compact(t, ns, v.Value)
