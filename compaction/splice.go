@@ -107,16 +107,25 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	nv.Nodes = make([]*Node, int(base+nNew))
 	batch := make([]Node, nNew) // the new nodes, by id - base
 	var h hashWork
+	var failed any // a panic of the other goroutine, raised again on this one
 	copied, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() { failed = recover() }()
 		copy(nv.Nodes, v.Nodes)
 		close(copied)
 		h.run(v, nv, g, removed, reused, batch)
 	}()
+	defer func() { <-done }() // even when this side panics: g goes back to the pool after
 
 	tot, kids := g.order(v.Value)
-	<-copied
+	select {
+	case <-copied:
+	case <-done: // finished, or failed before the copy
+		if failed != nil {
+			panic(failed)
+		}
+	}
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
 	rank := g.ix.rank
@@ -153,11 +162,17 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		}
 	}
 
-	<-done
+	if <-done; failed != nil {
+		panic(failed)
+	}
 	nv.After = v.After - len(h.dropped) + int(nNew)
 	nv.setOldHandles(v, h.oldTodo)
 	return nv, x
 }
+
+// hashWorkFault, when set (by tests), is called as the second goroutine of
+// a step starts.
+var hashWorkFault func()
 
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes and handles, the merged
@@ -172,6 +187,9 @@ type hashWork struct {
 }
 
 func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, batch []Node) {
+	if hashWorkFault != nil {
+		hashWorkFault()
+	}
 	nNew := int32(len(batch))
 	base := int32(len(v.Nodes))
 	for _, x := range removed {

@@ -261,3 +261,30 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// TestStepPanicReachesCaller: a panic on a step's second goroutine is
+// raised again on the goroutine that called Step, where the kernel's
+// recover turns it into an error for the cell instead of ending the
+// process.
+func TestStepPanicReachesCaller(t *testing.T) {
+	tr := toy(t)
+	v := Compact(tr, NewState(tr, 1), 0)
+	target, err := v.Resolve("lib1 > lib2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hashWorkFault = func() { panic("injected") }
+	defer func() { hashWorkFault = nil }()
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		Step(v, target, +1)
+		return nil
+	}()
+	if got != "injected" {
+		t.Fatalf("Step's caller recovered %v, want the injected panic", got)
+	}
+	hashWorkFault = nil
+	if _, _, err := Step(v, target, +1); err != nil {
+		t.Fatalf("the same step without the fault: %v", err)
+	}
+}

@@ -9,10 +9,9 @@ import (
 
 // State is a granularity state: how many name elements each call-tree node
 // keeps. It is a small value owned by the session; the call tree is never
-// touched. A state is never modified once a View has been computed from it:
-// Step and SetLevel return new states. Make states with NewState (a State
-// built by hand interns its tree's names on first use, which is not safe to
-// race with another first use).
+// touched. A state is never modified once made: Step and SetLevel return
+// new states, which share with it the pages of levels they do not change.
+// Make states with NewState; a state belongs to the tree it was made for.
 type State struct {
 	lv paged  // per call-tree node id; a level beyond the name's length means the full name
 	ix *index // the tree's interned compacted names, shared by the states of one tree
@@ -42,8 +41,7 @@ func clampLevel(g int) int32 {
 	return int32(g)
 }
 
-// index returns the interned names of t, building them when s was made by
-// hand or for another tree.
+// index returns the interned names of t, building them if s has none for t.
 func (s *State) index(t *analysis.Tree) *index {
 	if s.ix == nil || s.ix.tree != t {
 		s.ix = newIndex(t)

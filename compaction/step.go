@@ -16,9 +16,9 @@ import (
 // Only what the step can change is recomputed: the compacted nodes seeded
 // under target's parent that the step touches (target itself, and for a
 // compact the siblings it comes to merge with), with their subtrees; the
-// rest of the view is copied. Its cost is the size of that part plus a copy
-// of the view and of the levels. R1 and R2 are checked on the recomputed
-// nodes (on every node for target all).
+// rest of the view is shared. Its cost is the size of that part plus a copy
+// of the view's node table and hash order (see the package doc). R1 and R2
+// are checked on the recomputed nodes (on every node for target all).
 func Step(v *View, target int32, delta int) (*State, *View, error) {
 	t, s := v.Tree, v.state
 	verb, what := "expand", "all"
