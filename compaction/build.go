@@ -11,7 +11,12 @@ import (
 func (g *grouping) order(value int) (tot []int64, kids []int32) {
 	ng := len(g.gr)
 	total := g.t.Total[value]
-	tot = append(g.tot[:0], make([]int64, ng)...)
+	tot = g.tot[:0]
+	if cap(tot) < ng {
+		tot = make([]int64, ng)
+	}
+	tot = tot[:ng]
+	tot[0] = 0 // the virtual root's
 	for gi := 1; gi < ng; gi++ {
 		var sum int64
 		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
@@ -19,7 +24,7 @@ func (g *grouping) order(value int) (tot []int64, kids []int32) {
 		}
 		tot[gi] = sum
 	}
-	kids = g.sorted[:0]
+	kids = slices.Grow(g.sorted[:0], ng)
 	for i := range ng {
 		kids = append(kids, int32(i))
 	}
@@ -144,36 +149,35 @@ func (e *emitter) group(gi, up int32) int32 {
 
 // hashFresh sets the hash of the new nodes (see hashStarts).
 func (e *emitter) hashFresh() {
-	first, names := make([]int32, len(e.fresh)), make([]string, len(e.fresh))
-	for k, i := range e.fresh {
-		nd := e.v.Nodes[i]
-		first[k], names[k] = nd.Members[0], nd.Name
-	}
-	hash := make([]uint64, len(e.fresh))
-	hashStarts(e.g.ix, first, names, hash)
-	for k, i := range e.fresh {
-		e.v.Nodes[i].hash = hash[k]
-	}
+	nodes, f := e.v.Nodes, e.fresh
+	hashStarts(e.g.ix, len(f),
+		func(k int) (int32, string) { nd := nodes[f[k]]; return nd.Members[0], nd.Name },
+		func(k int, h uint64) { nodes[f[k]].hash = h })
 }
 
-// hashStarts sets hash[k] to the hash a handle is cut from: of a node's
-// name, names[k], and of where it starts in the call tree, the full path of
-// its first seed, first[k] (a node's smallest member is a seed, as members
-// descend from seeds and ids are in pre-order). The nodes are independent,
+// hashStarts computes the hashes handles are cut from, for n nodes: of a
+// node's name and of where it starts in the call tree, the full path of
+// its first seed (a node's smallest member is a seed, as members descend
+// from seeds and ids are in pre-order). node(k) gives the kth node's first
+// seed and name, and set(k, h) takes its hash. The nodes are independent,
 // so they are hashed four at a time (FNV-1a is latency bound).
-func hashStarts(ix *index, first []int32, names []string, hash []uint64) {
-	start := func(k int) uint64 { return fnvAdd(ix.path[first[k]], '|') }
+func hashStarts(ix *index, n int, node func(k int) (int32, string), set func(k int, h uint64)) {
 	k := 0
-	for ; k+4 <= len(first); k += 4 {
-		h := [4]uint64{start(k), start(k + 1), start(k + 2), start(k + 3)}
-		s := [4]string{names[k], names[k+1], names[k+2], names[k+3]}
+	for ; k+4 <= n; k += 4 {
+		var h [4]uint64
+		var s [4]string
+		for j := range 4 {
+			first, name := node(k + j)
+			h[j], s[j] = fnvAdd(ix.path[first], '|'), name
+		}
 		fnvString4(&h, &s)
 		for j := range 4 {
-			hash[k+j] = mix(h[j])
+			set(k+j, mix(h[j]))
 		}
 	}
-	for ; k < len(first); k++ {
-		hash[k] = mix(fnvString(start(k), names[k]))
+	for ; k < n; k++ {
+		first, name := node(k)
+		set(k, mix(fnvString(fnvAdd(ix.path[first], '|'), name)))
 	}
 }
 

@@ -208,7 +208,9 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	}
 	nv.nodeOf = nodeOf.l
 	hash := make([]uint64, nNew)
-	hashStarts(g.ix, first, names, hash)
+	hashStarts(g.ix, int(nNew),
+		func(k int) (int32, string) { return first[k], names[k] },
+		func(k int, h uint64) { hash[k] = h })
 	nv.hlen = make([]uint8, len(nv.Nodes))
 	copy(nv.hlen, v.hlen)
 	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
