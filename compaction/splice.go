@@ -85,7 +85,9 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // New nodes get ids in the order of their groups, from len(v.Nodes) on, so
 // that the hash order (which nodes leave it, which enter, and the handle
 // lengths that change) is worked out by a second goroutine while this one
-// writes the nodes; the two write different parts of the new view.
+// sorts siblings and writes the nodes and the call-tree→node table; the two
+// write different parts of the new view. The second one first allocates
+// and fills the node table and the new nodes' room, while this one sorts.
 func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
 	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
@@ -104,15 +106,16 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	}
 	g.ids = ids
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
-	nv.Nodes = make([]*Node, int(base+nNew))
-	batch := make([]Node, nNew) // the new nodes, by id - base
+	var batch []Node // the new nodes, by id - base
 	var h hashWork
 	var failed any // a panic of the other goroutine, raised again on this one
 	copied, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { failed = recover() }()
+		nv.Nodes = make([]*Node, int(base+nNew))
 		copy(nv.Nodes, v.Nodes)
+		batch = make([]Node, nNew)
 		close(copied)
 		h.run(v, nv, g, removed, reused, batch)
 	}()
@@ -138,7 +141,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, nil, tot, kids, base, batch, moved)
+	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, batch, moved)
 	e.ids = ids
 	children := make([]int32, len(items))
 	for k, it := range items {
@@ -155,6 +158,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
+	nv.nodeOf = e.nodeOf.l
 	var x *Violation
 	for _, a := range e.check {
 		if x = nv.check(a); x != nil {
@@ -176,11 +180,10 @@ var hashWorkFault func()
 
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes and handles, the merged
-// order, and the handle lengths it changes; and the call-tree→node table.
-// It reads the view before the step and the groups, and writes only nv's
-// hash order, handle lengths and table, nil at the ids of the dropped
-// nodes, and the Handle and hash of the new nodes, in batch (the other
-// side writes their other fields).
+// order, and the handle lengths it changes. It reads the view before the
+// step and the groups, and writes only nv's hash order and handle lengths,
+// nil at the ids of the dropped nodes, and the Handle and hash of the new
+// nodes, in batch (the other side writes their other fields).
 type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
 	oldTodo []int32 // positions in nv's hash order of old nodes whose handles change
@@ -197,16 +200,13 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	}
 	first, names := make([]int32, 0, nNew), make([]string, 0, nNew)
 	fresh := make([]int32, 0, nNew)
-	nodeOf := v.nodeOf.writer()
 	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
 		if gr := &g.gr[gi]; gr.reuse < 0 {
 			first = append(first, g.mem[gr.memLo]) // the smallest member
 			names = append(names, g.ix.str[gr.name])
 			fresh = append(fresh, g.ids[gi])
-			nodeOf.setAll(g.mem[gr.memLo:gr.memHi], g.ids[gi])
 		}
 	}
-	nv.nodeOf = nodeOf.l
 	hash := make([]uint64, nNew)
 	hashStarts(g.ix, int(nNew),
 		func(k int) (int32, string) { return first[k], names[k] },
