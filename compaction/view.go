@@ -45,6 +45,7 @@ type View struct {
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node
 	pre     []int32 // the ids in pre-order; built on first use
+	rank    []int32 // by id: the position in pre; built with it
 	preOnce sync.Once
 }
 
@@ -71,8 +72,20 @@ func (v *View) Preorder() []int32 {
 				stack = append(stack, kids[k])
 			}
 		}
+		v.rank = make([]int32, len(v.Nodes))
+		for k, i := range v.pre {
+			v.rank[i] = int32(k)
+		}
 	})
 	return v.pre
+}
+
+// Rank returns the position of node i in pre-order (see Preorder): an
+// order of nodes that, unlike their ids, does not depend on the steps that
+// led to the view.
+func (v *View) Rank(i int32) int32 {
+	v.Preorder()
+	return v.rank[i]
 }
 
 // Depth returns the depth of node i: 0 for a root. Time is the depth.

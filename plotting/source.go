@@ -118,7 +118,9 @@ func (b *bottomUp) group(cs []cursor) []int32 {
 	}
 	for _, id := range out {
 		it := &b.items[id]
-		sort.Slice(it.cursors, func(i, j int) bool { return it.cursors[i].node < it.cursors[j].node })
+		// in display order, not by id: the same view made by other steps
+		// draws the same
+		sort.Slice(it.cursors, func(i, j int) bool { return b.v.Rank(it.cursors[i].node) < b.v.Rank(it.cursors[j].node) })
 		it.cursors = mergeCursors(it.cursors)
 	}
 	sort.Slice(out, func(i, j int) bool {
