@@ -120,18 +120,17 @@ func (g *grouping) run() {
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		derived := false
-		if g.old != nil {
-			y, same := g.from(gi)
-			if same {
-				g.gr[gi].reuse = y
-				continue
-			}
-			if derived = y >= 0 && g.old.Nodes[y].r2 < 0; derived {
-				g.derive(gi, y)
-			}
+		y, same := int32(-1), false
+		if g.old != nil { // a step
+			y, same = g.from(gi)
 		}
-		if !derived {
+		switch {
+		case same:
+			g.gr[gi].reuse = y
+			continue
+		case y >= 0 && g.old.Nodes[y].r2 < 0:
+			g.derive(gi, y)
+		default:
 			g.absorb(gi)
 		}
 		g.seedChildren(gi)
