@@ -147,10 +147,11 @@ func BenchmarkOracle300(b *testing.B) {
 		b.Fatalf("tree has %d nodes, want 300", t.Len())
 	}
 	s := NewState(t, 2)
+	level := s.Levels()
 	b.Run("literal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			literalComponents(t, s.Levels())
+			literalComponents(t, level)
 		}
 	})
 	b.Run("fast", func(b *testing.B) {
