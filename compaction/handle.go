@@ -139,39 +139,39 @@ func (v *View) handleLengths(positions []int32, base int32) []int32 {
 	return todo
 }
 
-// cutHandles returns the handles of the nodes at the given positions of
-// v.byHash, from their hashes and handle lengths, cut from one string.
-// first(i) is node i's first seed, which tells apart nodes whose hashes are
-// equal.
-func (v *View) cutHandles(todo []int32, first func(i int32) int32) []string {
+// cutHandles makes the handles of the nodes at the given positions of
+// v.byHash, from their hashes and handle lengths, cut from one string, and
+// calls set with each node and its handle. first(i) is node i's first
+// seed, which tells apart nodes whose hashes are equal.
+func (v *View) cutHandles(todo []int32, first func(i int32) int32, set func(i int32, h string)) {
 	total := 0
 	for _, k := range todo {
 		total += min(int(v.hlen[v.byHash[k]]), 16)
 	}
-	buf := make([]byte, 0, total)
+	var b strings.Builder // its String does not copy the bytes
+	b.Grow(total)
+	var d [16]byte
 	for _, k := range todo {
-		buf = appendHex(buf, v.sorted[k], int(v.hlen[v.byHash[k]]))
+		b.Write(appendHex(d[:0], v.sorted[k], int(v.hlen[v.byHash[k]])))
 	}
-	all := string(buf)
-	out := make([]string, len(todo))
+	all := b.String()
 	at := 0
-	for j, k := range todo {
+	for _, k := range todo {
 		i := v.byHash[k]
 		l := int(v.hlen[i])
-		out[j] = all[at : at+min(l, 16)]
+		h := all[at : at+min(l, 16)]
 		at += min(l, 16)
 		if l > 16 {
-			out[j] += "-" + strconv.Itoa(int(first(i)))
+			h += "-" + strconv.Itoa(int(first(i)))
 		}
+		set(i, h)
 	}
-	return out
 }
 
 // setOldHandles sets the Handle of the old nodes (ids below base) at the
 // given positions of v.byHash, copying first each one that v still shares
 // with old, the view before.
 func (v *View) setOldHandles(old *View, todo []int32) {
-	hs := v.cutHandles(todo, func(i int32) int32 { return v.Nodes[i].Members[0] })
 	copies := 0
 	for _, k := range todo {
 		if i := v.byHash[k]; v.Nodes[i] == old.Nodes[i] {
@@ -179,44 +179,27 @@ func (v *View) setOldHandles(old *View, todo []int32) {
 		}
 	}
 	batch := make([]Node, copies)
-	for j, k := range todo {
-		i := v.byHash[k]
+	v.cutHandles(todo, func(i int32) int32 { return v.Nodes[i].Members[0] }, func(i int32, h string) {
 		nd := v.Nodes[i]
 		if nd == old.Nodes[i] {
 			batch[0] = *nd
 			nd, v.Nodes[i] = &batch[0], &batch[0]
 			batch = batch[1:]
 		}
-		nd.Handle = hs[j]
-	}
+		nd.Handle = h
+	})
 }
 
 // allHandles sets every node's Handle: the lengths in hash order (each
-// needs its neighbours there), then the strings in id order, cut from one
-// shared string.
+// needs its neighbours there), then the strings.
 func (v *View) allHandles() {
-	total := 0
+	all := make([]int32, len(v.byHash))
 	for k, i := range v.byHash {
-		l := v.handleLen(int32(k))
-		v.hlen[i] = uint8(l)
-		total += min(l, 16)
+		v.hlen[i] = uint8(v.handleLen(int32(k)))
+		all[k] = int32(k)
 	}
-	var b strings.Builder // its String does not copy the bytes
-	b.Grow(total)
-	var d [16]byte
-	for i, nd := range v.Nodes {
-		b.Write(appendHex(d[:0], nd.hash, int(v.hlen[i])))
-	}
-	all := b.String()
-	at := 0
-	for i, nd := range v.Nodes {
-		l := int(v.hlen[i])
-		nd.Handle = all[at : at+min(l, 16)]
-		at += min(l, 16)
-		if l > 16 {
-			nd.Handle += "-" + strconv.Itoa(int(nd.Members[0]))
-		}
-	}
+	v.cutHandles(all, func(i int32) int32 { return v.Nodes[i].Members[0] },
+		func(i int32, h string) { v.Nodes[i].Handle = h })
 }
 
 // appendHex appends the first min(l, 16) hex digits of h to buf.

@@ -223,10 +223,10 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 			h.oldTodo = append(h.oldTodo, k)
 		}
 	}
-	hs := nv.cutHandles(fresh2, func(i int32) int32 { return first[i-base] })
-	for j, k := range fresh2 {
-		nd := &batch[nv.byHash[k]-base]
-		nd.Handle, nd.hash = hs[j], nv.sorted[k]
+	nv.cutHandles(fresh2, func(i int32) int32 { return first[i-base] },
+		func(i int32, h string) { batch[i-base].Handle = h })
+	for _, k := range fresh2 {
+		batch[nv.byHash[k]-base].hash = nv.sorted[k]
 	}
 }
 
