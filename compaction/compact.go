@@ -66,6 +66,9 @@ type grouping struct {
 	tot                      []int64 // per group: total (order)
 	sorted                   []int32 // groups, each one's children sorted (order)
 	ids                      []int32 // per group: its node's id (splice)
+	got                      []delegation
+	spare                    []group // merge's output
+	src                      []int32 // merge's: where each group comes from
 }
 
 func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
@@ -98,9 +101,12 @@ func stepGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
 
 // release gives g's scratch space back for another step. The groups'
 // seeds and members are the new nodes' own, so they are not kept.
-func (g *grouping) release() {
+func (g *grouping) release() { g.put(nil, nil) }
+
+// put returns g to the pool with the given seeds and members.
+func (g *grouping) put(seeds, mem []int32) {
 	g.t, g.ix, g.level, g.old = nil, nil, paged{}, nil
-	g.seeds, g.mem = nil, nil
+	g.seeds, g.mem = seeds, mem
 	groupings.Put(g)
 }
 
@@ -120,25 +126,35 @@ func (g *grouping) run() {
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		y, same := int32(-1), false
-		if g.old != nil { // a step
-			y, same = g.from(gi)
-		}
-		switch {
-		case same:
-			g.gr[gi].reuse = y
-			continue
-		case y >= 0 && g.old.Nodes[y].r2 < 0:
-			g.derive(gi, y)
-		default:
-			g.absorb(gi)
-		}
-		g.seedChildren(gi)
-		for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
-			stack = append(stack, k)
+		if g.visit(gi) {
+			for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
+				stack = append(stack, k)
+			}
 		}
 	}
 	g.stack = stack
+}
+
+// visit processes group gi: after a step, it may be an old node (reuse)
+// or the part of one below its seeds (derive); otherwise it absorbs its
+// members. It then seeds gi's child groups, and reports whether it did
+// (a reused group has no child groups: it keeps its old subtree).
+func (g *grouping) visit(gi int32) bool {
+	y, same := int32(-1), false
+	if g.old != nil { // a step
+		y, same = g.from(gi)
+	}
+	switch {
+	case same:
+		g.gr[gi].reuse = y
+		return false
+	case y >= 0 && g.old.Nodes[y].r2 < 0:
+		g.derive(gi, y)
+	default:
+		g.absorb(gi)
+	}
+	g.seedChildren(gi)
+	return true
 }
 
 // from returns the old node that all of group gi's seeds belong to, when

@@ -29,20 +29,22 @@
 // Nodes are named by ids, indices into View.Nodes. Compact numbers them in
 // pre-order. Step shares with the view before it every node it does not
 // change, under the same id: the recomputed part of the view gets new ids
-// (in no particular order), dropped ids hold nil, and a node whose parent,
-// children or handle changes is copied. The per-call-tree-node tables (the
+// (in no particular order), dropped ids hold nil, and a node whose parent
+// or children change is copied. The per-call-tree-node tables (the
 // levels, and which compacted node each call-tree node is in) are kept in
 // pages that states and views share, and a step copies only the pages it
 // writes. So a step costs the part it recomputes plus a copy of a few
 // arrays as long as the view (node addresses, handle lengths, the hash
 // order), not a copy of every node or of the tree's tables. It runs on two
-// goroutines: one writes the new nodes while the other updates the hash
-// order and the handles.
+// goroutines: a large regrouping is shared between them (see share.go), and
+// then one writes the new nodes while the other updates the hash order and
+// the handle lengths.
 //
 // Handles are the shortest prefixes (at least four hex digits), unique in
 // the view, of a hash of the node's name and of the call path where it
 // starts (its first seed), so they are the same on every run and machine and
-// a node keeps its handle across steps that do not remake it.
+// a node keeps its handle across steps that do not remake it (but for a
+// digit more or less as nodes with a like hash come and go).
 //
 // Views and states are immutable once made and may be shared; a View holds
 // its State, which must not be modified afterwards.

@@ -19,9 +19,11 @@ const HandleLen = 4
 // handles that would collide all get one more digit, repeatedly. So a
 // handle names a compacted node by what it shows and where it starts in the
 // call tree; it does not depend on any order, is the same on every run and
-// machine, and survives steps elsewhere in the view (an expand changes only
-// the handles of the nodes it remakes). Two nodes with equal 64-bit hashes
-// are told apart by their first seed (a call-tree node id).
+// machine, and survives steps elsewhere in the view, but for a digit more
+// or less when a node whose hash shares its prefix comes or goes. Two nodes
+// with equal 64-bit hashes are told apart by their first seed (a call-tree
+// node id). A view keeps the hashes in order and each node's handle
+// length; Handle cuts the string when it is asked for.
 
 // sortHashes returns ids ordered by (hash, position in ids) and the hashes
 // in that order: by a comparison sort for small views; for large ones by
@@ -117,89 +119,38 @@ func insertionSort(order []int32, sorted []uint64) {
 }
 
 // handleLengths sets the handle lengths of the nodes at the given
-// positions of v.byHash (ascending, each once; those out of range are
-// ignored), and returns the positions whose handles must be (re)made:
-// every new node's (id base on), and the old nodes' whose length changed.
-// It reuses positions as scratch space.
-func (v *View) handleLengths(positions []int32, base int32) []int32 {
+// positions of v.byHash (ascending; those out of range are ignored).
+func (v *View) handleLengths(positions []int32) {
 	n := int32(len(v.byHash))
-	todo := positions[:0]
 	for _, k := range positions {
-		if k < 0 || k >= n {
-			continue
+		if k >= 0 && k < n {
+			v.hlen[v.byHash[k]] = uint8(v.handleLen(k))
 		}
-		i := v.byHash[k]
-		l := v.handleLen(k)
-		if i < base && int(v.hlen[i]) == l && l <= 16 {
-			continue
-		}
-		v.hlen[i] = uint8(l)
-		todo = append(todo, k)
-	}
-	return todo
-}
-
-// cutHandles makes the handles of the nodes at the given positions of
-// v.byHash, from their hashes and handle lengths, cut from one string, and
-// calls set with each node and its handle. first(i) is node i's first
-// seed, which tells apart nodes whose hashes are equal.
-func (v *View) cutHandles(todo []int32, first func(i int32) int32, set func(i int32, h string)) {
-	total := 0
-	for _, k := range todo {
-		total += min(int(v.hlen[v.byHash[k]]), 16)
-	}
-	var b strings.Builder // its String does not copy the bytes
-	b.Grow(total)
-	var d [16]byte
-	for _, k := range todo {
-		b.Write(appendHex(d[:0], v.sorted[k], int(v.hlen[v.byHash[k]])))
-	}
-	all := b.String()
-	at := 0
-	for _, k := range todo {
-		i := v.byHash[k]
-		l := int(v.hlen[i])
-		h := all[at : at+min(l, 16)]
-		at += min(l, 16)
-		if l > 16 {
-			h += "-" + strconv.Itoa(int(first(i)))
-		}
-		set(i, h)
 	}
 }
 
-// setOldHandles sets the Handle of the old nodes (ids below base) at the
-// given positions of v.byHash, copying first each one that v still shares
-// with old, the view before.
-func (v *View) setOldHandles(old *View, todo []int32) {
-	copies := 0
-	for _, k := range todo {
-		if i := v.byHash[k]; v.Nodes[i] == old.Nodes[i] {
-			copies++
-		}
-	}
-	batch := make([]Node, copies)
-	v.cutHandles(todo, func(i int32) int32 { return v.Nodes[i].Members[0] }, func(i int32, h string) {
-		nd := v.Nodes[i]
-		if nd == old.Nodes[i] {
-			batch[0] = *nd
-			nd, v.Nodes[i] = &batch[0], &batch[0]
-			batch = batch[1:]
-		}
-		nd.Handle = h
-	})
-}
-
-// allHandles sets every node's Handle: the lengths in hash order (each
-// needs its neighbours there), then the strings.
+// allHandles sets every node's handle length.
 func (v *View) allHandles() {
-	all := make([]int32, len(v.byHash))
 	for k, i := range v.byHash {
 		v.hlen[i] = uint8(v.handleLen(int32(k)))
-		all[k] = int32(k)
 	}
-	v.cutHandles(all, func(i int32) int32 { return v.Nodes[i].Members[0] },
-		func(i int32, h string) { v.Nodes[i].Handle = h })
+}
+
+// Handle returns node i's handle: the first hex digits of its hash, as
+// many as its handle length, and when another node's hash is the same, a
+// dash and its first seed, which tells the two apart.
+func (v *View) Handle(i int32) string {
+	nd := v.Nodes[i]
+	l := HandleLen // a view made by hand, in a test, has no lengths
+	if int(i) < len(v.hlen) {
+		l = int(v.hlen[i])
+	}
+	var d [16]byte
+	h := appendHex(d[:0], nd.hash, l)
+	if l > 16 {
+		h = append(append(h, '-'), strconv.Itoa(int(nd.Members[0]))...)
+	}
+	return string(h)
 }
 
 // appendHex appends the first min(l, 16) hex digits of h to buf.
@@ -310,7 +261,7 @@ func (v *View) byHandle(h string) (int32, bool) {
 	}
 	found := int32(-1)
 	for _, i := range v.byHash[lo:hi] {
-		nh := v.Nodes[i].Handle
+		nh := v.Handle(i)
 		if nh == h {
 			return i, true
 		}

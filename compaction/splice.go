@@ -38,7 +38,15 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	g.old, g.target = v, c
 	g.kids = seeds
 	g.seedChildren(0)
-	g.run()
+	size := int32(0)
+	for _, s := range seeds {
+		size += v.Tree.Size[s]
+	}
+	if size >= shareMin {
+		g.runShared()
+	} else {
+		g.run()
+	}
 	return splice(v, ns, p, sibs, removed, g)
 }
 
@@ -170,7 +178,6 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		panic(failed)
 	}
 	nv.After = v.After - len(h.dropped) + int(nNew)
-	nv.setOldHandles(v, h.oldTodo)
 	return nv, x
 }
 
@@ -179,14 +186,13 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 var hashWorkFault func()
 
 // hashWork is the part of a step that concerns the order of the hashes:
-// which nodes are dropped, the new nodes' hashes and handles, the merged
-// order, and the handle lengths it changes. It reads the view before the
-// step and the groups, and writes only nv's hash order and handle lengths,
-// nil at the ids of the dropped nodes, and the Handle and hash of the new
-// nodes, in batch (the other side writes their other fields).
+// which nodes are dropped, the new nodes' hashes, the merged order, and
+// the handle lengths it changes. It reads the view before the step and the
+// groups, and writes only nv's hash order and handle lengths, nil at the
+// ids of the dropped nodes, and the hash of the new nodes, in batch (the
+// other side writes their other fields).
 type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
-	oldTodo []int32 // positions in nv's hash order of old nodes whose handles change
 }
 
 func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, batch []Node) {
@@ -213,21 +219,11 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 		func(k int, h uint64) { hash[k] = h })
 	nv.hlen = make([]uint8, len(nv.Nodes))
 	copy(nv.hlen, v.hlen)
+	for k, i := range fresh {
+		batch[i-base].hash = hash[k]
+	}
 	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
-	todo := nv.handleLengths(dirty, base)
-	var fresh2 []int32 // positions of the new nodes
-	for _, k := range todo {
-		if nv.byHash[k] >= base {
-			fresh2 = append(fresh2, k)
-		} else {
-			h.oldTodo = append(h.oldTodo, k)
-		}
-	}
-	nv.cutHandles(fresh2, func(i int32) int32 { return first[i-base] },
-		func(i int32, h string) { batch[i-base].Handle = h })
-	for _, k := range fresh2 {
-		batch[nv.byHash[k]-base].hash = nv.sorted[k]
-	}
+	nv.handleLengths(dirty)
 }
 
 // drop lists the ids of node x's subtree in v, but for the nodes reused

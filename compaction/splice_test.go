@@ -25,6 +25,19 @@ func TestRecompactEqualsCompact(t *testing.T) {
 		defer func() { renumberSlack = 4096 }()
 		testSteps(t)
 	})
+	// Every step's regrouping shared between two goroutines, however small.
+	t.Run("shared", func(t *testing.T) {
+		shared, handoffs := 0, 0
+		shareMin, shareEager = 0, true
+		shareSeen = func(n int) { shared, handoffs = shared+1, handoffs+n }
+		defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
+		testRecompact(t)
+		testSteps(t)
+		t.Logf("%d regroupings shared, %d groups handed on", shared, handoffs)
+		if handoffs < 1000 { // most regroupings here are a group or two
+			t.Errorf("only %d groups handed on in %d shared regroupings", handoffs, shared)
+		}
+	})
 }
 
 // testSteps: chains of 30 steps by Step, which renumbers the view whenever
@@ -163,7 +176,7 @@ func sameView(got, want *View) error {
 	}
 	for k := range wp {
 		g, w := got.Nodes[gp[k]], want.Nodes[wp[k]]
-		if g.Name != w.Name || g.Handle != w.Handle || up(gat, g.Parent) != up(wat, w.Parent) ||
+		if g.Name != w.Name || got.Handle(gp[k]) != want.Handle(wp[k]) || up(gat, g.Parent) != up(wat, w.Parent) ||
 			got.Depth(gp[k]) != want.Depth(wp[k]) || g.Total != w.Total || g.Self != w.Self ||
 			!slices.Equal(place(gat, g.Children), place(wat, w.Children)) ||
 			!slices.Equal(g.Members, w.Members) {
@@ -252,8 +265,8 @@ func FuzzResolve(f *testing.F) {
 			t.Fatalf("Resolve(%q) = %d, out of range", target, i)
 		}
 		if i >= 0 {
-			if j, _ := v.Resolve(v.Nodes[i].Handle); j != i {
-				t.Errorf("handle %s resolves to %d, want %d", v.Nodes[i].Handle, j, i)
+			if j, _ := v.Resolve(v.Handle(i)); j != i {
+				t.Errorf("handle %s resolves to %d, want %d", v.Handle(i), j, i)
 			}
 			if j, _ := v.Resolve(v.Path(i)); j != i {
 				t.Errorf("path %s resolves to %d, want %d", v.Path(i), j, i)
@@ -262,7 +275,7 @@ func FuzzResolve(f *testing.F) {
 	})
 }
 
-// TestStepPanicReachesCaller: a panic on a step's second goroutine is
+// TestStepPanicReachesCaller: a panic on a step's other goroutines is
 // raised again on the goroutine that called Step, where the kernel's
 // recover turns it into an error for the cell instead of ending the
 // process.
@@ -273,18 +286,21 @@ func TestStepPanicReachesCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hashWorkFault = func() { panic("injected") }
-	defer func() { hashWorkFault = nil }()
-	got := func() (p any) {
-		defer func() { p = recover() }()
-		Step(v, target, +1)
-		return nil
-	}()
-	if got != "injected" {
-		t.Fatalf("Step's caller recovered %v, want the injected panic", got)
-	}
-	hashWorkFault = nil
-	if _, _, err := Step(v, target, +1); err != nil {
-		t.Fatalf("the same step without the fault: %v", err)
+	shareMin = 0
+	defer func() { shareMin = 8192 }()
+	for _, fault := range []*func(){&hashWorkFault, &shareFault} {
+		*fault = func() { panic("injected") }
+		got := func() (p any) {
+			defer func() { p = recover() }()
+			Step(v, target, +1)
+			return nil
+		}()
+		*fault = nil
+		if got != "injected" {
+			t.Fatalf("Step's caller recovered %v, want the injected panic", got)
+		}
+		if _, _, err := Step(v, target, +1); err != nil {
+			t.Fatalf("the same step without the fault: %v", err)
+		}
 	}
 }

@@ -40,7 +40,7 @@ func (v *View) WriteText(w io.Writer, max int) error {
 		stack = stack[:len(stack)-1]
 		nd := v.Nodes[e.id]
 		bw.WriteString(strings.Repeat("  ", int(e.depth)))
-		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), nd.Handle)
+		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), v.Handle(e.id))
 		for k := len(nd.Children) - 1; k >= 0; k-- {
 			stack = append(stack, entry{nd.Children[k], e.depth + 1})
 		}
@@ -85,7 +85,7 @@ func (v *View) docNodes(ids []int32) []DocNode {
 	out := make([]DocNode, len(ids))
 	for k, i := range ids {
 		nd := v.Nodes[i]
-		out[k] = DocNode{Name: nd.Name, Handle: nd.Handle, Total: nd.Total, Self: nd.Self,
+		out[k] = DocNode{Name: nd.Name, Handle: v.Handle(i), Total: nd.Total, Self: nd.Self,
 			Members: len(nd.Members), Children: v.docNodes(nd.Children)}
 	}
 	return out

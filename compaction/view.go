@@ -11,7 +11,6 @@ import (
 // views share the nodes a step does not change.
 type Node struct {
 	Name     string  // displayed compacted name (the shortest among the members)
-	Handle   string  // short, stable id: from its name and the call path where it starts (see doc.go)
 	Parent   int32   // id of the parent node, -1 for a root
 	Children []int32 // ids, by descending Total, then Name
 	Total    int64   // sum of the totals of the highest members, in the view's value type
@@ -40,7 +39,7 @@ type View struct {
 
 	byHash []int32  // node ids by (hash, id)
 	sorted []uint64 // the hashes in byHash order
-	hlen   []uint8  // by id: the length the node's Handle was made with (over 16: a full hash shared)
+	hlen   []uint8  // by id: the length of the node's handle in hex digits (over 16: a full hash shared)
 	state  *State   // the state the view was computed from
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node

@@ -190,7 +190,7 @@ func completeTarget(c *Call, prefix string) []string {
 		if len(out) >= 100 {
 			break
 		}
-		if h := v.Nodes[i].Handle; strings.HasPrefix(h, prefix) {
+		if h := v.Handle(i); strings.HasPrefix(h, prefix) {
 			out = append(out, h)
 		}
 	}

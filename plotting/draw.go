@@ -175,19 +175,21 @@ func fresh(p *Pic, since *compaction.View) []bool {
 	out := make([]bool, len(p.Items))
 	for i := range p.Items {
 		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
-			out[i] = !inView(since, p.View.Nodes[it.Nodes[0]])
+			out[i] = !inView(since, p.View, it.Nodes[0])
 		}
 	}
 	return out
 }
 
-// inView reports whether v has a node with n's members.
-func inView(v *compaction.View, n *compaction.Node) bool {
+// inView reports whether v has a node with the members of node i of w.
+func inView(v, w *compaction.View, i int32) bool {
+	n := w.Nodes[i]
 	if v.Tree != nil && len(n.Members) > 0 && int(n.Members[0]) < v.Tree.Len() {
 		return slices.Equal(v.Nodes[v.NodeOf(n.Members[0])].Members, n.Members)
 	}
-	j, err := v.Resolve(n.Handle)
-	return err == nil && v.Nodes[j].Handle == n.Handle && v.Nodes[j].Name == n.Name && v.Nodes[j].Total == n.Total
+	h := w.Handle(i)
+	j, err := v.Resolve(h)
+	return err == nil && v.Handle(j) == h && v.Nodes[j].Name == n.Name && v.Nodes[j].Total == n.Total
 }
 
 func marks(p *Pic) int {

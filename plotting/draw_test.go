@@ -155,19 +155,19 @@ func TestTooltips(t *testing.T) {
 		p := o.pic(v, DefaultMaxNodes)
 		for i := range p.Items {
 			it := &p.Items[i]
-			n := v.Nodes[it.Nodes[0]]
+			n, h := v.Nodes[it.Nodes[0]], v.Handle(it.Nodes[0])
 			tipText := tip(p, int32(i), "toy")
-			got, err := v.Resolve(n.Handle)
+			got, err := v.Resolve(h)
 			if err != nil || got != it.Nodes[0] {
-				t.Errorf("%s: handle %s resolves to %d (%v), want %d", fig, n.Handle, got, err, it.Nodes[0])
+				t.Errorf("%s: handle %s resolves to %d (%v), want %d", fig, h, got, err, it.Nodes[0])
 			}
 			for _, want := range []string{
 				n.Name + "\n",
 				fmt.Sprintf("total %d samples (%s)", n.Total, Percent(n.Total, 6)),
 				fmt.Sprintf("self %d samples", n.Self),
 				fmt.Sprintf("%d member", len(n.Members)),
-				"expand toy " + n.Handle + "\n",
-				"compact toy " + n.Handle,
+				"expand toy " + h + "\n",
+				"compact toy " + h,
 			} {
 				if !strings.Contains(tipText, want) {
 					t.Errorf("%s: tooltip of %s = %q, want it to contain %q", fig, n.Name, tipText, want)

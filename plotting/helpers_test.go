@@ -38,7 +38,7 @@ func makeView(roots ...*tnode) *compaction.View {
 	}
 	add = func(n *tnode, parent, depth int32) int32 {
 		id := int32(len(v.Nodes))
-		v.Nodes = append(v.Nodes, &compaction.Node{Name: n.name, Handle: fmt.Sprintf("h%d", id), Parent: parent,
+		v.Nodes = append(v.Nodes, &compaction.Node{Name: n.name, Parent: parent,
 			Total: n.total(), Self: n.self, Members: []int32{id}})
 		sortKids(n.kids)
 		var kids []int32

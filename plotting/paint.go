@@ -91,7 +91,7 @@ func nodeID(p *Pic, prefix string, id int32) string {
 	case p.Bottom || len(it.Nodes) != 1:
 		return fmt.Sprintf("%s-b%d", prefix, id)
 	}
-	return prefix + "-" + p.View.Nodes[it.Nodes[0]].Handle
+	return prefix + "-" + p.View.Handle(it.Nodes[0])
 }
 
 func paintFlame(w io.Writer, p *Pic, o Options) error {

@@ -34,7 +34,7 @@ func Text(p *Pic, profile string) string {
 			}
 			fmt.Fprintf(&b, "%s [%s] %s", name, Amount(it.Total, vt), Percent(it.Total, p.Total))
 			if it.Fold == 0 && len(it.Nodes) == 1 {
-				b.WriteString(" " + p.View.Nodes[it.Nodes[0]].Handle)
+				b.WriteString(" " + p.View.Handle(it.Nodes[0]))
 			}
 			b.WriteString("\n")
 			walk(it.Kids)

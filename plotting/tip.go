@@ -63,17 +63,17 @@ func tip(p *Pic, id int32, profile string) string {
 		return b.String() + handles(p, it, profile)
 	}
 	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), Percent(it.Self, p.Total))
-	n := p.View.Nodes[it.Nodes[0]]
-	fmt.Fprintf(&b, "\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle)
-	return b.String() + commands(profile, n.Handle)
+	n, h := p.View.Nodes[it.Nodes[0]], p.View.Handle(it.Nodes[0])
+	fmt.Fprintf(&b, "\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), h)
+	return b.String() + commands(profile, h)
 }
 
 // handles lists the compacted nodes a bottom-up item merges.
 func handles(p *Pic, it *Item, profile string) string {
 	if len(it.Nodes) == 1 {
-		n := p.View.Nodes[it.Nodes[0]]
-		return fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), n.Handle) +
-			commands(profile, n.Handle)
+		n, h := p.View.Nodes[it.Nodes[0]], p.View.Handle(it.Nodes[0])
+		return fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), h) +
+			commands(profile, h)
 	}
 	hs := make([]string, 0, 8)
 	for i, id := range it.Nodes {
@@ -81,7 +81,7 @@ func handles(p *Pic, it *Item, profile string) string {
 			hs = append(hs, fmt.Sprintf("… %d more", len(it.Nodes)-8))
 			break
 		}
-		hs = append(hs, p.View.Nodes[id].Handle)
+		hs = append(hs, p.View.Handle(id))
 	}
 	return fmt.Sprintf("\n%d compacted nodes: %s", len(it.Nodes), strings.Join(hs, " "))
 }

@@ -1,0 +1,263 @@
+package compaction
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Sharing a step's regrouping between two goroutines.
+//
+// The groups of a regrouping are independent below their seeds: a group's
+// members and child groups depend only on its name, its seeds and the
+// levels under them. So two workers, each a grouping with its own groups,
+// seeds, members and scratch space, can each take groups from their own
+// stack, depth first. When one runs dry, the other hands it the group at
+// the bottom of its stack (the oldest one left: usually the largest part of
+// the work) as a new top group of the receiver, and marks its own copy
+// delegated. When both are dry, the work is done.
+//
+// Then merge puts the helper's seeds and members after g's, and renumbers
+// all the groups breadth first from the virtual root, a delegated group
+// taking the place of the group it was handed on as: so the groups, their
+// order and the ids of the new nodes made from them do not depend on how
+// the work happened to be shared.
+
+// shareMin is the least number of call-tree nodes below a step's top
+// seeds for which the regrouping is shared (tests lower it).
+var shareMin int32 = 8192
+
+// delegated marks, in the reuse field, a group that its worker handed on
+// to the other one.
+const delegated = -2
+
+// handoff is a group handed from one worker to the other.
+type handoff struct {
+	name  int32
+	seeds []int32 // a copy
+	from  int     // the worker that gave it
+	gi    int32   // its group there
+}
+
+// delegation records that group gi of worker from was done as group root
+// of the worker that holds the record.
+type delegation struct {
+	from     int
+	gi, root int32
+}
+
+// sharing is what the two workers of a shared regrouping have in common.
+type sharing struct {
+	mu     sync.Mutex     // held to change hungry
+	hungry [2]atomic.Bool // worker waits for a handoff
+	in     [2]atomic.Pointer[handoff]
+	done   atomic.Bool
+}
+
+// Test hooks: shareFault is called as the helper starts; with shareEager,
+// the caller's worker waits for the helper to be ready before it starts,
+// so that even small regroupings are shared; shareSeen is told how many
+// groups were handed on in each shared regrouping.
+var (
+	shareFault func()
+	shareEager bool
+	shareSeen  func(handoffs int)
+)
+
+// runShared is run on two goroutines (see above). A panic on the helper's
+// goroutine is raised again on the caller's.
+func (g *grouping) runShared() {
+	h := stepGrouping(g.t, g.ix, g.level)
+	h.old, h.target = g.old, g.target
+	g.got, h.got = g.got[:0], h.got[:0]
+	s := new(sharing)
+	var failed any
+	exited := make(chan struct{})
+	go func() {
+		defer close(exited)
+		defer func() {
+			if failed = recover(); failed != nil {
+				s.finish()
+			}
+		}()
+		if shareFault != nil {
+			shareFault()
+		}
+		s.work(1, h, nil)
+	}()
+	func() {
+		defer func() { s.finish(); <-exited }() // even when this side panics
+		top := make([]int32, 0, g.gr[0].kidHi-g.gr[0].kidLo)
+		for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
+			top = append(top, gi)
+		}
+		for shareEager && !s.hungry[1].Load() {
+			select {
+			case <-exited:
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+		s.work(0, g, top)
+	}()
+	if failed != nil {
+		panic(failed)
+	}
+	if shareSeen != nil {
+		shareSeen(len(g.got) + len(h.got))
+	}
+	g.merge(h)
+	h.releaseHelper()
+}
+
+// finish tells both workers that the work is over.
+func (s *sharing) finish() { s.done.Store(true) }
+
+// work is worker w's loop, g its grouping, starting with the groups in
+// stack (the last first).
+func (s *sharing) work(w int, g *grouping, stack []int32) {
+	o := 1 - w
+	head := 0 // stack[head:] is left to do; below head, handed on
+	for {
+		if head == len(stack) {
+			stack, head = stack[:0], 0
+			t, ok := s.wait(w)
+			if !ok {
+				return
+			}
+			stack = append(stack, g.receive(t))
+			continue
+		}
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if head < len(stack) && s.hungry[o].Load() {
+			g.largestFirst(stack[head:])
+			if s.give(o, g, stack[head]) {
+				head++
+			}
+		}
+		if g.visit(gi) {
+			for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
+				stack = append(stack, k)
+			}
+		}
+	}
+}
+
+// largestFirst moves to the front of stack the group likely to hold the
+// most work: the one with the most call-tree nodes below its seeds, among
+// the first 64.
+func (g *grouping) largestFirst(stack []int32) {
+	size := g.t.Size
+	best, most := 0, int32(-1)
+	for k, gi := range stack[:min(len(stack), 64)] {
+		n := int32(0)
+		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
+			n += size[s]
+		}
+		if n > most {
+			best, most = k, n
+		}
+	}
+	stack[0], stack[best] = stack[best], stack[0]
+}
+
+// wait marks worker w hungry and waits for a handoff; it returns false
+// when the other worker is hungry too, as then no work is left.
+func (s *sharing) wait(w int) (handoff, bool) {
+	s.mu.Lock()
+	if s.hungry[1-w].Load() { // only w could feed it, and w is dry
+		s.mu.Unlock()
+		s.finish()
+		return handoff{}, false
+	}
+	s.hungry[w].Store(true)
+	s.mu.Unlock()
+	// Spin rather than block: a blocked goroutine takes tens of
+	// microseconds to wake, and handoffs come often.
+	for {
+		if t := s.in[w].Swap(nil); t != nil {
+			return *t, true
+		}
+		if s.done.Load() {
+			return handoff{}, false
+		}
+		runtime.Gosched()
+	}
+}
+
+// give hands group gi of g to worker o, if o still waits for one.
+func (s *sharing) give(o int, g *grouping, gi int32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.hungry[o].Load() {
+		return false
+	}
+	s.hungry[o].Store(false)
+	gr := &g.gr[gi]
+	s.in[o].Store(&handoff{name: gr.name, seeds: slices.Clone(g.seeds[gr.seedLo:gr.seedHi]), from: 1 - o, gi: gi})
+	gr.reuse = delegated
+	return true
+}
+
+// receive makes a handed-on group a top group of g, and returns it.
+func (g *grouping) receive(t handoff) int32 {
+	r := g.newGroup(t.name, -1)
+	lo := int32(len(g.seeds))
+	g.seeds = append(g.seeds, t.seeds...)
+	g.gr[r].seedLo, g.gr[r].seedHi = lo, int32(len(g.seeds))
+	g.got = append(g.got, delegation{from: t.from, gi: t.gi, root: r})
+	return r
+}
+
+// merge takes the groups of h, the helper, into g, and numbers them all
+// breadth first from the virtual root: each group's children keep their
+// order and stay consecutive, and a delegated group is replaced by the
+// group that did its work.
+func (g *grouping) merge(h *grouping) {
+	ws := [2]*grouping{g, h}
+	var off [2]struct{ seed, mem int32 }
+	off[1].seed, off[1].mem = int32(len(g.seeds)), int32(len(g.mem))
+	g.seeds = append(g.seeds, h.seeds...)
+	g.mem = append(g.mem, h.mem...)
+	var body [2]map[int32]int32 // per giving worker: its group → the receiver's
+	for _, x := range ws {
+		for _, d := range x.got {
+			if body[d.from] == nil {
+				body[d.from] = make(map[int32]int32)
+			}
+			body[d.from][d.gi] = d.root
+		}
+	}
+	const hBit = 1 << 30 // in src: the group is h's
+	out, src := append(g.spare[:0], g.gr[0]), append(g.src[:0], 0)
+	for x := 0; x < len(out); x++ {
+		w, id := 0, src[x]
+		if id >= hBit {
+			w, id = 1, id-hBit
+		}
+		for ws[w].gr[id].reuse == delegated {
+			id, w = body[w][id], 1-w
+		}
+		b := ws[w].gr[id]
+		b.up = out[x].up
+		b.seedLo, b.seedHi = b.seedLo+off[w].seed, b.seedHi+off[w].seed
+		b.memLo, b.memHi = b.memLo+off[w].mem, b.memHi+off[w].mem
+		lo := int32(len(out))
+		for k := b.kidLo; k < b.kidHi; k++ {
+			out = append(out, group{up: int32(x)})
+			src = append(src, k+int32(w)*hBit)
+		}
+		b.kidLo, b.kidHi = lo, int32(len(out))
+		out[x] = b
+	}
+	g.gr, g.spare, g.src = out, g.gr[:0], src
+}
+
+// releaseHelper gives the helper's scratch space back, its seeds and
+// members with it: merge copied them, so no node refers to them.
+func (g *grouping) releaseHelper() {
+	g.put(g.seeds[:0], g.mem[:0])
+}
