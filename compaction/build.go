@@ -82,8 +82,8 @@ type emitter struct {
 	tot    []int64
 	kids   []int32
 	nodeOf *writer // the view's nodeOf, being written (nil: written elsewhere)
+	parent *writer // the view's parents, being written
 	batch  []Node  // the new nodes, in id order from base
-	copies []Node  // room for the reused nodes given a new parent
 	base   int32   // id of batch[0]
 	kidBuf []int32 // holds the new nodes' children lists
 	fresh  []int32 // ids of the new nodes, in pre-order
@@ -91,24 +91,23 @@ type emitter struct {
 }
 
 // newEmitter prepares to write the groups of g into v, new nodes into batch
-// from id base on, and at most moved reused nodes.
-func newEmitter(v *View, g *grouping, nodeOf *writer, tot []int64, kids []int32, base int32, batch []Node, moved int32) *emitter {
+// from id base on, with v's call-tree→node table and parents written by
+// nodeOf and parent.
+func newEmitter(v *View, g *grouping, nodeOf, parent *writer, tot []int64, kids []int32, base int32, batch []Node) *emitter {
 	n := len(batch)
-	return &emitter{v: v, g: g, nodeOf: nodeOf, tot: tot, kids: kids, base: base,
-		batch: batch, copies: make([]Node, 0, moved), kidBuf: make([]int32, 0, n)}
+	parent.grow(int(base) + n)
+	return &emitter{v: v, g: g, nodeOf: nodeOf, parent: parent, tot: tot, kids: kids, base: base,
+		batch: batch, kidBuf: make([]int32, 0, n)}
 }
 
 // group writes group gi's subtree under parent node up, in pre-order, and
-// returns its id. A group that reuses an old node
-// is that node (copied when its parent changes), subtree and all.
+// returns its id. A group that reuses an old node is that node, subtree and
+// all, under up.
 func (e *emitter) group(gi, up int32) int32 {
 	g, v := e.g, e.v
 	if x := g.gr[gi].reuse; x >= 0 {
-		if up >= e.base || v.Nodes[x].Parent != up { // under a new node, its parent is new
-			e.copies = append(e.copies, *v.Nodes[x])
-			nd := &e.copies[len(e.copies)-1]
-			nd.Parent = up
-			v.Nodes[x] = nd
+		if up >= e.base || e.parent.l.at(x) != up { // under a new node, its parent is new
+			e.parent.set(x, up)
 			e.check = append(e.check, x)
 		}
 		return x
@@ -125,7 +124,7 @@ func (e *emitter) group(gi, up int32) int32 {
 	v.Nodes[id] = nd
 	name := g.gr[gi].name
 	nd.name, nd.Name, nd.r2 = name, g.ix.str[name], g.gr[gi].r2
-	nd.Parent = up
+	e.parent.set(id, up)
 	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
 	nd.seeds = g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
 	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi] // ascending (absorb)
@@ -186,14 +185,14 @@ func (g *grouping) view(s *State, value int) *View {
 	tot, kids := g.order(value)
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, g, freshWriter(g.t.Len()), tot, kids, 0, make([]Node, n), 0)
+	e := newEmitter(v, g, freshWriter(g.t.Len()), freshWriter(int(n)), tot, kids, 0, make([]Node, n))
 	e.fresh = make([]int32, 0, n)
 	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
 	v.Roots = make([]int32, len(top))
 	for k, gi := range top {
 		v.Roots[k] = e.group(gi, -1)
 	}
-	v.nodeOf = e.nodeOf.l
+	v.nodeOf, v.parent = e.nodeOf.l, e.parent.l
 	e.hashFresh()
 	v.byHash, v.sorted = v.sortHashes(e.fresh)
 	v.allHandles()

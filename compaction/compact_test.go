@@ -160,8 +160,8 @@ func sameAsOracle(v *View, want []oGroup) error {
 		if g.parent >= 0 {
 			wantUp = v.NodeOf(want[g.parent].members[0])
 		}
-		if nd.Parent != wantUp {
-			return fmt.Errorf("node %v: parent %d, oracle's %d", g.members, nd.Parent, wantUp)
+		if v.Parent(x) != wantUp {
+			return fmt.Errorf("node %v: parent %d, oracle's %d", g.members, v.Parent(x), wantUp)
 		}
 	}
 	return nil
@@ -171,7 +171,7 @@ func dump(v *View) string {
 	out := ""
 	for _, i := range v.Preorder() {
 		nd := v.Nodes[i]
-		out += fmt.Sprintf("%d: %s [%d] up=%d members=%v\n", i, nd.Name, nd.Total, nd.Parent, nd.Members)
+		out += fmt.Sprintf("%d: %s [%d] up=%d members=%v\n", i, nd.Name, nd.Total, v.Parent(i), nd.Members)
 	}
 	return out
 }

@@ -210,7 +210,7 @@ func fnvAdd(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
 // " > ": the path form of a TARGET.
 func (v *View) Path(i int32) string {
 	var parts []string
-	for ; i >= 0; i = v.Nodes[i].Parent {
+	for ; i >= 0; i = v.Parent(i) {
 		parts = append(parts, v.Nodes[i].Name)
 	}
 	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {

@@ -40,8 +40,8 @@ func checkInvariants(t *testing.T, v *View) {
 		self := nd.Total
 		for _, c := range nd.Children {
 			self -= v.Nodes[c].Total
-			if v.Nodes[c].Parent != int32(i) || v.Depth(c) != v.Depth(int32(i))+1 {
-				t.Errorf("node %s: child %d has parent %d depth %d", nd.Name, c, v.Nodes[c].Parent, v.Depth(c))
+			if v.Parent(c) != int32(i) || v.Depth(c) != v.Depth(int32(i))+1 {
+				t.Errorf("node %s: child %d has parent %d depth %d", nd.Name, c, v.Parent(c), v.Depth(c))
 			}
 		}
 		if nd.Self != self {

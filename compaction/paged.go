@@ -1,7 +1,8 @@
 package compaction
 
 // paged holds one int32 per call-tree node (a level, or the compacted node
-// it belongs to) in pages of pageLen entries. States and views share the
+// it belongs to) or per compacted node id (its parent) in pages of pageLen
+// entries. States and views share the
 // pages they do not change: a step copies the page table and only the pages
 // holding the nodes it changes, so its cost is the part of the tree it
 // touches, not the tree. A page is never written once a state or view
@@ -97,6 +98,15 @@ func (w *writer) setAll(ns []int32, g int32) {
 		}
 		ns = ns[k:]
 	}
+}
+
+// grow makes room for n values, the new ones in new private pages.
+func (w *writer) grow(n int) {
+	for len(w.l.pages)*pageLen < n {
+		w.l.pages = append(w.l.pages, new([pageLen]int32))
+		w.copied = append(w.copied, true)
+	}
+	w.l.n = max(w.l.n, n)
 }
 
 // page returns page p, copied first unless it is already private.

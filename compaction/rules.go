@@ -62,7 +62,7 @@ func (v *View) check(i int32) *Violation {
 	frame, level := v.Tree.Frame, v.state.lv
 	nd := v.Nodes[i]
 	name := nd.name
-	if p := nd.Parent; p >= 0 {
+	if p := v.Parent(i); p >= 0 {
 		pn := v.Nodes[p].name
 		if ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
 			return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}

@@ -15,7 +15,7 @@ import "slices"
 // the first violation of R1 or R2 on the nodes it made or re-parented, in
 // pre-order, or nil.
 func recompact(v *View, ns *State, c int32) (*View, *Violation) {
-	p := v.Nodes[c].Parent
+	p := v.Parent(c)
 	g := stepGrouping(v.Tree, ns.ix, ns.lv)
 	defer g.release()
 	if p >= 0 {
@@ -100,13 +100,12 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
 	ids := g.ids[:0]
-	nNew, moved := int32(0), int32(0)
+	nNew := int32(0)
 	ids = append(ids, -1) // the virtual root
 	for gi := 1; gi < len(g.gr); gi++ {
 		if x := g.gr[gi].reuse; x >= 0 {
 			reused[x/64] |= 1 << (x % 64)
 			ids = append(ids, x)
-			moved++
 		} else {
 			ids = append(ids, base+nNew)
 			nNew++
@@ -149,7 +148,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, v.nodeOf.writer(), tot, kids, base, batch, moved)
+	e := newEmitter(nv, g, v.nodeOf.writer(), v.parent.writer(), tot, kids, base, batch)
 	e.ids = ids
 	children := make([]int32, len(items))
 	for k, it := range items {
@@ -166,7 +165,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
-	nv.nodeOf = e.nodeOf.l
+	nv.nodeOf, nv.parent = e.nodeOf.l, e.parent.l
 	var x *Violation
 	for _, a := range e.check {
 		if x = nv.check(a); x != nil {

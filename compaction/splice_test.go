@@ -176,7 +176,7 @@ func sameView(got, want *View) error {
 	}
 	for k := range wp {
 		g, w := got.Nodes[gp[k]], want.Nodes[wp[k]]
-		if g.Name != w.Name || got.Handle(gp[k]) != want.Handle(wp[k]) || up(gat, g.Parent) != up(wat, w.Parent) ||
+		if g.Name != w.Name || got.Handle(gp[k]) != want.Handle(wp[k]) || up(gat, got.Parent(gp[k])) != up(wat, want.Parent(wp[k])) ||
 			got.Depth(gp[k]) != want.Depth(wp[k]) || g.Total != w.Total || g.Self != w.Self ||
 			!slices.Equal(place(gat, g.Children), place(wat, w.Children)) ||
 			!slices.Equal(g.Members, w.Members) {

@@ -73,11 +73,14 @@ func (v *View) renumbered() *View {
 		Nodes: make([]*Node, n), hlen: make([]uint8, n), sorted: v.sorted, byHash: make([]int32, n)}
 	batch := make([]Node, n)
 	kids := make([]int32, 0, n)
+	parent := freshWriter(n)
 	for k, i := range pre {
 		nd := &batch[k]
 		*nd = *v.Nodes[i]
-		if nd.Parent >= 0 {
-			nd.Parent = id[nd.Parent]
+		if p := v.Parent(i); p >= 0 {
+			parent.set(int32(k), id[p])
+		} else {
+			parent.set(int32(k), -1)
 		}
 		if len(nd.Children) > 0 {
 			lo := len(kids)
@@ -102,7 +105,7 @@ func (v *View) renumbered() *View {
 			out[k] = id[i]
 		}
 	}
-	nv.nodeOf = w.l
+	nv.nodeOf, nv.parent = w.l, parent.l
 	return nv
 }
 

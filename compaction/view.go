@@ -11,7 +11,6 @@ import (
 // views share the nodes a step does not change.
 type Node struct {
 	Name     string  // displayed compacted name (the shortest among the members)
-	Parent   int32   // id of the parent node, -1 for a root
 	Children []int32 // ids, by descending Total, then Name
 	Total    int64   // sum of the totals of the highest members, in the view's value type
 	Self     int64   // Total minus the children's totals
@@ -43,10 +42,16 @@ type View struct {
 	state  *State   // the state the view was computed from
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node
+	parent  paged   // per id: the id of the parent node, -1 for a root
 	pre     []int32 // the ids in pre-order; built on first use
 	rank    []int32 // by id: the position in pre; built with it
 	preOnce sync.Once
 }
+
+// Parent returns the id of node i's parent, -1 for a root. (A node's parent
+// is kept apart from the node, so that a step that moves a node under a new
+// parent need not copy it.)
+func (v *View) Parent(i int32) int32 { return v.parent.at(i) }
 
 // NodeOf returns the id of the compacted node that call-tree node n belongs
 // to.
@@ -87,10 +92,29 @@ func (v *View) Rank(i int32) int32 {
 	return v.rank[i]
 }
 
+// Assemble returns a view of nodes made by hand, with the given roots, for
+// testing code that draws views on trees that no profile gives. Each
+// node's parent is taken from the Children lists, and Before and After are
+// the number of nodes. The view has no call tree or state: Step, NodeOf and
+// Check do not apply to it, and its handles are all zeros.
+func Assemble(nodes []*Node, roots []int32) *View {
+	n := len(nodes)
+	parent := freshWriter(n)
+	for i := range n {
+		parent.set(int32(i), -1)
+	}
+	for i, nd := range nodes {
+		for _, c := range nd.Children {
+			parent.set(c, int32(i))
+		}
+	}
+	return &View{Nodes: nodes, Roots: roots, Before: n, After: n, parent: parent.l}
+}
+
 // Depth returns the depth of node i: 0 for a root. Time is the depth.
 func (v *View) Depth(i int32) int {
 	d := 0
-	for p := v.Nodes[i].Parent; p >= 0; p = v.Nodes[p].Parent {
+	for p := v.Parent(i); p >= 0; p = v.Parent(p) {
 		d++
 	}
 	return d

@@ -22,7 +22,7 @@ func bottomUpOracle(v *compaction.View) map[string]int64 {
 			continue
 		}
 		key := ""
-		for m := n; m >= 0; m = v.Nodes[m].Parent {
+		for m := n; m >= 0; m = v.Parent(m) {
 			key += "/" + v.Nodes[m].Name
 			out[key] += s
 		}
@@ -138,7 +138,7 @@ func TestBottomUpZoom(t *testing.T) {
 }
 
 func within(v *compaction.View, n, root int32) bool {
-	for ; n >= 0; n = v.Nodes[n].Parent {
+	for ; n >= 0; n = v.Parent(n) {
 		if n == root {
 			return true
 		}

@@ -24,10 +24,11 @@ func (n *tnode) total() int64 {
 }
 
 // makeView flattens hand-made trees into a View in pre-order, children by
-// descending total then name, handles from positions; no call tree.
+// descending total then name; no call tree.
 func makeView(roots ...*tnode) *compaction.View {
-	v := &compaction.View{}
-	var add func(n *tnode, parent, depth int32) int32
+	var nodes []*compaction.Node
+	var top []int32
+	var add func(n *tnode, depth int32) int32
 	sortKids := func(ns []*tnode) {
 		sort.SliceStable(ns, func(i, j int) bool {
 			if a, b := ns[i].total(), ns[j].total(); a != b {
@@ -36,25 +37,22 @@ func makeView(roots ...*tnode) *compaction.View {
 			return ns[i].name < ns[j].name
 		})
 	}
-	add = func(n *tnode, parent, depth int32) int32 {
-		id := int32(len(v.Nodes))
-		v.Nodes = append(v.Nodes, &compaction.Node{Name: n.name, Parent: parent,
-			Total: n.total(), Self: n.self, Members: []int32{id}})
+	add = func(n *tnode, depth int32) int32 {
+		id := int32(len(nodes))
+		nodes = append(nodes, &compaction.Node{Name: n.name, Total: n.total(), Self: n.self, Members: []int32{id}})
 		sortKids(n.kids)
 		var kids []int32
 		for _, k := range n.kids {
-			kids = append(kids, add(k, id, depth+1))
+			kids = append(kids, add(k, depth+1))
 		}
-		v.Nodes[id].Children = kids
+		nodes[id].Children = kids
 		return id
 	}
 	sortKids(roots)
 	for _, r := range roots {
-		v.Roots = append(v.Roots, add(r, -1, 0))
+		top = append(top, add(r, 0))
 	}
-	v.After = len(v.Nodes)
-	v.Before = len(v.Nodes)
-	return v
+	return compaction.Assemble(nodes, top)
 }
 
 var randNames = []string{"a", "a.X", "a.X.f", "a.Y.g", "b", "b.Z", "b.Z.h", "c.W.k", "main", "main.run", "lib2.Muscle"}

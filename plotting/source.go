@@ -155,7 +155,7 @@ func (b *bottomUp) kids(i int32) []int32 {
 	var up []cursor
 	var self int64
 	for _, c := range b.items[i].cursors {
-		if p := b.v.Nodes[c.node].Parent; p >= 0 && !b.stop[c.node] {
+		if p := b.v.Parent(c.node); p >= 0 && !b.stop[c.node] {
 			up = append(up, cursor{p, c.weight})
 		} else {
 			self += c.weight
