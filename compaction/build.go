@@ -5,59 +5,6 @@ import (
 	"slices"
 )
 
-// order computes, for the groups of g, their totals (the sum of their
-// seeds' totals) and each group's child groups sorted by descending total
-// then name (kids[kidLo:kidHi] of the returned slice).
-func (g *grouping) order(value int) (tot []int64, kids []int32) {
-	ng := len(g.gr)
-	total := g.t.Total[value]
-	tot = g.tot[:0]
-	if cap(tot) < ng {
-		tot = make([]int64, ng)
-	}
-	tot = tot[:ng]
-	tot[0] = 0 // the virtual root's
-	for gi := 1; gi < ng; gi++ {
-		var sum int64
-		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
-			sum += total[s]
-		}
-		tot[gi] = sum
-	}
-	kids = slices.Grow(g.sorted[:0], ng)
-	for i := range ng {
-		kids = append(kids, int32(i))
-	}
-	rank := g.ix.rank // comparing ranks is comparing names
-	less := func(a, b int32) bool {
-		return tot[a] > tot[b] || tot[a] == tot[b] && rank[g.gr[a].name] < rank[g.gr[b].name]
-	}
-	var keys []sibling
-	for gi := 0; gi < ng; gi++ {
-		k := kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
-		switch {
-		case len(k) < 2:
-		case len(k) <= 12: // most groups have a few children: sort them in place
-			for i := 1; i < len(k); i++ {
-				for j := i; j > 0 && less(k[j], k[j-1]); j-- {
-					k[j], k[j-1] = k[j-1], k[j]
-				}
-			}
-		default:
-			keys = keys[:0]
-			for _, c := range k {
-				keys = append(keys, sibling{tot[c], rank[g.gr[c].name], c})
-			}
-			sortSiblings(keys)
-			for j, s := range keys {
-				k[j] = s.id
-			}
-		}
-	}
-	g.tot, g.sorted = tot, kids
-	return tot, kids
-}
-
 // sibling is a sort key of a node among its siblings.
 type sibling struct {
 	tot  int64
@@ -79,36 +26,41 @@ type emitter struct {
 	ids    []int32
 	v      *View
 	g      *grouping
-	tot    []int64
-	kids   []int32
-	nodeOf *writer // the view's nodeOf, being written (nil: written elsewhere)
+	nodeOf *writer // the view's nodeOf, being written
 	parent *writer // the view's parents, being written
 	batch  []Node  // the new nodes, in id order from base
 	base   int32   // id of batch[0]
 	kidBuf []int32 // holds the new nodes' children lists
 	fresh  []int32 // ids of the new nodes, in pre-order
-	check  []int32 // the new nodes and the reused ones given a new parent, in pre-order: where R1 and R2 can fail
+
+	// After a step: the first violation of R1 or R2, in pre-order, among
+	// the nodes made and the old ones moved under a new parent.
+	checking bool
+	x        *Violation
 }
 
 // newEmitter prepares to write the groups of g into v, new nodes into batch
 // from id base on, with v's call-tree→node table and parents written by
 // nodeOf and parent.
-func newEmitter(v *View, g *grouping, nodeOf, parent *writer, tot []int64, kids []int32, base int32, batch []Node) *emitter {
+func newEmitter(v *View, g *grouping, nodeOf, parent *writer, base int32, batch []Node) *emitter {
 	n := len(batch)
 	parent.grow(int(base) + n)
-	return &emitter{v: v, g: g, nodeOf: nodeOf, parent: parent, tot: tot, kids: kids, base: base,
+	return &emitter{v: v, g: g, nodeOf: nodeOf, parent: parent, base: base,
 		batch: batch, kidBuf: make([]int32, 0, n)}
 }
 
-// group writes group gi's subtree under parent node up, in pre-order, and
-// returns its id. A group that reuses an old node is that node, subtree and
-// all, under up.
-func (e *emitter) group(gi, up int32) int32 {
+// group writes group gi's subtree under parent node up, named upName (-1
+// for none), in pre-order, and returns its id. A group that reuses an old
+// node is that node, subtree and all, under up.
+func (e *emitter) group(gi, up, upName int32) int32 {
 	g, v := e.g, e.v
-	if x := g.gr[gi].reuse; x >= 0 {
+	gr := &g.gr[gi]
+	if x := gr.reuse; x >= 0 {
 		if up >= e.base || e.parent.l.at(x) != up { // under a new node, its parent is new
 			e.parent.set(x, up)
-			e.check = append(e.check, x)
+			if e.checking && e.x == nil {
+				e.x = v.violation(x, up, gr.name, upName, gr.r2)
+			}
 		}
 		return x
 	}
@@ -119,29 +71,28 @@ func (e *emitter) group(gi, up int32) int32 {
 		id = e.base + int32(len(e.fresh))
 		e.fresh = append(e.fresh, id)
 	}
-	e.check = append(e.check, id)
+	if e.checking && e.x == nil {
+		e.x = v.violation(id, up, gr.name, upName, gr.r2)
+	}
 	nd := &e.batch[id-e.base]
 	v.Nodes[id] = nd
-	name := g.gr[gi].name
-	nd.name, nd.Name, nd.r2 = name, g.ix.str[name], g.gr[gi].r2
+	nd.name, nd.Name, nd.r2 = gr.name, g.ix.str[gr.name], gr.r2
 	e.parent.set(id, up)
-	nd.Total, nd.Self = e.tot[gi], e.tot[gi]
-	nd.seeds = g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi:g.gr[gi].seedHi]
-	nd.Members = g.mem[g.gr[gi].memLo:g.gr[gi].memHi:g.gr[gi].memHi] // ascending (absorb)
-	if e.nodeOf != nil {
-		e.nodeOf.setAll(nd.Members, id)
-	}
-	ks := e.kids[g.gr[gi].kidLo:g.gr[gi].kidHi]
-	if len(ks) == 0 {
+	nd.Total, nd.Self = gr.tot, gr.tot
+	nd.seeds = g.seeds[gr.seedLo:gr.seedHi:gr.seedHi]
+	nd.Members = g.mem[gr.memLo:gr.memHi:gr.memHi] // ascending (absorb)
+	e.nodeOf.setAll(nd.Members, id)
+	n := gr.kidHi - gr.kidLo
+	if n == 0 {
 		return id
 	}
 	lo := len(e.kidBuf)
-	e.kidBuf = slices.Grow(e.kidBuf, len(ks))[:lo+len(ks)]
-	children := e.kidBuf[lo : lo+len(ks) : lo+len(ks)]
+	e.kidBuf = slices.Grow(e.kidBuf, int(n))[:lo+int(n)]
+	children := e.kidBuf[lo : lo+int(n) : lo+int(n)]
 	nd.Children = children
-	for j, k := range ks {
-		children[j] = e.group(k, id)
-		nd.Self -= e.tot[k]
+	for j, k := 0, gr.kidLo; k < gr.kidHi; j, k = j+1, k+1 {
+		children[j] = e.group(k, id, nd.name)
+		nd.Self -= g.gr[k].tot
 	}
 	return id
 }
@@ -182,15 +133,13 @@ func hashStarts(ix *index, n int, node func(k int) (int32, string), set func(k i
 
 // view turns all the groups of g into a View, ids in pre-order.
 func (g *grouping) view(s *State, value int) *View {
-	tot, kids := g.order(value)
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, g, freshWriter(g.t.Len()), freshWriter(int(n)), tot, kids, 0, make([]Node, n))
+	e := newEmitter(v, g, freshWriter(g.t.Len()), freshWriter(int(n)), 0, make([]Node, n))
 	e.fresh = make([]int32, 0, n)
-	top := kids[g.gr[0].kidLo:g.gr[0].kidHi]
-	v.Roots = make([]int32, len(top))
-	for k, gi := range top {
-		v.Roots[k] = e.group(gi, -1)
+	v.Roots = make([]int32, 0, g.gr[0].kidHi-g.gr[0].kidLo)
+	for gi := g.gr[0].kidLo; gi < g.gr[0].kidHi; gi++ {
+		v.Roots = append(v.Roots, e.group(gi, -1, -1))
 	}
 	v.nodeOf, v.parent = e.nodeOf.l, e.parent.l
 	e.hashFresh()

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -18,7 +19,7 @@ import (
 // each node's children and the handles; t and s are not modified, and s
 // must not be modified afterwards (the view refers to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
-	g := newGrouping(t, s.index(t), s.lv)
+	g := newGrouping(t, s.index(t), s.lv, value)
 	n := t.Len()
 	g.mem, g.seeds = make([]int32, 0, n), make([]int32, 0, n) // each node is in both once
 	// At most one group per seed, plus the root: growing g.gr by appends
@@ -37,7 +38,10 @@ type group struct {
 	memLo, memHi   int32 // its members are mem[memLo:memHi], ascending
 	kidLo, kidHi   int32 // its child groups are the ids kidLo..kidHi-1
 	reuse          int32 // after a step: the old node it equals, or -1
+	y              int32 // after a step: the old node it is part of (from), or -1
 	r2             int32 // the first member that breaks R2 here, or -1
+	size           int32 // call-tree nodes below its seeds: a bound on its work
+	tot            int64 // the sum of its seeds' totals
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
@@ -48,6 +52,7 @@ type grouping struct {
 	t     *analysis.Tree
 	ix    *index
 	level paged
+	total []int64 // per call-tree node, in the view's value type
 
 	gr    []group
 	seeds []int32
@@ -63,17 +68,15 @@ type grouping struct {
 	stack                    []int32
 	mark, slot               []int32 // per compacted name id
 	stamp                    int32
-	tot                      []int64 // per group: total (order)
-	sorted                   []int32 // groups, each one's children sorted (order)
 	ids                      []int32 // per group: its node's id (splice)
 	got                      []delegation
 	spare                    []group // merge's output
 	src                      []int32 // merge's: where each group comes from
 }
 
-func newGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
+func newGrouping(t *analysis.Tree, ix *index, level paged, value int) *grouping {
 	g := &grouping{
-		t: t, ix: ix, level: level,
+		t: t, ix: ix, level: level, total: t.Total[value],
 		mark: make([]int32, len(ix.depth)),
 		slot: make([]int32, len(ix.depth)),
 	}
@@ -88,12 +91,12 @@ var groupings sync.Pool
 
 // stepGrouping returns a grouping like newGrouping's, reusing an earlier
 // step's scratch space when there is one for a tree of the same names.
-func stepGrouping(t *analysis.Tree, ix *index, level paged) *grouping {
+func stepGrouping(t *analysis.Tree, ix *index, level paged, value int) *grouping {
 	g, ok := groupings.Get().(*grouping)
 	if !ok || len(g.mark) != len(ix.depth) || g.stamp > 1<<30 {
-		return newGrouping(t, ix, level)
+		return newGrouping(t, ix, level, value)
 	}
-	g.t, g.ix, g.level = t, ix, level
+	g.t, g.ix, g.level, g.total = t, ix, level, t.Total[value]
 	g.gr = g.gr[:0]
 	g.newGroup(-1, -1)
 	return g
@@ -105,7 +108,7 @@ func (g *grouping) release() { g.put(nil, nil) }
 
 // put returns g to the pool with the given seeds and members.
 func (g *grouping) put(seeds, mem []int32) {
-	g.t, g.ix, g.level, g.old = nil, nil, paged{}, nil
+	g.t, g.ix, g.level, g.total, g.old = nil, nil, paged{}, nil, nil
 	g.seeds, g.mem = seeds, mem
 	groupings.Put(g)
 }
@@ -135,18 +138,15 @@ func (g *grouping) run() {
 	g.stack = stack
 }
 
-// visit processes group gi: after a step, it may be an old node (reuse)
-// or the part of one below its seeds (derive); otherwise it absorbs its
-// members. It then seeds gi's child groups, and reports whether it did
-// (a reused group has no child groups: it keeps its old subtree).
+// visit processes group gi: after a step, it may be an old node (reuse,
+// known since it was made: see resolve) or the part of one below its seeds
+// (derive); otherwise it absorbs its members. It then seeds gi's child
+// groups, and reports whether it did (a reused group has no child groups:
+// it keeps its old subtree).
 func (g *grouping) visit(gi int32) bool {
-	y, same := int32(-1), false
-	if g.old != nil { // a step
-		y, same = g.from(gi)
-	}
-	switch {
-	case same:
-		g.gr[gi].reuse = y
+	gr := &g.gr[gi]
+	switch y := gr.y; {
+	case gr.reuse >= 0:
 		return false
 	case y >= 0 && g.old.Nodes[y].r2 < 0:
 		g.derive(gi, y)
@@ -155,6 +155,19 @@ func (g *grouping) visit(gi int32) bool {
 	}
 	g.seedChildren(gi)
 	return true
+}
+
+// resolve notes, after a step, which old node new group gi comes from
+// (from): the node it is, with its R2 note and no work left (size 0), or
+// the one it is part of.
+func (g *grouping) resolve(gi int32) {
+	y, same := g.from(gi)
+	gr := &g.gr[gi]
+	if same {
+		gr.reuse, gr.r2, gr.size = y, g.old.Nodes[y].r2, 0
+	} else {
+		gr.y = y
+	}
 }
 
 // from returns the old node that all of group gi's seeds belong to, when
@@ -224,7 +237,7 @@ func (g *grouping) derive(gi, y int32) {
 
 func (g *grouping) newGroup(name, up int32) int32 {
 	id := int32(len(g.gr))
-	g.gr = append(g.gr, group{name: name, up: up, reuse: -1, r2: -1})
+	g.gr = append(g.gr, group{name: name, up: up, reuse: -1, r2: -1, y: -1})
 	return id
 }
 
@@ -309,8 +322,20 @@ func (g *grouping) components(nodes []int32) []int32 {
 }
 
 // seedChildren makes one new child group of up per component of g.kids, the
-// unabsorbed children of up's members, seeded by the component's nodes.
+// unabsorbed children of up's members, seeded by the component's nodes,
+// with its total; the new groups are in sibling order (sortGroups), and
+// after a step, resolved.
 func (g *grouping) seedChildren(up int32) {
+	first := int32(len(g.gr))
+	g.makeChildren(up)
+	if g.old != nil {
+		for gi := first; gi < int32(len(g.gr)); gi++ {
+			g.resolve(gi)
+		}
+	}
+}
+
+func (g *grouping) makeChildren(up int32) {
 	kids := g.kids
 	first := int32(len(g.gr))
 	g.gr[up].kidLo, g.gr[up].kidHi = first, first
@@ -322,6 +347,7 @@ func (g *grouping) seedChildren(up int32) {
 		g.gr[gi].seedLo = int32(len(g.seeds))
 		g.seeds = append(g.seeds, kids[0])
 		g.gr[gi].seedHi = int32(len(g.seeds))
+		g.gr[gi].tot, g.gr[gi].size = g.total[kids[0]], g.t.Size[kids[0]]
 		g.gr[up].kidHi = gi + 1
 		return
 	}
@@ -338,10 +364,31 @@ func (g *grouping) seedChildren(up int32) {
 	}
 	g.seeds = append(g.seeds, kids...)
 	for i, k := range kids {
-		gi := first + g.comp[i]
-		g.seeds[g.gr[gi].seedHi] = k
-		g.gr[gi].seedHi++
+		gr := &g.gr[first+g.comp[i]]
+		g.seeds[gr.seedHi] = k
+		gr.seedHi++
+		gr.tot += g.total[k]
+		gr.size += g.t.Size[k] // just read by absorb or derive
 	}
 	g.gr[up].kidHi = int32(len(g.gr))
 	g.count = count
+	g.sortGroups(g.gr[first:])
+}
+
+// sortGroups puts sibling groups in the order of a node's children: by
+// descending total, then name. Most groups have a few children, sorted in
+// place.
+func (g *grouping) sortGroups(gs []group) {
+	rank := g.ix.rank // comparing ranks is comparing names
+	if len(gs) <= 12 {
+		for i := 1; i < len(gs); i++ {
+			for j := i; j > 0 && (gs[j].tot > gs[j-1].tot || gs[j].tot == gs[j-1].tot && rank[gs[j].name] < rank[gs[j-1].name]); j-- {
+				gs[j], gs[j-1] = gs[j-1], gs[j]
+			}
+		}
+		return
+	}
+	slices.SortFunc(gs, func(a, b group) int {
+		return cmp.Or(cmp.Compare(b.tot, a.tot), cmp.Compare(rank[a.name], rank[b.name]))
+	})
 }

@@ -58,17 +58,23 @@ func (v *View) Check() *Violation {
 
 // check looks for a violation at node i.
 func (v *View) check(i int32) *Violation {
+	p, pn := v.Parent(i), int32(-1)
+	if p >= 0 {
+		pn = v.Nodes[p].name
+	}
+	return v.violation(i, p, v.Nodes[i].name, pn, v.Nodes[i].r2)
+}
+
+// violation looks for a violation at node i, named name, under node p (-1
+// for none) named pn, whose first member that breaks R2 is r2 (-1 for
+// none): what check does, for a node still being made.
+func (v *View) violation(i, p, name, pn, r2 int32) *Violation {
 	ix := v.state.ix
 	frame, level := v.Tree.Frame, v.state.lv
-	nd := v.Nodes[i]
-	name := nd.name
-	if p := v.Parent(i); p >= 0 {
-		pn := v.Nodes[p].name
-		if ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
-			return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}
-		}
+	if p >= 0 && ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
+		return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}
 	}
-	if m := nd.r2; m >= 0 { // found when the node was made (absorb)
+	if m := r2; m >= 0 { // found when the node was made (absorb)
 		low := ix.cname(frame[m], level.at(m))
 		for ix.depth[low] > ix.depth[name]+1 {
 			low = ix.parent[low]

@@ -32,12 +32,13 @@ var shareMin int32 = 8192
 // to the other one.
 const delegated = -2
 
-// handoff is a group handed from one worker to the other.
+// handoff is a group handed from one worker to the other: the group
+// itself (its seeds copied) and where it was.
 type handoff struct {
-	name  int32
-	seeds []int32 // a copy
-	from  int     // the worker that gave it
-	gi    int32   // its group there
+	gr    group
+	seeds []int32
+	from  int   // the worker that gave it
+	gi    int32 // its group there
 }
 
 // delegation records that group gi of worker from was done as group root
@@ -49,10 +50,16 @@ type delegation struct {
 
 // sharing is what the two workers of a shared regrouping have in common.
 type sharing struct {
-	mu     sync.Mutex     // held to change hungry
-	hungry [2]atomic.Bool // worker waits for a handoff
-	in     [2]atomic.Pointer[handoff]
-	done   atomic.Bool
+	mu sync.Mutex // held to change hungry
+	// Per worker, on a cache line of its own: a worker reads the other's
+	// hungry at every group, and a hungry worker spins on its in.
+	w [2]struct {
+		_      [64]byte
+		hungry atomic.Bool // waits for a handoff
+		in     atomic.Pointer[handoff]
+	}
+	_    [64]byte
+	done atomic.Bool
 }
 
 // Test hooks: shareFault is called as the helper starts; with shareEager,
@@ -68,7 +75,8 @@ var (
 // runShared is run on two goroutines (see above). A panic on the helper's
 // goroutine is raised again on the caller's.
 func (g *grouping) runShared() {
-	h := stepGrouping(g.t, g.ix, g.level)
+	h := stepGrouping(g.t, g.ix, g.level, 0)
+	h.total = g.total
 	h.old, h.target = g.old, g.target
 	g.got, h.got = g.got[:0], h.got[:0]
 	s := new(sharing)
@@ -92,7 +100,7 @@ func (g *grouping) runShared() {
 		for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
 			top = append(top, gi)
 		}
-		for shareEager && !s.hungry[1].Load() {
+		for shareEager && !s.w[1].hungry.Load() {
 			select {
 			case <-exited:
 				return
@@ -132,11 +140,8 @@ func (s *sharing) work(w int, g *grouping, stack []int32) {
 		}
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if head < len(stack) && s.hungry[o].Load() {
-			g.largestFirst(stack[head:])
-			if s.give(o, g, stack[head]) {
-				head++
-			}
+		if head < len(stack) && s.w[o].hungry.Load() && (g.largestFirst(stack[head:]) || shareEager) && s.give(o, g, stack[head]) {
+			head++
 		}
 		if g.visit(gi) {
 			for k := g.gr[gi].kidHi - 1; k >= g.gr[gi].kidLo; k-- {
@@ -148,43 +153,43 @@ func (s *sharing) work(w int, g *grouping, stack []int32) {
 
 // largestFirst moves to the front of stack the group likely to hold the
 // most work: the one with the most call-tree nodes below its seeds, among
-// the first 64.
-func (g *grouping) largestFirst(stack []int32) {
-	size := g.t.Size
-	best, most := 0, int32(-1)
-	for k, gi := range stack[:min(len(stack), 64)] {
-		n := int32(0)
-		for _, s := range g.seeds[g.gr[gi].seedLo:g.gr[gi].seedHi] {
-			n += size[s]
-		}
-		if n > most {
+// the first 64. It reports false when none has any work (all are reused).
+func (g *grouping) largestFirst(stack []int32) bool {
+	best, most := 0, int32(0)
+	for k, gi := range stack {
+		if n := g.gr[gi].size; n > most {
 			best, most = k, n
 		}
 	}
 	stack[0], stack[best] = stack[best], stack[0]
+	return most > 0
 }
 
 // wait marks worker w hungry and waits for a handoff; it returns false
 // when the other worker is hungry too, as then no work is left.
 func (s *sharing) wait(w int) (handoff, bool) {
 	s.mu.Lock()
-	if s.hungry[1-w].Load() { // only w could feed it, and w is dry
+	if s.w[1-w].hungry.Load() { // only w could feed it, and w is dry
 		s.mu.Unlock()
 		s.finish()
 		return handoff{}, false
 	}
-	s.hungry[w].Store(true)
+	s.w[w].hungry.Store(true)
 	s.mu.Unlock()
 	// Spin rather than block: a blocked goroutine takes tens of
-	// microseconds to wake, and handoffs come often.
-	for {
-		if t := s.in[w].Swap(nil); t != nil {
-			return *t, true
+	// microseconds to wake, and handoffs come often. Spinning only reads,
+	// so the other worker keeps its cache lines, and lets other goroutines
+	// (the collector's) have the processor now and then.
+	for spin := 1; ; spin++ {
+		if s.w[w].in.Load() != nil {
+			return *s.w[w].in.Swap(nil), true
 		}
 		if s.done.Load() {
 			return handoff{}, false
 		}
-		runtime.Gosched()
+		if spin%64 == 0 {
+			runtime.Gosched()
+		}
 	}
 }
 
@@ -192,22 +197,23 @@ func (s *sharing) wait(w int) (handoff, bool) {
 func (s *sharing) give(o int, g *grouping, gi int32) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.hungry[o].Load() {
+	if !s.w[o].hungry.Load() {
 		return false
 	}
-	s.hungry[o].Store(false)
+	s.w[o].hungry.Store(false)
 	gr := &g.gr[gi]
-	s.in[o].Store(&handoff{name: gr.name, seeds: slices.Clone(g.seeds[gr.seedLo:gr.seedHi]), from: 1 - o, gi: gi})
+	s.w[o].in.Store(&handoff{gr: *gr, seeds: slices.Clone(g.seeds[gr.seedLo:gr.seedHi]), from: 1 - o, gi: gi})
 	gr.reuse = delegated
 	return true
 }
 
 // receive makes a handed-on group a top group of g, and returns it.
 func (g *grouping) receive(t handoff) int32 {
-	r := g.newGroup(t.name, -1)
-	lo := int32(len(g.seeds))
+	r := int32(len(g.gr))
+	t.gr.up, t.gr.seedLo = -1, int32(len(g.seeds))
 	g.seeds = append(g.seeds, t.seeds...)
-	g.gr[r].seedLo, g.gr[r].seedHi = lo, int32(len(g.seeds))
+	t.gr.seedHi = int32(len(g.seeds))
+	g.gr = append(g.gr, t.gr)
 	g.got = append(g.got, delegation{from: t.from, gi: t.gi, root: r})
 	return r
 }

@@ -1,6 +1,9 @@
 package compaction
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // recompact computes the view after a step on compacted node c of v, given
 // the new state ns, by recomputing only what the step can change. Levels
@@ -16,7 +19,7 @@ import "slices"
 // pre-order, or nil.
 func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	p := v.Parent(c)
-	g := stepGrouping(v.Tree, ns.ix, ns.lv)
+	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Value)
 	defer g.release()
 	if p >= 0 {
 		for _, s := range v.Nodes[c].seeds {
@@ -93,9 +96,11 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // New nodes get ids in the order of their groups, from len(v.Nodes) on, so
 // that the hash order (which nodes leave it, which enter, and the handle
 // lengths that change) is worked out by a second goroutine while this one
-// sorts siblings and writes the nodes and the call-tree→node table; the two
-// write different parts of the new view. The second one first allocates
-// and fills the node table and the new nodes' room, while this one sorts.
+// writes the new nodes, their parents and the call-tree→node table, and
+// checks R1 and R2; the two write different parts of the new view. This
+// one allocates the node table and the new nodes; the other copies the old
+// nodes' part of the table once they are allocated (ready), and P, whose
+// children change, is written after both.
 func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
 	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
@@ -116,26 +121,18 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	var batch []Node // the new nodes, by id - base
 	var h hashWork
 	var failed any // a panic of the other goroutine, raised again on this one
-	copied, done := make(chan struct{}), make(chan struct{})
+	ready, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { failed = recover() }()
-		nv.Nodes = make([]*Node, int(base+nNew))
-		copy(nv.Nodes, v.Nodes)
-		batch = make([]Node, nNew)
-		close(copied)
-		h.run(v, nv, g, removed, reused, batch)
+		h.run(v, nv, g, removed, reused, nNew, ready, &batch)
 	}()
-	defer func() { <-done }() // even when this side panics: g goes back to the pool after
+	setReady := sync.OnceFunc(func() { close(ready) })
+	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
 
-	tot, kids := g.order(v.Value)
-	select {
-	case <-copied:
-	case <-done: // finished, or failed before the copy
-		if failed != nil {
-			panic(failed)
-		}
-	}
+	nv.Nodes = make([]*Node, int(base+nNew))
+	batch = make([]Node, nNew)
+	setReady()
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
 	rank := g.ix.rank
@@ -144,37 +141,36 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 			items = append(items, sibling{v.Nodes[x].Total, rank[v.Nodes[x].name], x})
 		}
 	}
-	for _, gi := range kids[g.gr[0].kidLo:g.gr[0].kidHi] {
-		items = append(items, sibling{tot[gi], rank[g.gr[gi].name], -1 - gi})
+	for gi := g.gr[0].kidLo; gi < g.gr[0].kidHi; gi++ {
+		items = append(items, sibling{g.gr[gi].tot, rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, v.nodeOf.writer(), v.parent.writer(), tot, kids, base, batch)
-	e.ids = ids
+	e := newEmitter(nv, g, v.nodeOf.writer(), v.parent.writer(), base, batch)
+	e.ids, e.checking = ids, true
+	pn := int32(-1)
+	if p >= 0 {
+		pn = v.Nodes[p].name
+	}
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.id < 0 {
-			children[k] = e.group(-1-it.id, p)
+			children[k] = e.group(-1-it.id, p, pn)
 		} else {
 			children[k] = it.id
 		}
 	}
-	if p < 0 {
+	nv.nodeOf, nv.parent = e.nodeOf.l, e.parent.l
+	x := e.x
+
+	if <-done; failed != nil {
+		panic(failed)
+	}
+	if p < 0 { // after the other side's copy of the old nodes
 		nv.Roots = children
 	} else {
 		cp := *v.Nodes[p]
 		cp.Children = children
 		nv.Nodes[p] = &cp
-	}
-	nv.nodeOf, nv.parent = e.nodeOf.l, e.parent.l
-	var x *Violation
-	for _, a := range e.check {
-		if x = nv.check(a); x != nil {
-			break
-		}
-	}
-
-	if <-done; failed != nil {
-		panic(failed)
 	}
 	nv.After = v.After - len(h.dropped) + int(nNew)
 	return nv, x
@@ -187,21 +183,23 @@ var hashWorkFault func()
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes, the merged order, and
 // the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order and handle lengths, nil at the
-// ids of the dropped nodes, and the hash of the new nodes, in batch (the
-// other side writes their other fields).
+// groups, and writes only nv's hash order and handle lengths, the old
+// part of its node table (the old nodes, nil at the ids of the dropped
+// ones), and the hash of the new nodes (the other side allocates the node
+// table and the new nodes, and writes their other fields).
 type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
 }
 
-func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, batch []Node) {
+// run does the work; nNew nodes are new, and *batch holds them once ready
+// is closed.
+func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32, ready chan struct{}, batch *[]Node) {
 	if hashWorkFault != nil {
 		hashWorkFault()
 	}
-	nNew := int32(len(batch))
 	base := int32(len(v.Nodes))
 	for _, x := range removed {
-		h.dropped = v.drop(x, reused, nv.Nodes, h.dropped)
+		h.dropped = v.drop(x, reused, h.dropped)
 	}
 	first, names := make([]int32, 0, nNew), make([]string, 0, nNew)
 	fresh := make([]int32, 0, nNew)
@@ -216,19 +214,23 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	hashStarts(g.ix, int(nNew),
 		func(k int) (int32, string) { return first[k], names[k] },
 		func(k int, h uint64) { hash[k] = h })
-	nv.hlen = make([]uint8, len(nv.Nodes))
+	nv.hlen = make([]uint8, base+nNew)
 	copy(nv.hlen, v.hlen)
+	<-ready
+	copy(nv.Nodes, v.Nodes)
+	for _, i := range h.dropped {
+		nv.Nodes[i] = nil
+	}
 	for k, i := range fresh {
-		batch[i-base].hash = hash[k]
+		(*batch)[i-base].hash = hash[k]
 	}
 	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
 	nv.handleLengths(dirty)
 }
 
 // drop lists the ids of node x's subtree in v, but for the nodes reused
-// marks (which keep their subtrees), setting them to nil in nodes, and
-// appends them to dropped.
-func (v *View) drop(x int32, reused []uint64, nodes []*Node, dropped []int32) []int32 {
+// marks (which keep their subtrees), and appends them to dropped.
+func (v *View) drop(x int32, reused []uint64, dropped []int32) []int32 {
 	stack := []int32{x}
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
@@ -237,7 +239,6 @@ func (v *View) drop(x int32, reused []uint64, nodes []*Node, dropped []int32) []
 			continue
 		}
 		stack = append(stack, v.Nodes[j].Children...)
-		nodes[j] = nil
 		dropped = append(dropped, j)
 	}
 	return dropped
