@@ -76,7 +76,7 @@ func (e *emitter) group(gi, up, upName int32) int32 {
 	}
 	nd := &e.batch[id-e.base]
 	v.Nodes[id] = nd
-	nd.name, nd.Name, nd.r2 = gr.name, g.ix.str[gr.name], gr.r2
+	nd.name, nd.Name, nd.r2, nd.hash = gr.name, g.ix.str[gr.name], gr.r2, gr.hash
 	e.parent.set(id, up)
 	nd.Total, nd.Self = gr.tot, gr.tot
 	nd.seeds = g.seeds[gr.seedLo:gr.seedHi:gr.seedHi]
@@ -97,38 +97,12 @@ func (e *emitter) group(gi, up, upName int32) int32 {
 	return id
 }
 
-// hashFresh sets the hash of the new nodes (see hashStarts).
-func (e *emitter) hashFresh() {
-	nodes, f := e.v.Nodes, e.fresh
-	hashStarts(e.g.ix, len(f),
-		func(k int) (int32, string) { nd := nodes[f[k]]; return nd.Members[0], nd.Name },
-		func(k int, h uint64) { nodes[f[k]].hash = h })
-}
-
-// hashStarts computes the hashes handles are cut from, for n nodes: of a
-// node's name and of where it starts in the call tree, the full path of
-// its first seed (a node's smallest member is a seed, as members descend
-// from seeds and ids are in pre-order). node(k) gives the kth node's first
-// seed and name, and set(k, h) takes its hash. The nodes are independent,
-// so they are hashed four at a time (FNV-1a is latency bound).
-func hashStarts(ix *index, n int, node func(k int) (int32, string), set func(k int, h uint64)) {
-	k := 0
-	for ; k+4 <= n; k += 4 {
-		var h [4]uint64
-		var s [4]string
-		for j := range 4 {
-			first, name := node(k + j)
-			h[j], s[j] = fnvAdd(ix.path[first], '|'), name
-		}
-		fnvString4(&h, &s)
-		for j := range 4 {
-			set(k+j, mix(h[j]))
-		}
-	}
-	for ; k < n; k++ {
-		first, name := node(k)
-		set(k, mix(fnvString(fnvAdd(ix.path[first], '|'), name)))
-	}
+// startHash is the hash a node's handle is cut from: of its name and of
+// where it starts in the call tree, the full path of its first seed (a
+// node's smallest member is a seed, as members descend from seeds and ids
+// are in pre-order).
+func startHash(ix *index, first int32, name string) uint64 {
+	return mix(fnvString(fnvAdd(ix.path[first], '|'), name))
 }
 
 // view turns all the groups of g into a View, ids in pre-order.
@@ -142,7 +116,6 @@ func (g *grouping) view(s *State, value int) *View {
 		v.Roots = append(v.Roots, e.group(gi, -1, -1))
 	}
 	v.nodeOf, v.parent = e.nodeOf.l, e.parent.l
-	e.hashFresh()
 	v.byHash, v.sorted = v.sortHashes(e.fresh)
 	v.allHandles()
 	return v

@@ -42,6 +42,7 @@ type group struct {
 	r2             int32 // the first member that breaks R2 here, or -1
 	size           int32 // call-tree nodes below its seeds: a bound on its work
 	tot            int64 // the sum of its seeds' totals
+	hash           uint64
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
@@ -153,6 +154,8 @@ func (g *grouping) visit(gi int32) bool {
 	default:
 		g.absorb(gi)
 	}
+	gr = &g.gr[gi] // absorb and derive do not grow g.gr, but be safe
+	gr.hash = startHash(g.ix, g.mem[gr.memLo], g.ix.str[gr.name])
 	g.seedChildren(gi)
 	return true
 }

@@ -73,19 +73,3 @@ func fnvString2(ha uint64, a string, hb uint64, b string) (uint64, uint64) {
 	}
 	return fnvString(ha, a[n:]), fnvString(hb, b[n:])
 }
-
-// fnvString4 is fnvString on four independent strings at once: four
-// lanes up to the shortest string's length, then two.
-func fnvString4(h *[4]uint64, s *[4]string) {
-	n := min(len(s[0]), len(s[1]), len(s[2]), len(s[3]))
-	a, b, c, d := s[0][:n], s[1][:n], s[2][:n], s[3][:n]
-	h0, h1, h2, h3 := h[0], h[1], h[2], h[3]
-	for k := range n {
-		h0 = (h0 ^ uint64(a[k])) * fnvPrime
-		h1 = (h1 ^ uint64(b[k])) * fnvPrime
-		h2 = (h2 ^ uint64(c[k])) * fnvPrime
-		h3 = (h3 ^ uint64(d[k])) * fnvPrime
-	}
-	h[0], h[1] = fnvString2(h0, s[0][n:], h1, s[1][n:])
-	h[2], h[3] = fnvString2(h2, s[2][n:], h3, s[3][n:])
-}

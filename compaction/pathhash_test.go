@@ -47,16 +47,3 @@ func TestFnvString2(t *testing.T) {
 		}
 	}
 }
-
-func TestFnvString4(t *testing.T) {
-	cases := [][4]string{{"", "", "", ""}, {"a", "", "xyz", "lib1.Whale.breath"}, {"lib2.Lung", "lib2.Lung.inhale", "b", "same"}}
-	for _, c := range cases {
-		h := [4]uint64{1, 2, 3, 4}
-		fnvString4(&h, &c)
-		for k := range c {
-			if want := fnvString(uint64(k+1), c[k]); h[k] != want {
-				t.Errorf("fnvString4 lane %d (%q): %#x, want %#x", k, c[k], h[k], want)
-			}
-		}
-	}
-}

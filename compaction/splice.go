@@ -201,28 +201,18 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	for _, x := range removed {
 		h.dropped = v.drop(x, reused, h.dropped)
 	}
-	first, names := make([]int32, 0, nNew), make([]string, 0, nNew)
-	fresh := make([]int32, 0, nNew)
+	fresh, hash := make([]int32, 0, nNew), make([]uint64, 0, nNew)
 	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
 		if gr := &g.gr[gi]; gr.reuse < 0 {
-			first = append(first, g.mem[gr.memLo]) // the smallest member
-			names = append(names, g.ix.str[gr.name])
-			fresh = append(fresh, g.ids[gi])
+			fresh, hash = append(fresh, g.ids[gi]), append(hash, gr.hash)
 		}
 	}
-	hash := make([]uint64, nNew)
-	hashStarts(g.ix, int(nNew),
-		func(k int) (int32, string) { return first[k], names[k] },
-		func(k int, h uint64) { hash[k] = h })
 	nv.hlen = make([]uint8, base+nNew)
 	copy(nv.hlen, v.hlen)
 	<-ready
 	copy(nv.Nodes, v.Nodes)
 	for _, i := range h.dropped {
 		nv.Nodes[i] = nil
-	}
-	for k, i := range fresh {
-		(*batch)[i-base].hash = hash[k]
 	}
 	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
 	nv.handleLengths(dirty)
