@@ -19,7 +19,7 @@ import (
 // each node's children and the handles; t and s are not modified, and s
 // must not be modified afterwards (the view refers to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
-	g := newGrouping(t, s.index(t), s.lv, value)
+	g := newGrouping(t, s.index(t), s.lv, t.Total[value])
 	n := t.Len()
 	g.mem, g.seeds = make([]int32, 0, n), make([]int32, 0, n) // each node is in both once
 	// At most one group per seed, plus the root: growing g.gr by appends
@@ -75,9 +75,9 @@ type grouping struct {
 	src                      []int32 // merge's: where each group comes from
 }
 
-func newGrouping(t *analysis.Tree, ix *index, level paged, value int) *grouping {
+func newGrouping(t *analysis.Tree, ix *index, level paged, total []int64) *grouping {
 	g := &grouping{
-		t: t, ix: ix, level: level, total: t.Total[value],
+		t: t, ix: ix, level: level, total: total,
 		mark: make([]int32, len(ix.depth)),
 		slot: make([]int32, len(ix.depth)),
 	}
@@ -92,12 +92,12 @@ var groupings sync.Pool
 
 // stepGrouping returns a grouping like newGrouping's, reusing an earlier
 // step's scratch space when there is one for a tree of the same names.
-func stepGrouping(t *analysis.Tree, ix *index, level paged, value int) *grouping {
+func stepGrouping(t *analysis.Tree, ix *index, level paged, total []int64) *grouping {
 	g, ok := groupings.Get().(*grouping)
 	if !ok || len(g.mark) != len(ix.depth) || g.stamp > 1<<30 {
-		return newGrouping(t, ix, level, value)
+		return newGrouping(t, ix, level, total)
 	}
-	g.t, g.ix, g.level, g.total = t, ix, level, t.Total[value]
+	g.t, g.ix, g.level, g.total = t, ix, level, total
 	g.gr = g.gr[:0]
 	g.newGroup(-1, -1)
 	return g

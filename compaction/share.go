@@ -13,10 +13,12 @@ import (
 // members and child groups depend only on its name, its seeds and the
 // levels under them. So two workers, each a grouping with its own groups,
 // seeds, members and scratch space, can each take groups from their own
-// stack, depth first. When one runs dry, the other hands it the group at
-// the bottom of its stack (the oldest one left: usually the largest part of
-// the work) as a new top group of the receiver, and marks its own copy
-// delegated. When both are dry, the work is done.
+// stack, depth first. When one runs dry, the other hands it the group on
+// its stack with the most call-tree nodes below its seeds (an old node
+// reused whole has none) as a new top group of the receiver, and marks its
+// own copy delegated. When both are dry, the work is done. The dry one
+// spins meanwhile: handoffs come every few tens of microseconds, and a
+// parked goroutine takes about as long to wake.
 //
 // Then merge puts the helper's seeds and members after g's, and renumbers
 // all the groups breadth first from the virtual root, a delegated group
@@ -25,8 +27,14 @@ import (
 // the work happened to be shared.
 
 // shareMin is the least number of call-tree nodes below a step's top
-// seeds for which the regrouping is shared (tests lower it).
+// seeds for which the regrouping is shared (tests lower it). It is not
+// shared when the process has one processor (unless tests insist).
 var shareMin int32 = 8192
+
+// shared reports whether a regrouping of size call-tree nodes is shared.
+func shared(size int32) bool {
+	return size >= shareMin && (runtime.GOMAXPROCS(0) > 1 || shareEager)
+}
 
 // delegated marks, in the reuse field, a group that its worker handed on
 // to the other one.
@@ -75,8 +83,7 @@ var (
 // runShared is run on two goroutines (see above). A panic on the helper's
 // goroutine is raised again on the caller's.
 func (g *grouping) runShared() {
-	h := stepGrouping(g.t, g.ix, g.level, 0)
-	h.total = g.total
+	h := stepGrouping(g.t, g.ix, g.level, g.total)
 	h.old, h.target = g.old, g.target
 	g.got, h.got = g.got[:0], h.got[:0]
 	s := new(sharing)
@@ -152,8 +159,8 @@ func (s *sharing) work(w int, g *grouping, stack []int32) {
 }
 
 // largestFirst moves to the front of stack the group likely to hold the
-// most work: the one with the most call-tree nodes below its seeds, among
-// the first 64. It reports false when none has any work (all are reused).
+// most work: the one with the most call-tree nodes below its seeds. It
+// reports false when none has any work (all are old nodes reused whole).
 func (g *grouping) largestFirst(stack []int32) bool {
 	best, most := 0, int32(0)
 	for k, gi := range stack {

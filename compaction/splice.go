@@ -19,7 +19,7 @@ import (
 // pre-order, or nil.
 func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	p := v.Parent(c)
-	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Value)
+	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Tree.Total[v.Value])
 	defer g.release()
 	if p >= 0 {
 		for _, s := range v.Nodes[c].seeds {
@@ -45,7 +45,7 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	for _, s := range seeds {
 		size += v.Tree.Size[s]
 	}
-	if size >= shareMin {
+	if shared(size) {
 		g.runShared()
 	} else {
 		g.run()

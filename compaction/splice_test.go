@@ -286,8 +286,8 @@ func TestStepPanicReachesCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shareMin = 0
-	defer func() { shareMin = 8192 }()
+	shareMin, shareEager = 0, true
+	defer func() { shareMin, shareEager = 8192, false }()
 	for _, fault := range []*func(){&hashWorkFault, &shareFault} {
 		*fault = func() { panic("injected") }
 		got := func() (p any) {
