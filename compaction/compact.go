@@ -33,16 +33,16 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 
 // group is one compacted node in the making.
 type group struct {
-	name, up       int32 // compacted name id, parent group (-1, -1 for the virtual root)
-	seedLo, seedHi int32 // its seeds are seeds[seedLo:seedHi]
-	memLo, memHi   int32 // its members are mem[memLo:memHi], ascending
-	kidLo, kidHi   int32 // its child groups are the ids kidLo..kidHi-1
-	reuse          int32 // after a step: the old node it equals, or -1
-	y              int32 // after a step: the old node it is part of (from), or -1
-	r2             int32 // the first member that breaks R2 here, or -1
-	size           int32 // call-tree nodes below its seeds: a bound on its work
-	tot            int64 // the sum of its seeds' totals
-	hash           uint64
+	name, up       int32  // compacted name id, parent group (-1, -1 for the virtual root)
+	seedLo, seedHi int32  // its seeds are seeds[seedLo:seedHi]
+	memLo, memHi   int32  // its members are mem[memLo:memHi], ascending
+	kidLo, kidHi   int32  // its child groups are the ids kidLo..kidHi-1
+	reuse          int32  // after a step: the old node it equals, or -1
+	y              int32  // after a step: the old node it is part of (from), or -1
+	r2             int32  // the first member that breaks R2 here, or -1
+	size           int32  // call-tree nodes below its seeds: a bound on its work
+	tot            int64  // the sum of its seeds' totals
+	hash           uint64 // of its name and where it starts (startHash)
 }
 
 // grouping is the work space of one Compact (or of the part of one Step
@@ -154,7 +154,6 @@ func (g *grouping) visit(gi int32) bool {
 	default:
 		g.absorb(gi)
 	}
-	gr = &g.gr[gi] // absorb and derive do not grow g.gr, but be safe
 	gr.hash = startHash(g.ix, g.mem[gr.memLo], g.ix.str[gr.name])
 	g.seedChildren(gi)
 	return true
