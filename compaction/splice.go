@@ -118,20 +118,19 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	}
 	g.ids = ids
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
-	var batch []Node // the new nodes, by id - base
 	var h hashWork
 	var failed any // a panic of the other goroutine, raised again on this one
 	ready, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		defer func() { failed = recover() }()
-		h.run(v, nv, g, removed, reused, nNew, ready, &batch)
+		h.run(v, nv, g, removed, reused, nNew, ready)
 	}()
 	setReady := sync.OnceFunc(func() { close(ready) })
 	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
 
 	nv.Nodes = make([]*Node, int(base+nNew))
-	batch = make([]Node, nNew)
+	batch := make([]Node, nNew) // the new nodes, by id - base
 	setReady()
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
@@ -183,17 +182,16 @@ var hashWorkFault func()
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes, the merged order, and
 // the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order and handle lengths, the old
+// groups, and writes only nv's hash order and handle lengths, and the old
 // part of its node table (the old nodes, nil at the ids of the dropped
-// ones), and the hash of the new nodes (the other side allocates the node
-// table and the new nodes, and writes their other fields).
+// ones); the other side allocates the node table and writes the new nodes.
 type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
 }
 
-// run does the work; nNew nodes are new, and *batch holds them once ready
-// is closed.
-func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32, ready chan struct{}, batch *[]Node) {
+// run does the work; nNew nodes are new, and nv's node table exists once
+// ready is closed.
+func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32, ready chan struct{}) {
 	if hashWorkFault != nil {
 		hashWorkFault()
 	}
