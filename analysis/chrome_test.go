@@ -51,9 +51,9 @@ func TestChromeThreads(t *testing.T) {
 	}
 	for i, w := range want {
 		s := &p.Samples[i]
-		if got := stackNames(p, s); got != w.stack || s.Thread != w.thread || s.Time != w.time*1000 || s.Values[1] != w.wall*1000 {
+		if got := stackNames(p, s); got != w.stack || p.Thread(s) != w.thread || s.Time != w.time*1000 || p.Value(s, 1) != w.wall*1000 {
 			t.Errorf("sample %d = %s %q at %d wall %d, want %s %q at %d wall %d",
-				i, s.Thread, got, s.Time, s.Values[1], w.thread, w.stack, w.time*1000, w.wall*1000)
+				i, p.Thread(s), got, s.Time, p.Value(s, 1), w.thread, w.stack, w.time*1000, w.wall*1000)
 		}
 	}
 }
@@ -113,9 +113,9 @@ func TestChromeSpans(t *testing.T) {
 	var got []string
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		got = append(got, fmt.Sprintf("%s %d @%d", stackNames(p, s), s.Values[0]/1000, s.Time/1000))
-		if s.Thread != "main (pid 1, tid 7)" {
-			t.Errorf("sample %d thread %q, want %q", i, s.Thread, "main (pid 1, tid 7)")
+		got = append(got, fmt.Sprintf("%s %d @%d", stackNames(p, s), p.Value(s, 0)/1000, s.Time/1000))
+		if p.Thread(s) != "main (pid 1, tid 7)" {
+			t.Errorf("sample %d thread %q, want %q", i, p.Thread(s), "main (pid 1, tid 7)")
 		}
 	}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") || p.ValueTypes[0] != (ValueType{"wall", "nanoseconds"}) || !p.Timed {

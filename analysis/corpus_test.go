@@ -219,9 +219,9 @@ func TestFoldedCorpus(t *testing.T) {
 			t.Errorf("%s: %v", c.file, err)
 			continue
 		}
-		if p.Format != "folded" || len(p.Samples) != c.lines || len(p.Stacks) != c.stacks || p.Total(0) != c.total {
+		if p.Format != "folded" || len(p.Samples) != c.lines || p.Stacks.Len() != c.stacks || p.Total(0) != c.total {
 			t.Errorf("%s: %s, %d lines, %d stacks, total %d; want folded, %d, %d, %d",
-				c.file, p.Format, len(p.Samples), len(p.Stacks), p.Total(0), c.lines, c.stacks, c.total)
+				c.file, p.Format, len(p.Samples), p.Stacks.Len(), p.Total(0), c.lines, c.stacks, c.total)
 		}
 	}
 	_, err := Load(filepath.Join(dir, ss+"simple-with-invalids.txt"), LoadOptions{})
@@ -240,7 +240,7 @@ func TestDTraceExample(t *testing.T) {
 	if p.Format != "dtrace" || p.Total(0) != 57441 || len(p.Samples) != 3411 {
 		t.Errorf("Load = %s, total %d in %d blocks; want dtrace, 57441 in 3411", p.Format, p.Total(0), len(p.Samples))
 	}
-	leaf := p.Stacks[p.Samples[0].Stack]
+	leaf := p.Stacks.At(p.Samples[0].Stack)
 	if got := p.Frames[leaf[len(leaf)-1]].Name; got != "genunix`kmem_cpu_reload" {
 		t.Errorf("first leaf = %q, want genunix`kmem_cpu_reload", got)
 	}

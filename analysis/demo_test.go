@@ -41,11 +41,11 @@ func TestDemoProfVisFigure2(t *testing.T) {
 	if got != want {
 		t.Errorf("Demo call tree =\n%s\nwant\n%s", got, want)
 	}
-	if f := p.Frames[p.Stacks[p.Samples[0].Stack][0]]; f != (Frame{Name: "lib1.Whale.breath", File: "ToyProgram.java"}) {
+	if f := p.Frames[p.Stacks.At(p.Samples[0].Stack)[0]]; f != (Frame{Name: "lib1.Whale.breath", File: "ToyProgram.java"}) {
 		t.Errorf("root frame = %+v, want lib1.Whale.breath in ToyProgram.java", f)
 	}
-	if p.Samples[0].Thread != "main" {
-		t.Errorf("thread = %q, want main", p.Samples[0].Thread)
+	if p.Thread(&p.Samples[0]) != "main" {
+		t.Errorf("thread = %q, want main", p.Thread(&p.Samples[0]))
 	}
 }
 

@@ -49,8 +49,8 @@ func ToPprof(p *Profile) (*profile.Profile, error) {
 	}
 	locs := exportLocations(out, p)
 	out.Sample = make([]*profile.Sample, 0, len(p.Samples))
-	stacks := make([][]*profile.Location, len(p.Stacks))
-	for s, st := range p.Stacks {
+	stacks := make([][]*profile.Location, p.Stacks.Len())
+	for s, st := range p.Stacks.All() {
 		l := make([]*profile.Location, len(st))
 		for i, f := range st {
 			l[len(st)-1-i] = locs[f] // pprof stacks are leaf first
@@ -59,13 +59,10 @@ func ToPprof(p *Profile) (*profile.Profile, error) {
 	}
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		if len(s.Values) != len(p.ValueTypes) {
-			return nil, fmt.Errorf("export pprof: sample %d has %d values, want %d", i, len(s.Values), len(p.ValueTypes))
-		}
 		out.Sample = append(out.Sample, &profile.Sample{
 			Location: stacks[s.Stack],
-			Value:    append([]int64(nil), s.Values...),
-			Label:    exportLabels(s),
+			Value:    append([]int64(nil), p.Values(s)...),
+			Label:    exportLabels(p.Labels(s), p.Thread(s)),
 		})
 	}
 	if err := out.CheckValid(); err != nil {
@@ -95,18 +92,18 @@ func exportLocations(out *profile.Profile, p *Profile) []*profile.Location {
 	return locs
 }
 
-// exportLabels returns the sample's labels plus its thread, or nil.
-func exportLabels(s *Sample) map[string][]string {
-	if len(s.Labels) == 0 && s.Thread == "" {
+// exportLabels returns a sample's labels plus its thread, or nil.
+func exportLabels(labels map[string][]string, thread string) map[string][]string {
+	if len(labels) == 0 && thread == "" {
 		return nil
 	}
-	l := make(map[string][]string, len(s.Labels)+1)
-	for k, v := range s.Labels { // pprof's encoder sorts label keys
+	l := make(map[string][]string, len(labels)+1)
+	for k, v := range labels { // pprof's encoder sorts label keys
 		l[k] = append([]string(nil), v...)
 	}
-	if s.Thread != "" {
+	if thread != "" {
 		if _, taken := l[ThreadLabel]; !taken {
-			l[ThreadLabel] = []string{s.Thread}
+			l[ThreadLabel] = []string{thread}
 		}
 	}
 	return l

@@ -40,11 +40,12 @@ func TestExportPprofRoundTripRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	for i := 0; i < 100; i++ {
 		p := randomProfile(r, 1+r.Intn(50))
-		p.Samples[0].Thread = "worker-1"
+		p.threads = append(p.threads, "worker-1")
+		p.Samples[0].thread = int32(len(p.threads))
 		back := roundTripPprof(t, p)
 		sameTops(t, "random", p, back)
-		if back.Samples[0].Thread != "worker-1" {
-			t.Errorf("thread after round trip = %q, want worker-1", back.Samples[0].Thread)
+		if back.Thread(&back.Samples[0]) != "worker-1" {
+			t.Errorf("thread after round trip = %q, want worker-1", back.Thread(&back.Samples[0]))
 		}
 	}
 }
@@ -89,10 +90,8 @@ func TestExportFoldedRoundTrip(t *testing.T) {
 	var profiles []*Profile
 	for i := 0; i < 100; i++ {
 		p := randomProfile(r, 1+r.Intn(50))
-		for j := range p.Samples {
-			for k, x := range p.Samples[j].Values {
-				p.Samples[j].Values[k] = abs64(x)
-			}
+		for k, x := range p.values {
+			p.values[k] = abs64(x)
 		}
 		profiles = append(profiles, p)
 	}

@@ -146,13 +146,13 @@ func WriteFolded(w io.Writer, p *Profile, v int) error {
 	if v < 0 || v >= len(p.ValueTypes) {
 		return fmt.Errorf("write folded: no value type %d", v)
 	}
-	perStack := make([]int64, len(p.Stacks))
+	perStack := make([]int64, p.Stacks.Len())
 	for i := range p.Samples {
-		perStack[p.Samples[i].Stack] += p.Samples[i].Values[v]
+		perStack[p.Samples[i].Stack] += p.Value(&p.Samples[i], v)
 	}
 	sums := make(map[string]int64)
 	var sb strings.Builder
-	for s, st := range p.Stacks {
+	for s, st := range p.Stacks.All() {
 		if perStack[s] == 0 || len(st) == 0 {
 			continue
 		}

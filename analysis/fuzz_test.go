@@ -36,7 +36,7 @@ func checkLoaded(t *testing.T, p *Profile) {
 	if p.DefaultValue < 0 || p.DefaultValue >= len(p.ValueTypes) {
 		t.Fatalf("default value %d of %d types", p.DefaultValue, len(p.ValueTypes))
 	}
-	for _, st := range p.Stacks {
+	for _, st := range p.Stacks.All() {
 		for _, fr := range st {
 			if fr < 0 || int(fr) >= len(p.Frames) {
 				t.Fatalf("stack frame %d of %d", fr, len(p.Frames))
@@ -44,7 +44,7 @@ func checkLoaded(t *testing.T, p *Profile) {
 		}
 	}
 	for _, s := range p.Samples {
-		if s.Stack < 0 || int(s.Stack) >= len(p.Stacks) || len(s.Values) != len(p.ValueTypes) {
+		if s.Stack < 0 || int(s.Stack) >= p.Stacks.Len() || len(p.Values(&s)) != len(p.ValueTypes) {
 			t.Fatalf("bad sample %+v", s)
 		}
 	}

@@ -29,12 +29,12 @@ func TestParseGoTrace(t *testing.T) {
 		if i > 0 && s.Time < p.Samples[i-1].Time {
 			t.Fatalf("sample %d at %d before sample %d at %d", i, s.Time, i-1, p.Samples[i-1].Time)
 		}
-		if r := s.Labels["region"]; len(r) == 1 {
+		if r := p.Labels(&s)["region"]; len(r) == 1 {
 			regions[r[0]]++
 		}
-		st := p.Stacks[s.Stack]
-		if len(st) == 0 || !strings.HasPrefix(p.Frames[st[0]].Name, "runtime.") || !strings.HasPrefix(s.Thread, "g") && !strings.HasPrefix(s.Thread, "m") {
-			t.Fatalf("sample %d: stack %v thread %q: want root-first stacks from the runtime and a g/m thread", i, st, s.Thread)
+		st := p.Stacks.At(s.Stack)
+		if len(st) == 0 || !strings.HasPrefix(p.Frames[st[0]].Name, "runtime.") || !strings.HasPrefix(p.Thread(&s), "g") && !strings.HasPrefix(p.Thread(&s), "m") {
+			t.Fatalf("sample %d: stack %v thread %q: want root-first stacks from the runtime and a g/m thread", i, st, p.Thread(&s))
 		}
 	}
 	// The demo runs parse, sort, hash, idle, sort and compress in regions.

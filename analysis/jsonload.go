@@ -27,11 +27,8 @@ func addTimed(b *Builder, out []timedSample) {
 		sort.SliceStable(out, less)
 	}
 	b.Grow(len(out))
-	vals := make([]int64, 2*len(out))
-	for i, s := range out {
-		v := vals[2*i : 2*i+2 : 2*i+2]
-		v[0], v[1] = 1, s.wall
-		b.Add(s.stack, v, s.time, true, s.thread, nil)
+	for _, s := range out {
+		b.Add(s.stack, []int64{1, s.wall}, s.time, true, s.thread, nil)
 	}
 }
 

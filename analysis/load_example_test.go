@@ -41,7 +41,7 @@ func ExampleWriteFolded() {
 
 func ExampleParse() {
 	p, _ := analysis.Parse("x.folded", []byte("main;work 3\nmain;idle 1\nmain;work 2\n"), analysis.LoadOptions{})
-	fmt.Println(p.Format, len(p.Stacks), "stacks", p.Total(0), "samples")
+	fmt.Println(p.Format, p.Stacks.Len(), "stacks", p.Total(0), "samples")
 	_, err := analysis.Parse("y.folded", []byte("main;work 3\nmain;work\n"), analysis.LoadOptions{})
 	fmt.Println(err)
 	// Output:

@@ -108,13 +108,13 @@ func TestPerfSamples(t *testing.T) {
 	}
 	s := p.Samples[1]
 	// "dd 29776 666709.771979:" then "dd 29776 666709.782078:".
-	if s.Thread != "dd-?/29776" || s.Time != 10099000 {
-		t.Errorf("sample 1 = thread %q time %d, want dd-?/29776 10099000", s.Thread, s.Time)
+	if p.Thread(&s) != "dd-?/29776" || s.Time != 10099000 {
+		t.Errorf("sample 1 = thread %q time %d, want dd-?/29776 10099000", p.Thread(&s), s.Time)
 	}
 	if p.Period != 10101010 || p.PeriodType != (ValueType{"cpu-clock", "nanoseconds"}) {
 		t.Errorf("period = %d %v, want 10101010 cpu-clock/nanoseconds", p.Period, p.PeriodType)
 	}
-	root := p.Frames[p.Stacks[s.Stack][0]]
+	root := p.Frames[p.Stacks.At(s.Stack)[0]]
 	if root.Name != "dd" {
 		t.Errorf("root frame = %q, want the process name dd", root.Name)
 	}
@@ -133,9 +133,9 @@ func TestHprofCutoff(t *testing.T) {
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "41825 of 42483") {
 		t.Errorf("warnings = %q, want the cutoff", p.Warnings)
 	}
-	top := p.Stacks[p.Samples[0].Stack]
-	if leaf := p.Frames[top[len(top)-1]].Name; leaf != "xf.xfvrp.opt.improve.XFVRPPathMove.search" || p.Samples[0].Values[0] != 8432 {
-		t.Errorf("rank 1 = %s %d, want XFVRPPathMove.search 8432", leaf, p.Samples[0].Values[0])
+	top := p.Stacks.At(p.Samples[0].Stack)
+	if leaf := p.Frames[top[len(top)-1]].Name; leaf != "xf.xfvrp.opt.improve.XFVRPPathMove.search" || p.Value(&p.Samples[0], 0) != 8432 {
+		t.Errorf("rank 1 = %s %d, want XFVRPPathMove.search 8432", leaf, p.Value(&p.Samples[0], 0))
 	}
 }
 
@@ -144,7 +144,7 @@ func TestHprofCutoff(t *testing.T) {
 func TestFoldedLongLine(t *testing.T) {
 	stack := strings.Repeat("org.example.Frame.call;", 300) + "leaf 7\n"
 	p, err := Parse("deep.txt", []byte(stack+"a;b 1\n"), LoadOptions{})
-	if err != nil || p.Format != "folded" || len(p.Stacks[0]) != 301 || p.Total(0) != 8 {
+	if err != nil || p.Format != "folded" || len(p.Stacks.At(0)) != 301 || p.Total(0) != 8 {
 		t.Fatalf("Parse(deep) = %v, %v; want folded, 301 frames, total 8", p, err)
 	}
 }

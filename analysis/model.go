@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"fmt"
+	"iter"
 	"slices"
 	"time"
 )
@@ -22,13 +24,56 @@ type Frame struct {
 
 // Sample is one observation. Its stack is an index into Profile.Stacks, so
 // that a million samples over a hundred thousand distinct stacks cost one
-// stack each.
+// stack each. Its values, thread and labels are read through the profile
+// (Values, Thread, Labels).
+//
+// A sample holds no pointers, nor does Stacks: a profile of a million
+// samples is then a handful of objects that the garbage collector marks
+// without scanning them, which keeps every collection in the session cheap
+// while the profile is loaded.
 type Sample struct {
-	Stack  int32   // index into Profile.Stacks
-	Values []int64 // one per Profile.ValueTypes
-	Time   int64   // nanoseconds since Profile.Start; meaningful when Profile.Timed
-	Thread string  // thread or goroutine label, "" when unknown
-	Labels map[string][]string
+	Stack  int32 // index into Profile.Stacks
+	row    int32 // its values are Profile.values[row*k:(row+1)*k], k = len(ValueTypes)
+	thread int32 // 1 + index into Profile.threads; 0: unknown
+	labels int32 // 1 + index into Profile.labelSets; 0: none
+	Time   int64 // nanoseconds since Profile.Start; meaningful when Profile.Timed
+}
+
+// Stacks is a list of stacks of frame ids, root → leaf, kept in one array.
+type Stacks struct {
+	frames []int32
+	ends   []int32 // ends[i]: where stack i ends in frames
+}
+
+// Len returns the number of stacks.
+func (s Stacks) Len() int { return len(s.ends) }
+
+// At returns stack i, root first. The slice is the profile's: do not modify
+// it (appending to it is safe).
+func (s Stacks) At(i int32) []int32 {
+	var lo int32
+	if i > 0 {
+		lo = s.ends[i-1]
+	}
+	return s.frames[lo:s.ends[i]:s.ends[i]]
+}
+
+// All yields every stack with its id, in id order.
+func (s Stacks) All() iter.Seq2[int32, []int32] {
+	return func(yield func(int32, []int32) bool) {
+		for i := range int32(len(s.ends)) {
+			if !yield(i, s.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// add appends a stack and returns its id.
+func (s *Stacks) add(frames []int32) int32 {
+	s.frames = append(s.frames, frames...)
+	s.ends = append(s.ends, int32(len(s.frames)))
+	return int32(len(s.ends) - 1)
 }
 
 // Profile is the loaded form of every supported format. It is built by a
@@ -43,8 +88,12 @@ type Profile struct {
 	DefaultValue int // index into ValueTypes shown when the user does not choose
 
 	Frames  []Frame
-	Stacks  [][]int32 // distinct stacks, frame ids root → leaf
+	Stacks  Stacks // distinct stacks
 	Samples []Sample
+
+	values    []int64 // by Sample.row, len(ValueTypes) each
+	threads   []string
+	labelSets []map[string][]string
 
 	Period     int64
 	PeriodType ValueType
@@ -75,9 +124,39 @@ func (p *Profile) ValueIndex(t string) int {
 func (p *Profile) Total(v int) int64 {
 	var t int64
 	for i := range p.Samples {
-		t += p.Samples[i].Values[v]
+		t += p.Value(&p.Samples[i], v)
 	}
 	return t
+}
+
+// Values returns the values of sample s, one per value type. The slice is
+// the profile's: do not modify it.
+func (p *Profile) Values(s *Sample) []int64 {
+	k := int64(len(p.ValueTypes))
+	at := int64(s.row) * k
+	return p.values[at : at+k : at+k]
+}
+
+// Value returns value v of sample s.
+func (p *Profile) Value(s *Sample, v int) int64 {
+	return p.values[int(s.row)*len(p.ValueTypes)+v]
+}
+
+// Thread returns the thread or goroutine label of sample s, "" when unknown.
+func (p *Profile) Thread(s *Sample) string {
+	if s.thread == 0 {
+		return ""
+	}
+	return p.threads[s.thread-1]
+}
+
+// Labels returns the labels of sample s, nil when it has none. The map is
+// the profile's: do not modify it.
+func (p *Profile) Labels(s *Sample) map[string][]string {
+	if s.labels == 0 {
+		return nil
+	}
+	return p.labelSets[s.labels-1]
 }
 
 // Builder assembles a Profile, interning frames and stacks.
@@ -87,14 +166,17 @@ type Builder struct {
 	stacks map[string]int32
 	key    []byte
 	last   int64
+
+	threads map[string]int32
 }
 
 // NewBuilder starts a profile with the given value types.
 func NewBuilder(format string, types ...ValueType) *Builder {
 	return &Builder{
-		p:      &Profile{Format: format, ValueTypes: types, Timed: true},
-		frames: make(map[Frame]int32),
-		stacks: make(map[string]int32),
+		p:       &Profile{Format: format, ValueTypes: types, Timed: true},
+		frames:  make(map[Frame]int32),
+		stacks:  make(map[string]int32),
+		threads: make(map[string]int32),
 	}
 }
 
@@ -114,7 +196,7 @@ func (b *Builder) Frame(f Frame) int32 {
 }
 
 // Stack interns a stack of frame ids (root first) and returns its id. The
-// slice is copied.
+// slice is copied; the caller may reuse it.
 func (b *Builder) Stack(frames []int32) int32 {
 	b.key = b.key[:0]
 	for _, f := range frames {
@@ -123,25 +205,47 @@ func (b *Builder) Stack(frames []int32) int32 {
 	if id, ok := b.stacks[string(b.key)]; ok {
 		return id
 	}
-	id := int32(len(b.p.Stacks))
-	b.p.Stacks = append(b.p.Stacks, append([]int32(nil), frames...))
+	id := b.p.Stacks.add(frames)
 	b.stacks[string(b.key)] = id
 	return id
 }
 
 // Add appends a sample. time is in nanoseconds since the profile's start;
 // pass hasTime=false when the format has no times, which marks the profile
-// untimed.
+// untimed. values holds one value per value type; it is copied, and the
+// caller may reuse it. labels is kept, not copied.
 func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thread string, labels map[string][]string) {
-	if !hasTime || (len(b.p.Samples) > 0 && time < b.last) {
-		b.p.Timed = false
+	p := b.p
+	if len(values) != len(p.ValueTypes) {
+		panic(fmt.Sprintf("analysis: a sample of a %s profile has %d values, want %d", p.Format, len(values), len(p.ValueTypes)))
+	}
+	if !hasTime || (len(p.Samples) > 0 && time < b.last) {
+		p.Timed = false
 	}
 	b.last = time
-	b.p.Samples = append(b.p.Samples, Sample{Stack: stack, Values: values, Time: time, Thread: thread, Labels: labels})
+	s := Sample{Stack: stack, row: int32(len(p.Samples)), Time: time}
+	p.values = append(p.values, values...)
+	if thread != "" {
+		t, ok := b.threads[thread]
+		if !ok {
+			p.threads = append(p.threads, thread)
+			t = int32(len(p.threads))
+			b.threads[thread] = t
+		}
+		s.thread = t
+	}
+	if labels != nil {
+		p.labelSets = append(p.labelSets, labels)
+		s.labels = int32(len(p.labelSets))
+	}
+	p.Samples = append(p.Samples, s)
 }
 
 // Grow reserves room for n more samples, for loaders that know the count.
-func (b *Builder) Grow(n int) { b.p.Samples = slices.Grow(b.p.Samples, n) }
+func (b *Builder) Grow(n int) {
+	b.p.Samples = slices.Grow(b.p.Samples, n)
+	b.p.values = slices.Grow(b.p.values, n*len(b.p.ValueTypes))
+}
 
 // Warn records a warning shown by load.
 func (b *Builder) Warn(msg string) { b.p.Warnings = append(b.p.Warnings, msg) }
@@ -152,6 +256,6 @@ func (b *Builder) Finish() *Profile {
 	if len(p.Samples) == 0 {
 		p.Timed = false
 	}
-	b.p, b.frames, b.stacks = nil, nil, nil
+	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p
 }

@@ -131,7 +131,7 @@ func FromPprof(pp *profile.Profile) *Profile {
 			stack = append(stack, fr...)
 		}
 		labels := sampleLabels(s)
-		b.Add(b.Stack(stack), append([]int64(nil), s.Value...), 0, false, threadOf(labels), labels)
+		b.Add(b.Stack(stack), s.Value, 0, false, threadOf(labels), labels)
 	}
 	for _, f := range pp.Function {
 		names = append(names, f.Name)

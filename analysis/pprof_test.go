@@ -49,7 +49,7 @@ func TestPprofInlineLabels(t *testing.T) {
 	}
 	names := func(s int) []string {
 		var out []string
-		for _, f := range p.Stacks[p.Samples[s].Stack] {
+		for _, f := range p.Stacks.At(p.Samples[s].Stack) {
 			out = append(out, p.Frames[f].Name)
 		}
 		return out
@@ -60,12 +60,12 @@ func TestPprofInlineLabels(t *testing.T) {
 	if got, want := names(1), []string{"main.main", "[prog]"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("stack 1 = %v, want %v", got, want)
 	}
-	if f := p.Frames[p.Stacks[p.Samples[0].Stack][1]]; f != (Frame{Name: "main.outer", File: "x.go", Line: 20}) {
+	if f := p.Frames[p.Stacks.At(p.Samples[0].Stack)[1]]; f != (Frame{Name: "main.outer", File: "x.go", Line: 20}) {
 		t.Errorf("inlined caller frame = %+v, want main.outer x.go:20", f)
 	}
 	s := p.Samples[0]
-	if !reflect.DeepEqual(s.Labels, map[string][]string{"goroutine": {"7"}, "bytes": {"32 bytes"}}) || s.Thread != "7" {
-		t.Errorf("labels = %v thread %q, want goroutine 7 and bytes 32", s.Labels, s.Thread)
+	if !reflect.DeepEqual(p.Labels(&s), map[string][]string{"goroutine": {"7"}, "bytes": {"32 bytes"}}) || p.Thread(&s) != "7" {
+		t.Errorf("labels = %v thread %q, want goroutine 7 and bytes 32", p.Labels(&s), p.Thread(&s))
 	}
 	got := []any{p.DefaultValue, p.Period, p.PeriodType, p.Start, p.Duration, p.Comment[0], p.Lang, p.Timed}
 	want := []any{0, int64(524288), ValueType{"space", "bytes"}, time.Unix(1_700_000_000, 0).UTC(), 3 * time.Second, "hello", LangGo, false}

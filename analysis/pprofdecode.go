@@ -222,9 +222,7 @@ func (d *pbDecoder) builder() *Builder {
 		p.Start = time.Unix(0, d.timeNanos).UTC()
 	}
 	p.Duration = time.Duration(d.durationNanos)
-	if d.nSamples > 0 {
-		p.Samples = make([]Sample, 0, d.nSamples)
-	}
+	b.Grow(d.nSamples)
 	return b
 }
 
@@ -257,17 +255,16 @@ func (d *pbDecoder) locationFrames(b *Builder, i int32) []int32 {
 // their location ids, so a repeated stack costs one map lookup.
 func (d *pbDecoder) samples(b *Builder, src pbSource) bool {
 	nt := len(d.sampleTypes)
-	values := make([]int64, d.nSamples*nt)
+	vals := make([]int64, 0, nt) // Add copies them
 	stackOf := make(map[string]int32)
 	var key []byte
 	var ids []uint64
 	var frames []int32
-	i := 0
 	return src(func(f pbField) bool {
 		if f.num != 2 {
 			return true
 		}
-		vals := values[i*nt : i*nt : (i+1)*nt]
+		vals = vals[:0]
 		var ls labelSet
 		key = key[:0]
 		ok := pbFields(f.data, pbSampleSchema, func(g pbField) bool {
@@ -313,7 +310,6 @@ func (d *pbDecoder) samples(b *Builder, src pbSource) bool {
 		}
 		labels := ls.merged()
 		b.Add(stack, vals, 0, false, threadOf(labels), labels)
-		i++
 		return true
 	})
 }

@@ -89,7 +89,8 @@ func TestDecodePprofRandom(t *testing.T) {
 		p := randomProfile(r, 1+r.Intn(40))
 		for j := range p.Samples {
 			if r.Intn(4) == 0 {
-				p.Samples[j].Labels = map[string][]string{"k": {"v"}, "thread": {"t1"}}
+				p.labelSets = append(p.labelSets, map[string][]string{"k": {"v"}, "thread": {"t1"}})
+				p.Samples[j].labels = int32(len(p.labelSets))
 			}
 		}
 		pp, err := ToPprof(p)

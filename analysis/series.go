@@ -84,17 +84,18 @@ func addAll(b *Builder, p *Profile, at time.Duration, timed bool) {
 	for i, f := range p.Frames {
 		frames[i] = b.Frame(f)
 	}
-	stacks := make([]int32, len(p.Stacks))
+	stacks := make([]int32, p.Stacks.Len())
 	var st []int32
-	for i, s := range p.Stacks {
+	for i, s := range p.Stacks.All() {
 		st = st[:0]
 		for _, f := range s {
 			st = append(st, frames[f])
 		}
 		stacks[i] = b.Stack(st)
 	}
-	for _, s := range p.Samples {
-		b.Add(stacks[s.Stack], s.Values, int64(at), timed, s.Thread, s.Labels)
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		b.Add(stacks[s.Stack], p.Values(s), int64(at), timed, p.Thread(s), p.Labels(s))
 	}
 }
 

@@ -31,7 +31,7 @@ func TestLoadSeriesParca(t *testing.T) {
 		}
 		var sum int64
 		for _, s := range p.Samples[lo:hi] {
-			sum += s.Values[v]
+			sum += p.Value(&s, v)
 			if want := int64(i) * 3 * int64(time.Second); s.Time/int64(time.Second) != want/int64(time.Second) {
 				t.Fatalf("profile %d sample time %d, want about %d", i, s.Time, want)
 			}
@@ -63,7 +63,7 @@ func TestSeriesOrderByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Timed || s.IntervalNames[0] != "a.folded" || s.Samples[0].Values[0] != 1 || s.Samples[2].Values[0] != 3 {
+	if s.Timed || s.IntervalNames[0] != "a.folded" || s.Value(&s.Samples[0], 0) != 1 || s.Value(&s.Samples[2], 0) != 3 {
 		t.Errorf("Series = timed %v names %v; want untimed, a, b, c", s.Timed, s.IntervalNames)
 	}
 	if _, err := LoadSeries(filepath.Join(t.TempDir(), "*.pb.gz"), LoadOptions{}); err == nil {

@@ -254,7 +254,7 @@ func threads(p *Profile) []string {
 	seen := map[string]bool{}
 	var out []string
 	for i := range p.Samples {
-		if th := p.Samples[i].Thread; !seen[th] {
+		if th := p.Thread(&p.Samples[i]); !seen[th] {
 			seen[th] = true
 			out = append(out, th)
 		}
@@ -268,7 +268,7 @@ func compareSnap(c snapCase, p *Profile, thread string, want []snapFrame) []stri
 	sub := *p
 	sub.Samples = nil
 	for _, s := range p.Samples {
-		if s.Thread == thread {
+		if p.Thread(&s) == thread {
 			sub.Samples = append(sub.Samples, s)
 		}
 	}
@@ -332,11 +332,11 @@ func compareStacks(p *Profile, thread string, want []string) []string {
 	}
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		if s.Thread != thread {
+		if p.Thread(s) != thread {
 			continue
 		}
 		var names []string
-		for _, f := range p.Stacks[s.Stack] {
+		for _, f := range p.Stacks.At(s.Stack) {
 			names = append(names, speedscopeJSName(p.Frames[f]))
 		}
 		st := strings.Join(names, ";")
@@ -344,7 +344,7 @@ func compareStacks(p *Profile, thread string, want []string) []string {
 			flush()
 			last, acc = st, 0
 		}
-		acc += s.Values[1]
+		acc += p.Value(s, 1)
 	}
 	flush()
 	if n := len(got); n > 0 && strings.HasPrefix(got[n-1], " ") {

@@ -88,7 +88,7 @@ func compareTraceSnap(p *Profile, thread string, want []snapFrame, hermes bool) 
 	sub := *p
 	sub.Samples = nil
 	for _, s := range p.Samples {
-		if s.Thread == thread || len(threads(p)) == 1 {
+		if p.Thread(&s) == thread || len(threads(p)) == 1 {
 			sub.Samples = append(sub.Samples, s)
 		}
 	}

@@ -330,10 +330,8 @@ func (c *ssConv) add(out []ssSample, timed bool) {
 		sortStable(out, func(a, b *ssSample) bool { return a.time < b.time })
 	}
 	c.b.Grow(len(out))
-	vals := make([]int64, len(out))
-	for i, s := range out {
-		vals[i] = s.value
-		c.b.Add(s.stack, vals[i:i+1:i+1], s.time, timed, s.thread, nil)
+	for _, s := range out {
+		c.b.Add(s.stack, []int64{s.value}, s.time, timed, s.thread, nil)
 	}
 }
 

@@ -22,7 +22,7 @@ func TestSpeedscopeTwoSampled(t *testing.T) {
 	}
 	var times []int64
 	for _, s := range p.Samples {
-		if s.Thread == "one" {
+		if p.Thread(&s) == "one" {
 			times = append(times, s.Time/1e9)
 		}
 	}
@@ -41,7 +41,7 @@ func TestSpeedscopeEvented(t *testing.T) {
 	want := []string{"a;b;c 2", "a;b;d 4", "a;b;c 3", "a;b 5"}
 	var got []string
 	for i := range p.Samples {
-		got = append(got, stackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Samples[i].Values[0], 10))
+		got = append(got, stackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Value(&p.Samples[i], 0), 10))
 	}
 	if strings.Join(got, ",") != strings.Join(want, ",") || p.ValueTypes[0] != (ValueType{"weight", "none"}) || p.Timed {
 		t.Errorf("Load = %q, %v, timed %v; want %q, weight/none, untimed", got, p.ValueTypes, p.Timed, want)

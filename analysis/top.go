@@ -177,7 +177,7 @@ func subtreeTotals(t *Tree, self []int64) []int64 {
 func absTotal(p *Profile, v int) int64 {
 	var s int64
 	for i := range p.Samples {
-		x := p.Samples[i].Values[v]
+		x := p.Value(&p.Samples[i], v)
 		if x < 0 {
 			x = -x
 		}

@@ -39,11 +39,11 @@ func naiveTop(p *Profile, o TopOptions) *Top {
 	flat, cum := map[string]int64{}, map[string]int64{}
 	top := &Top{Value: p.ValueTypes[o.Value]}
 	for _, s := range p.Samples {
-		v := s.Values[o.Value]
+		v := p.Value(&s, o.Value)
 		top.Total += abs64(v)
 		var frames []Frame
 		focused, ignored := o.Focus == nil, false
-		for _, id := range p.Stacks[s.Stack] {
+		for _, id := range p.Stacks.At(s.Stack) {
 			f := p.Frames[id]
 			focused = focused || match(o.Focus, f)
 			ignored = ignored || match(o.Ignore, f)

@@ -48,23 +48,23 @@ func (t *Tree) Name(n int32) string { return t.Profile.Frames[t.Frame[n]].Name }
 // total stack length; no map is used, and memory is the tree itself.
 func NewTree(p *Profile) *Tree {
 	rank := frameRanks(p)
-	order := make([]int32, len(p.Stacks))
+	order := make([]int32, p.Stacks.Len())
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return compareRanked(p.Stacks[a], p.Stacks[b], rank) })
+	slices.SortFunc(order, func(a, b int32) int { return compareRanked(p.Stacks.At(a), p.Stacks.At(b), rank) })
 	// Pass 1: count the nodes each stack adds, to allocate once.
 	n := 0
 	var prev []int32
 	for _, s := range order {
-		st := p.Stacks[s]
+		st := p.Stacks.At(s)
 		n += len(st) - commonPrefix(prev, st)
 		prev = st
 	}
 	t := &Tree{
 		Profile: p, Names: NewNames(p),
 		Parent: make([]int32, 0, n), Frame: make([]int32, 0, n), Depth: make([]int32, 0, n),
-		StackNode: make([]int32, len(p.Stacks)),
+		StackNode: make([]int32, p.Stacks.Len()),
 	}
 	t.addPaths(order)
 	t.Size = subtreeSizes(t.Parent)
@@ -77,7 +77,7 @@ func (t *Tree) addPaths(order []int32) {
 	p := t.Profile
 	var prev, path []int32
 	for _, s := range order {
-		st := p.Stacks[s]
+		st := p.Stacks.At(s)
 		l := commonPrefix(prev, st)
 		path = path[:l]
 		for d := l; d < len(st); d++ {
@@ -113,11 +113,11 @@ func (t *Tree) addValues() {
 	for i := range p.Samples {
 		smp := &p.Samples[i]
 		node := t.StackNode[smp.Stack]
-		for v := range nv {
+		for v, x := range p.Values(smp) {
 			if node < 0 {
-				t.Unrooted[v] += smp.Values[v]
+				t.Unrooted[v] += x
 			} else {
-				t.Self[v][node] += smp.Values[v]
+				t.Self[v][node] += x
 			}
 		}
 	}

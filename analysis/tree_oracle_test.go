@@ -16,8 +16,8 @@ func mapTree(p *Profile) *Tree {
 	type key struct{ parent, frame int32 }
 	ids := make(map[key]int32)
 	var parent, frame []int32
-	leaf := make([]int32, len(p.Stacks))
-	for s, st := range p.Stacks {
+	leaf := make([]int32, p.Stacks.Len())
+	for s, st := range p.Stacks.All() {
 		cur := int32(-1)
 		for _, f := range st {
 			k := key{cur, f}
@@ -117,7 +117,7 @@ func mapTree(p *Profile) *Tree {
 	}
 
 	// Values: self at the leaf, then totals bottom-up.
-	t.StackNode = make([]int32, len(p.Stacks))
+	t.StackNode = make([]int32, p.Stacks.Len())
 	for s, l := range leaf {
 		if l < 0 {
 			t.StackNode[s] = -1
@@ -136,9 +136,9 @@ func mapTree(p *Profile) *Tree {
 		node := t.StackNode[smp.Stack]
 		for v := 0; v < nv; v++ {
 			if node < 0 {
-				t.Unrooted[v] += smp.Values[v]
+				t.Unrooted[v] += p.Value(smp, v)
 			} else {
-				t.Self[v][node] += smp.Values[v]
+				t.Self[v][node] += p.Value(smp, v)
 			}
 		}
 	}

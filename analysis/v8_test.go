@@ -11,7 +11,7 @@ import (
 // stackNames renders a sample's stack as "a;b;c" with frame names.
 func stackNames(p *Profile, s *Sample) string {
 	var names []string
-	for _, f := range p.Stacks[s.Stack] {
+	for _, f := range p.Stacks.At(s.Stack) {
 		names = append(names, p.Frames[f].Name)
 	}
 	return strings.Join(names, ";")
@@ -55,9 +55,9 @@ func TestV8Placement(t *testing.T) {
 	}
 	for i, w := range want {
 		s := &p.Samples[i]
-		if got := stackNames(p, s); got != w.stack || s.Values[0] != 1 || s.Values[1] != w.wall*1000 || s.Time != w.time*1000 {
+		if got := stackNames(p, s); got != w.stack || p.Value(s, 0) != 1 || p.Value(s, 1) != w.wall*1000 || s.Time != w.time*1000 {
 			t.Errorf("sample %d = %q count %d wall %d at %d, want %q count 1 wall %d at %d",
-				i, got, s.Values[0], s.Values[1], s.Time, w.stack, w.wall*1000, w.time*1000)
+				i, got, p.Value(s, 0), p.Value(s, 1), s.Time, w.stack, w.wall*1000, w.time*1000)
 		}
 	}
 	if p.Duration.Microseconds() != 400 {
@@ -141,7 +141,7 @@ func TestV8Heap(t *testing.T) {
 	}
 	var got []string
 	for i := range p.Samples {
-		got = append(got, stackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Samples[i].Values[0], 10))
+		got = append(got, stackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Value(&p.Samples[i], 0), 10))
 	}
 	want := "main file:///app/main.js:1:1 100, main file:///app/main.js:1:1;(anonymous) file:///app/main.js:10:5 32, (V8 API) 8"
 	if strings.Join(got, ", ") != want || p.ValueTypes[0] != (ValueType{"space", "bytes"}) || p.Timed {

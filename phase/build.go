@@ -141,7 +141,7 @@ func (b *builder) flush(iv Interval) {
 func (b *builder) add(s *analysis.Sample) {
 	b.samples++
 	node := b.t.StackNode[s.Stack]
-	w := float64(s.Values[b.o.Value])
+	w := float64(b.t.Profile.Value(s, b.o.Value))
 	switch b.o.Count {
 	case CountSelf:
 		if node >= 0 {
@@ -156,7 +156,7 @@ func (b *builder) add(s *analysis.Sample) {
 			}
 		}
 	case CountEntries:
-		b.entries(s.Thread, node)
+		b.entries(b.t.Profile.Thread(s), node)
 	}
 }
 

@@ -240,7 +240,7 @@ func majority(p *analysis.Profile, v *Vectors, key string) []string {
 	for i, iv := range v.Intervals {
 		count := map[string]int{}
 		for ; s < len(p.Samples) && (i == len(out)-1 || p.Samples[s].Time < iv.End); s++ {
-			if l := p.Samples[s].Labels[key]; len(l) > 0 {
+			if l := p.Labels(&p.Samples[s])[key]; len(l) > 0 {
 				count[l[0]]++
 			}
 		}

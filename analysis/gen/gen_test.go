@@ -38,13 +38,13 @@ func TestShape(t *testing.T) {
 	if len(p.Samples) != c.Samples {
 		t.Errorf("samples = %d, want %d", len(p.Samples), c.Samples)
 	}
-	if len(p.Stacks) != c.Stacks {
-		t.Errorf("distinct stacks = %d, want %d", len(p.Stacks), c.Stacks)
+	if p.Stacks.Len() != c.Stacks {
+		t.Errorf("distinct stacks = %d, want %d", p.Stacks.Len(), c.Stacks)
 	}
 	used := map[int32]bool{}
 	depth := 0
 	for _, s := range p.Samples {
-		st := p.Stacks[s.Stack]
+		st := p.Stacks.At(s.Stack)
 		depth += len(st)
 		for _, f := range st {
 			used[f] = true
