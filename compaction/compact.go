@@ -1,7 +1,6 @@
 package compaction
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 
@@ -73,6 +72,8 @@ type grouping struct {
 	got                      []delegation
 	spare                    []group // merge's output
 	src                      []int32 // merge's: where each group comes from
+	keys                     []sibling
+	moved                    []group // sortGroups'
 }
 
 func newGrouping(t *analysis.Tree, ix *index, level paged, total []int64) *grouping {
@@ -378,8 +379,9 @@ func (g *grouping) makeChildren(up int32) {
 }
 
 // sortGroups puts sibling groups in the order of a node's children: by
-// descending total, then name. Most groups have a few children, sorted in
-// place.
+// descending total, then name (siblings have distinct names). Most groups
+// have a few children, sorted in place; longer lists sort small keys and
+// then move each group once, as groups are large.
 func (g *grouping) sortGroups(gs []group) {
 	rank := g.ix.rank // comparing ranks is comparing names
 	if len(gs) <= 12 {
@@ -390,7 +392,14 @@ func (g *grouping) sortGroups(gs []group) {
 		}
 		return
 	}
-	slices.SortFunc(gs, func(a, b group) int {
-		return cmp.Or(cmp.Compare(b.tot, a.tot), cmp.Compare(rank[a.name], rank[b.name]))
-	})
+	keys := g.keys[:0]
+	for i := range gs {
+		keys = append(keys, sibling{gs[i].tot, rank[gs[i].name], int32(i)})
+	}
+	sortSiblings(keys)
+	tmp := append(g.moved[:0], gs...)
+	for k, s := range keys {
+		gs[k] = tmp[s.id]
+	}
+	g.keys, g.moved = keys, tmp
 }

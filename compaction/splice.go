@@ -98,9 +98,9 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // lengths that change) is worked out by a second goroutine while this one
 // writes the new nodes, their parents and the call-tree→node table, and
 // checks R1 and R2; the two write different parts of the new view. This
-// one allocates the node table and the new nodes; the other copies the old
-// nodes' part of the table once they are allocated (ready), and P, whose
-// children change, is written after both.
+// one allocates the node table, copies the old nodes into it and allocates
+// the new ones; the other clears the dropped ones from the table once that
+// is done (ready), and P, whose children change, is written after both.
 func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
 	base := int32(len(v.Nodes))
 	reused := make([]uint64, (len(v.Nodes)+63)/64)
@@ -130,6 +130,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
 
 	nv.Nodes = make([]*Node, int(base+nNew))
+	copy(nv.Nodes, v.Nodes)     // the other side nils the dropped ones
 	batch := make([]Node, nNew) // the new nodes, by id - base
 	setReady()
 	// P's children: the old ones kept, and the new top groups, in order.
@@ -182,15 +183,15 @@ var hashWorkFault func()
 // hashWork is the part of a step that concerns the order of the hashes:
 // which nodes are dropped, the new nodes' hashes, the merged order, and
 // the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order and handle lengths, and the old
-// part of its node table (the old nodes, nil at the ids of the dropped
-// ones); the other side allocates the node table and writes the new nodes.
+// groups, and writes only nv's hash order and handle lengths, and nil at
+// the dropped ids of its node table; the other side allocates the node
+// table, copies the old nodes into it and writes the new ones.
 type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
 }
 
-// run does the work; nNew nodes are new, and nv's node table exists once
-// ready is closed.
+// run does the work; nNew nodes are new, and nv's node table holds the old
+// nodes once ready is closed.
 func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32, ready chan struct{}) {
 	if hashWorkFault != nil {
 		hashWorkFault()
@@ -208,7 +209,6 @@ func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint6
 	nv.hlen = make([]uint8, base+nNew)
 	copy(nv.hlen, v.hlen)
 	<-ready
-	copy(nv.Nodes, v.Nodes)
 	for _, i := range h.dropped {
 		nv.Nodes[i] = nil
 	}
