@@ -70,8 +70,6 @@ type grouping struct {
 	stamp                    int32
 	ids                      []int32 // per group: its node's id (splice)
 	got                      []delegation
-	spare                    []group // merge's output
-	src                      []int32 // merge's: where each group comes from
 	keys                     []sibling
 	moved                    []group // sortGroups'
 }

@@ -20,11 +20,10 @@ import (
 // spins meanwhile: handoffs come every few tens of microseconds, and a
 // parked goroutine takes about as long to wake.
 //
-// Then merge puts the helper's seeds and members after g's, and renumbers
-// all the groups breadth first from the virtual root, a delegated group
-// taking the place of the group it was handed on as: so the groups, their
-// order and the ids of the new nodes made from them do not depend on how
-// the work happened to be shared.
+// The groups stay where they were made (see workers). A delegated group
+// stands for the one it was handed on as, so the tree of groups, and the
+// ids that splice numbers its new nodes with, walking it depth first, do
+// not depend on how the work happened to be shared.
 
 // shareMin is the least number of call-tree nodes below a step's top
 // seeds for which the regrouping is shared (tests lower it). It is not
@@ -80,9 +79,11 @@ var (
 	shareSeen  func(handoffs int)
 )
 
-// runShared is run on two goroutines (see above). A panic on the helper's
-// goroutine is raised again on the caller's.
-func (g *grouping) runShared() {
+// runShared is run on two goroutines (see above), g being the caller's
+// worker, and returns the groups of both. A panic on the helper's goroutine
+// is raised again on the caller's. The caller releases the helper, ws[1],
+// once it is done with the groups.
+func (g *grouping) runShared() workers {
 	h := stepGrouping(g.t, g.ix, g.level, g.total)
 	h.old, h.target = g.old, g.target
 	g.got, h.got = g.got[:0], h.got[:0]
@@ -123,8 +124,16 @@ func (g *grouping) runShared() {
 	if shareSeen != nil {
 		shareSeen(len(g.got) + len(h.got))
 	}
-	g.merge(h)
-	h.releaseHelper()
+	k := workers{ws: [2]*grouping{g, h}}
+	for _, x := range k.ws {
+		for _, d := range x.got {
+			if k.body[d.from] == nil {
+				k.body[d.from] = make(map[int32]int32)
+			}
+			k.body[d.from][d.gi] = d.root
+		}
+	}
+	return k
 }
 
 // finish tells both workers that the work is over.
@@ -225,52 +234,19 @@ func (g *grouping) receive(t handoff) int32 {
 	return r
 }
 
-// merge takes the groups of h, the helper, into g, and numbers them all
-// breadth first from the virtual root: each group's children keep their
-// order and stay consecutive, and a delegated group is replaced by the
-// group that did its work.
-func (g *grouping) merge(h *grouping) {
-	ws := [2]*grouping{g, h}
-	var off [2]struct{ seed, mem int32 }
-	off[1].seed, off[1].mem = int32(len(g.seeds)), int32(len(g.mem))
-	g.seeds = append(g.seeds, h.seeds...)
-	g.mem = append(g.mem, h.mem...)
-	var body [2]map[int32]int32 // per giving worker: its group → the receiver's
-	for _, x := range ws {
-		for _, d := range x.got {
-			if body[d.from] == nil {
-				body[d.from] = make(map[int32]int32)
-			}
-			body[d.from][d.gi] = d.root
-		}
-	}
-	const hBit = 1 << 30 // in src: the group is h's
-	out, src := append(g.spare[:0], g.gr[0]), append(g.src[:0], 0)
-	for x := 0; x < len(out); x++ {
-		w, id := 0, src[x]
-		if id >= hBit {
-			w, id = 1, id-hBit
-		}
-		for ws[w].gr[id].reuse == delegated {
-			id, w = body[w][id], 1-w
-		}
-		b := ws[w].gr[id]
-		b.up = out[x].up
-		b.seedLo, b.seedHi = b.seedLo+off[w].seed, b.seedHi+off[w].seed
-		b.memLo, b.memHi = b.memLo+off[w].mem, b.memHi+off[w].mem
-		lo := int32(len(out))
-		for k := b.kidLo; k < b.kidHi; k++ {
-			out = append(out, group{up: int32(x)})
-			src = append(src, k+int32(w)*hBit)
-		}
-		b.kidLo, b.kidHi = lo, int32(len(out))
-		out[x] = b
-	}
-	g.gr, g.spare, g.src = out, g.gr[:0], src
+// workers is where the groups of a regrouping are: in one grouping, or in
+// the two of a shared one, where a delegated group stands for the group of
+// the other worker that did its work.
+type workers struct {
+	ws   [2]*grouping       // ws[1] is nil when the regrouping was not shared
+	body [2]map[int32]int32 // per giving worker: its delegated group → the receiver's
 }
 
-// releaseHelper gives the helper's scratch space back, its seeds and
-// members with it: merge copied them, so no node refers to them.
-func (g *grouping) releaseHelper() {
-	g.put(g.seeds[:0], g.mem[:0])
+// at returns where group gi of worker w was done: there, or where it was
+// handed on to.
+func (k *workers) at(w int, gi int32) (int, int32) {
+	for k.ws[w].gr[gi].reuse == delegated {
+		gi, w = k.body[w][gi], 1-w
+	}
+	return w, gi
 }

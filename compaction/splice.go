@@ -45,12 +45,14 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	for _, s := range seeds {
 		size += v.Tree.Size[s]
 	}
+	k := workers{ws: [2]*grouping{g, nil}}
 	if shared(size) {
-		g.runShared()
+		k = g.runShared()
+		defer k.ws[1].release()
 	} else {
 		g.run()
 	}
-	return splice(v, ns, p, sibs, removed, g)
+	return splice(v, ns, p, sibs, removed, &k)
 }
 
 // joining returns the siblings of c (in sibs) that the step merges with c:
@@ -93,30 +95,19 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // of g under P. It returns the view and the first violation of R1 or R2 on
 // the nodes it made or re-parented, in pre-order, or nil.
 //
-// New nodes get ids in the order of their groups, from len(v.Nodes) on, so
-// that the hash order (which nodes leave it, which enter, and the handle
+// New nodes get ids from len(v.Nodes) on, in the depth-first order of
+// their groups (number), before they are written, so that the hash order (which nodes leave it, which enter, and the handle
 // lengths that change) is worked out by a second goroutine while this one
 // writes the new nodes, their parents and the call-tree→node table, and
 // checks R1 and R2; the two write different parts of the new view. This
 // one allocates the node table, copies the old nodes into it and allocates
 // the new ones; the other clears the dropped ones from the table once that
 // is done (ready), and P, whose children change, is written after both.
-func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
+func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers) (*View, *Violation) {
+	g := k.ws[0]
 	base := int32(len(v.Nodes))
-	reused := make([]uint64, (len(v.Nodes)+63)/64)
-	ids := g.ids[:0]
-	nNew := int32(0)
-	ids = append(ids, -1) // the virtual root
-	for gi := 1; gi < len(g.gr); gi++ {
-		if x := g.gr[gi].reuse; x >= 0 {
-			reused[x/64] |= 1 << (x % 64)
-			ids = append(ids, x)
-		} else {
-			ids = append(ids, base+nNew)
-			nNew++
-		}
-	}
-	g.ids = ids
+	n := k.number(base, len(v.Nodes))
+	nNew := int32(len(n.fresh))
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
 	var h hashWork
 	var failed any // a panic of the other goroutine, raised again on this one
@@ -124,7 +115,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	go func() {
 		defer close(done)
 		defer func() { failed = recover() }()
-		h.run(v, nv, g, removed, reused, nNew, ready)
+		h.run(v, nv, removed, n, ready)
 	}()
 	setReady := sync.OnceFunc(func() { close(ready) })
 	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
@@ -145,8 +136,8 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 		items = append(items, sibling{g.gr[gi].tot, rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, g, v.nodeOf.writer(), v.parent.writer(), base, batch)
-	e.ids, e.checking = ids, true
+	e := newEmitter(nv, k, v.nodeOf.writer(), v.parent.writer(), base, batch)
+	e.ids, e.checking = [2][]int32{g.ids, n.ids1}, true
 	pn := int32(-1)
 	if p >= 0 {
 		pn = v.Nodes[p].name
@@ -154,7 +145,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*V
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.id < 0 {
-			children[k] = e.group(-1-it.id, p, pn)
+			children[k] = e.group(0, -1-it.id, p, pn)
 		} else {
 			children[k] = it.id
 		}
@@ -190,30 +181,77 @@ type hashWork struct {
 	dropped []int32 // ids of v's nodes that nv does not have
 }
 
-// run does the work; nNew nodes are new, and nv's node table holds the old
-// nodes once ready is closed.
-func (h *hashWork) run(v, nv *View, g *grouping, removed []int32, reused []uint64, nNew int32, ready chan struct{}) {
+// run does the work, n being the numbering of the groups; nv's node table
+// holds the old nodes once ready is closed.
+func (h *hashWork) run(v, nv *View, removed []int32, n *numbering, ready chan struct{}) {
 	if hashWorkFault != nil {
 		hashWorkFault()
 	}
 	base := int32(len(v.Nodes))
 	for _, x := range removed {
-		h.dropped = v.drop(x, reused, h.dropped)
+		h.dropped = v.drop(x, n.reused, h.dropped)
 	}
-	fresh, hash := make([]int32, 0, nNew), make([]uint64, 0, nNew)
-	for gi := int32(1); gi < int32(len(g.gr)); gi++ {
-		if gr := &g.gr[gi]; gr.reuse < 0 {
-			fresh, hash = append(fresh, g.ids[gi]), append(hash, gr.hash)
-		}
-	}
+	nNew := int32(len(n.fresh))
 	nv.hlen = make([]uint8, base+nNew)
 	copy(nv.hlen, v.hlen)
 	<-ready
 	for _, i := range h.dropped {
 		nv.Nodes[i] = nil
 	}
-	dirty := mergeByHash(v, nv, fresh, hash, h.dropped, v.After-len(h.dropped)+int(nNew))
+	dirty := mergeByHash(v, nv, n.fresh, n.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
 	nv.handleLengths(dirty)
+}
+
+// numbering gives the groups of a step their nodes' ids.
+type numbering struct {
+	ids1   []int32  // per group of the helper (k.ws[1]): its node's id; the caller's are in its ids
+	fresh  []int32  // the ids of the new nodes, ascending
+	hash   []uint64 // their hashes
+	reused []uint64 // a bit per old id: the node is reused whole
+}
+
+// number walks the groups in k depth first from the virtual root, in
+// sibling order, giving each new one the next id from base on, and each
+// reused one its old node's id; ids below size are old. It sets the
+// workers' ids (a delegated group has none: see workers.at).
+func (k *workers) number(base int32, size int) *numbering {
+	n := &numbering{reused: make([]uint64, (size+63)/64)}
+	var ids [2][]int32
+	for w, g := range k.ws {
+		if g != nil {
+			ids[w] = slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
+		}
+	}
+	type at struct {
+		w  int
+		gi int32
+	}
+	g := k.ws[0]
+	stack := make([]at, 0, 64)
+	for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
+		stack = append(stack, at{0, gi})
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		w, gi := k.at(top.w, top.gi)
+		gr := &k.ws[w].gr[gi]
+		if x := gr.reuse; x >= 0 {
+			n.reused[x/64] |= 1 << (x % 64)
+			ids[w][gi] = x
+			continue
+		}
+		ids[w][gi] = base + int32(len(n.fresh))
+		n.fresh, n.hash = append(n.fresh, ids[w][gi]), append(n.hash, gr.hash)
+		for c := gr.kidHi - 1; c >= gr.kidLo; c-- {
+			stack = append(stack, at{w, c})
+		}
+	}
+	g.ids, n.ids1 = ids[0], ids[1]
+	if k.ws[1] != nil {
+		k.ws[1].ids = ids[1]
+	}
+	return n
 }
 
 // drop lists the ids of node x's subtree in v, but for the nodes reused

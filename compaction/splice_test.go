@@ -304,3 +304,45 @@ func TestStepPanicReachesCaller(t *testing.T) {
 		}
 	}
 }
+
+// A step numbers its new nodes the same whether its regrouping was shared
+// or not, and however the groups happened to be handed on.
+func TestSharedStepSameIDs(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	handoffs := 0
+	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
+	for i := 0; i < 3000; i++ {
+		tr, _ := build(randomSpecs(r, 40, 0))
+		v := Compact(tr, randomLevels(r, tr), 0)
+		for step := 0; step < 4; step++ {
+			pre := v.Preorder()
+			target := pre[r.IntN(len(pre))]
+			ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
+			if !changed {
+				continue
+			}
+			shareMin, shareEager, shareSeen = 1<<30, false, nil
+			alone, _ := recompact(v, ns, target)
+			shareMin, shareEager = 0, true
+			shareSeen = func(n int) { handoffs += n }
+			both, _ := recompact(v, ns, target)
+			if alone == nil || both == nil {
+				break
+			}
+			if len(alone.Nodes) != len(both.Nodes) {
+				t.Fatalf("case %d, step %d: %d ids shared, %d not", i, step, len(both.Nodes), len(alone.Nodes))
+			}
+			for id, a := range alone.Nodes {
+				b := both.Nodes[id]
+				if (a == nil) != (b == nil) || a != nil && (!slices.Equal(a.Members, b.Members) || !slices.Equal(a.Children, b.Children)) {
+					t.Fatalf("case %d, step %d: node %d differs: %v against %v", i, step, id, a, b)
+				}
+			}
+			v = both
+		}
+	}
+	t.Logf("%d groups handed on", handoffs)
+	if handoffs < 1000 {
+		t.Errorf("only %d groups handed on", handoffs)
+	}
+}
