@@ -281,12 +281,28 @@ func mergeByHash(v, nv *View, fresh []int32, hash []uint64, dropped []int32, n i
 	for k, o := range order {
 		fj[k] = fresh[o]
 	}
-	// Where each dropped node is in v's order, ascending.
-	gone := make([]int, len(dropped))
+	// Where each dropped node is in v's order, ascending: found in their
+	// own (hash, id) order by galloping forward from the last one, which
+	// reads v's order in one sweep rather than at random.
+	dh := make([]uint64, len(dropped))
 	for k, i := range dropped {
-		gone[k] = sortSearch(v.sorted, v.byHash, v.Nodes[i].hash, i)
+		dh[k] = v.Nodes[i].hash
 	}
-	slices.Sort(gone)
+	dOrder, dSorted := sortHashes(dh)
+	for k, o := range dOrder {
+		dOrder[k] = dropped[o]
+	}
+	for k := 1; k < len(dSorted); k++ { // equal hashes go by id, as in v's order
+		for j := k; j > 0 && dSorted[j] == dSorted[j-1] && dOrder[j] < dOrder[j-1]; j-- {
+			dOrder[j], dOrder[j-1] = dOrder[j-1], dOrder[j]
+		}
+	}
+	gone := make([]int, len(dropped))
+	for k, q := 0, 0; k < len(gone); k++ {
+		q += gallop(v.sorted[q:], v.byHash[q:], dSorted[k], dOrder[k])
+		gone[k] = q
+		q++
+	}
 	out, sorted := make([]int32, n), make([]uint64, n)
 	// A removed node makes its two neighbours dirty; a new one itself and
 	// its two neighbours. Positions are added in ascending runs whose

@@ -227,6 +227,84 @@ func TestSortByHash(t *testing.T) {
 	}
 }
 
+// TestMergeByHashTies: the hash order after a step is the kept and the new
+// nodes ordered by (hash, id), also when many hashes are equal, as they are
+// only by accident in a real view; and the positions it calls dirty
+// include every one whose neighbour changed.
+func TestMergeByHashTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 13))
+	for round := range 300 {
+		n := 1 + r.IntN(3000)
+		values := uint64(1 + r.IntN(40)) // few distinct hashes
+		v := &View{Nodes: make([]*Node, n)}
+		for i := range v.Nodes {
+			v.Nodes[i] = &Node{hash: r.Uint64N(values) << 40}
+		}
+		all := make([]int32, n)
+		for i := range all {
+			all[i] = int32(i)
+		}
+		v.byHash, v.sorted = v.sortHashes(all)
+		var kept, dropped []int32
+		for i := range int32(n) {
+			if r.IntN(4) == 0 {
+				dropped = append(dropped, i)
+			} else {
+				kept = append(kept, i)
+			}
+		}
+		r.Shuffle(len(dropped), func(a, b int) { dropped[a], dropped[b] = dropped[b], dropped[a] })
+		nNew := r.IntN(500)
+		fresh, hash := make([]int32, nNew), make([]uint64, nNew)
+		nv := &View{Nodes: append(slices.Clone(v.Nodes), make([]*Node, nNew)...)}
+		for k := range fresh {
+			fresh[k], hash[k] = int32(n+k), r.Uint64N(values)<<40
+			nv.Nodes[n+k] = &Node{hash: hash[k]}
+		}
+		for _, i := range dropped {
+			nv.Nodes[i] = nil
+		}
+		dirty := mergeByHash(v, nv, fresh, hash, dropped, len(kept)+nNew)
+		want := append(slices.Clone(kept), fresh...)
+		slices.SortFunc(want, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(nv.Nodes[a].hash, nv.Nodes[b].hash), cmp.Compare(a, b))
+		})
+		if !slices.Equal(nv.byHash, want) {
+			t.Fatalf("round %d: hash order differs from (hash, id) order", round)
+		}
+		for k, i := range nv.byHash {
+			if nv.sorted[k] != nv.Nodes[i].hash {
+				t.Fatalf("round %d: sorted[%d] is not the hash of node %d", round, k, i)
+			}
+		}
+		// Every position whose left or right neighbour is not the one it had
+		// (or that is new) must be dirty.
+		before := map[int32][2]int32{}
+		for k, i := range v.byHash {
+			l, rt := int32(-1), int32(-1)
+			if k > 0 {
+				l = v.byHash[k-1]
+			}
+			if k+1 < len(v.byHash) {
+				rt = v.byHash[k+1]
+			}
+			before[i] = [2]int32{l, rt}
+		}
+		for k, i := range nv.byHash {
+			l, rt := int32(-1), int32(-1)
+			if k > 0 {
+				l = nv.byHash[k-1]
+			}
+			if k+1 < len(nv.byHash) {
+				rt = nv.byHash[k+1]
+			}
+			if b, ok := before[i]; (!ok || b != [2]int32{l, rt}) && !slices.Contains(dirty, int32(k)) {
+				t.Fatalf("round %d: position %d (node %d) changed neighbours but is not dirty", round, k, i)
+			}
+		}
+	}
+}
+
 // TestStepR2WhenNameStays: expanding a node whose own name is already full
 // leaves its name and seeds as they were, but its members grow finer; the
 // step must still be checked (R2) and not be taken for an unchanged node.
