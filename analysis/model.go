@@ -71,9 +71,22 @@ func (s Stacks) All() iter.Seq2[int32, []int32] {
 
 // add appends a stack and returns its id.
 func (s *Stacks) add(frames []int32) int32 {
-	s.frames = append(s.frames, frames...)
-	s.ends = append(s.ends, int32(len(s.frames)))
+	s.frames = appendDoubling(s.frames, frames...)
+	s.ends = appendDoubling(s.ends, int32(len(s.frames)))
 	return int32(len(s.ends) - 1)
+}
+
+// appendDoubling is append for the large arrays a profile is built in: it
+// doubles their capacity when they are full, where append grows large
+// slices by a quarter, which would allocate about five times the final
+// size while loading.
+func appendDoubling[T any](s []T, more ...T) []T {
+	if len(s)+len(more) > cap(s) {
+		grown := make([]T, len(s), max(2*cap(s), len(s)+len(more), 256))
+		copy(grown, s)
+		s = grown
+	}
+	return append(s, more...)
 }
 
 // Profile is the loaded form of every supported format. It is built by a
@@ -168,6 +181,9 @@ type Builder struct {
 	last   int64
 
 	threads map[string]int32
+
+	lastThread   string // the thread of the last sample added, and its id
+	lastThreadID int32
 }
 
 // NewBuilder starts a profile with the given value types.
@@ -224,21 +240,24 @@ func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thr
 	}
 	b.last = time
 	s := Sample{Stack: stack, row: int32(len(p.Samples)), Time: time}
-	p.values = append(p.values, values...)
+	p.values = appendDoubling(p.values, values...)
 	if thread != "" {
-		t, ok := b.threads[thread]
-		if !ok {
-			p.threads = append(p.threads, thread)
-			t = int32(len(p.threads))
-			b.threads[thread] = t
+		if thread != b.lastThread { // samples come in runs of one thread
+			t, ok := b.threads[thread]
+			if !ok {
+				p.threads = append(p.threads, thread)
+				t = int32(len(p.threads))
+				b.threads[thread] = t
+			}
+			b.lastThread, b.lastThreadID = thread, t
 		}
-		s.thread = t
+		s.thread = b.lastThreadID
 	}
 	if labels != nil {
 		p.labelSets = append(p.labelSets, labels)
 		s.labels = int32(len(p.labelSets))
 	}
-	p.Samples = append(p.Samples, s)
+	p.Samples = appendDoubling(p.Samples, s)
 }
 
 // Grow reserves room for n more samples, for loaders that know the count.
