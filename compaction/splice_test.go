@@ -93,49 +93,57 @@ func isPreorderNumbered(v *View) bool {
 }
 
 func testRecompact(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 9))
 	spliced, fallback, chained := 0, 0, 0
-	for i := 0; i < 5000; i++ {
-		tr, _ := build(randomSpecs(r, 16, 0))
-		v := Compact(tr, randomLevels(r, tr), 0)
-		// A chain of steps: each from the view the last one spliced, whose
-		// ids are no longer in pre-order and some of them dropped.
-		for step := 0; step < 4; step++ {
-			pre := v.Preorder()
-			target := pre[r.IntN(len(pre))]
-			ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
-			if !changed {
-				continue
-			}
-			levels, text := v.state.Levels(), dump(v)
-			got, _ := recompact(v, ns, target)
-			// Views and states share pages and nodes: the step must not
-			// have changed the view it started from.
-			if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {
-				t.Fatalf("case %d, step %d: the step changed the view before it", i, step)
-			}
-			checkInvariants(t, v)
-			if got == nil {
-				fallback++
-				break
-			}
-			spliced++
-			if step > 0 {
-				chained++
-			}
-			if err := sameView(got, Compact(tr, ns, 0)); err != nil {
-				t.Fatalf("case %d, step %d on %s: %v\nbefore:\n%s\nspliced:\n%s", i, step, v.Path(target), err, dump(v), dump(got))
-			}
-			checkInvariants(t, got)
-			if t.Failed() {
-				t.Fatalf("case %d, step %d", i, step)
-			}
-			v = got
+	stepChains(rand.New(rand.NewPCG(9, 9)), 5000, 16, func(i, step int, v *View, ns *State, target int32) *View {
+		levels, text := v.state.Levels(), dump(v)
+		got, _ := recompact(v, ns, target)
+		// Views and states share pages and nodes: the step must not
+		// have changed the view it started from.
+		if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {
+			t.Fatalf("case %d, step %d: the step changed the view before it", i, step)
 		}
-	}
+		checkInvariants(t, v)
+		if got == nil {
+			fallback++
+			return nil
+		}
+		spliced++
+		if step > 0 {
+			chained++
+		}
+		if err := sameView(got, Compact(v.Tree, ns, 0)); err != nil {
+			t.Fatalf("case %d, step %d on %s: %v\nbefore:\n%s\nspliced:\n%s", i, step, v.Path(target), err, dump(v), dump(got))
+		}
+		checkInvariants(t, got)
+		if t.Failed() {
+			t.Fatalf("case %d, step %d", i, step)
+		}
+		return got
+	})
 	t.Logf("%d spliced (%d after another splice), %d fell back to a full recompute", spliced, chained, fallback)
 	if spliced < 2000 || chained < 1000 {
 		t.Errorf("only %d steps were spliced, %d of them chained", spliced, chained)
+	}
+}
+
+// stepChains makes cases random trees of up to size nodes with arbitrary
+// levels, and on each a chain of up to 4 steps on random targets: a step
+// that changes some level is handed to step, with the view it starts from
+// and the new state, and the chain goes on from the view step returns (nil
+// ends it). The views after the first are a step's, whose ids are no
+// longer in pre-order and some of them dropped.
+func stepChains(r *rand.Rand, cases, size int, step func(i, k int, v *View, ns *State, target int32) *View) {
+	for i := 0; i < cases; i++ {
+		tr, _ := build(randomSpecs(r, size, 0))
+		v := Compact(tr, randomLevels(r, tr), 0)
+		for k := 0; k < 4 && v != nil; k++ {
+			pre := v.Preorder()
+			target := pre[r.IntN(len(pre))]
+			ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
+			if changed {
+				v = step(i, k, v, ns, target)
+			}
+		}
 	}
 }
 
@@ -279,26 +287,22 @@ func TestMergeByHashTies(t *testing.T) {
 		}
 		// Every position whose left or right neighbour is not the one it had
 		// (or that is new) must be dirty.
+		neighbours := func(order []int32, k int) [2]int32 { // -1: none
+			n := [2]int32{-1, -1}
+			if k > 0 {
+				n[0] = order[k-1]
+			}
+			if k+1 < len(order) {
+				n[1] = order[k+1]
+			}
+			return n
+		}
 		before := map[int32][2]int32{}
 		for k, i := range v.byHash {
-			l, rt := int32(-1), int32(-1)
-			if k > 0 {
-				l = v.byHash[k-1]
-			}
-			if k+1 < len(v.byHash) {
-				rt = v.byHash[k+1]
-			}
-			before[i] = [2]int32{l, rt}
+			before[i] = neighbours(v.byHash, k)
 		}
 		for k, i := range nv.byHash {
-			l, rt := int32(-1), int32(-1)
-			if k > 0 {
-				l = nv.byHash[k-1]
-			}
-			if k+1 < len(nv.byHash) {
-				rt = nv.byHash[k+1]
-			}
-			if b, ok := before[i]; (!ok || b != [2]int32{l, rt}) && !slices.Contains(dirty, int32(k)) {
+			if b, ok := before[i]; (!ok || b != neighbours(nv.byHash, k)) && !slices.Contains(dirty, int32(k)) {
 				t.Fatalf("round %d: position %d (node %d) changed neighbours but is not dirty", round, k, i)
 			}
 		}
@@ -386,39 +390,28 @@ func TestStepPanicReachesCaller(t *testing.T) {
 // A step numbers its new nodes the same whether its regrouping was shared
 // or not, and however the groups happened to be handed on.
 func TestSharedStepSameIDs(t *testing.T) {
-	r := rand.New(rand.NewPCG(12, 12))
 	handoffs := 0
 	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
-	for i := 0; i < 3000; i++ {
-		tr, _ := build(randomSpecs(r, 40, 0))
-		v := Compact(tr, randomLevels(r, tr), 0)
-		for step := 0; step < 4; step++ {
-			pre := v.Preorder()
-			target := pre[r.IntN(len(pre))]
-			ns, changed := stepLevels(tr, v.state, v, target, []int{-1, 1}[r.IntN(2)])
-			if !changed {
-				continue
-			}
-			shareMin, shareEager, shareSeen = 1<<30, false, nil
-			alone, _ := recompact(v, ns, target)
-			shareMin, shareEager = 0, true
-			shareSeen = func(n int) { handoffs += n }
-			both, _ := recompact(v, ns, target)
-			if alone == nil || both == nil {
-				break
-			}
-			if len(alone.Nodes) != len(both.Nodes) {
-				t.Fatalf("case %d, step %d: %d ids shared, %d not", i, step, len(both.Nodes), len(alone.Nodes))
-			}
-			for id, a := range alone.Nodes {
-				b := both.Nodes[id]
-				if (a == nil) != (b == nil) || a != nil && (!slices.Equal(a.Members, b.Members) || !slices.Equal(a.Children, b.Children)) {
-					t.Fatalf("case %d, step %d: node %d differs: %v against %v", i, step, id, a, b)
-				}
-			}
-			v = both
+	stepChains(rand.New(rand.NewPCG(12, 12)), 3000, 40, func(i, step int, v *View, ns *State, target int32) *View {
+		shareMin, shareEager, shareSeen = 1<<30, false, nil
+		alone, _ := recompact(v, ns, target)
+		shareMin, shareEager = 0, true
+		shareSeen = func(n int) { handoffs += n }
+		both, _ := recompact(v, ns, target)
+		if alone == nil || both == nil {
+			return nil
 		}
-	}
+		if len(alone.Nodes) != len(both.Nodes) {
+			t.Fatalf("case %d, step %d: %d ids shared, %d not", i, step, len(both.Nodes), len(alone.Nodes))
+		}
+		for id, a := range alone.Nodes {
+			b := both.Nodes[id]
+			if (a == nil) != (b == nil) || a != nil && (!slices.Equal(a.Members, b.Members) || !slices.Equal(a.Children, b.Children)) {
+				t.Fatalf("case %d, step %d: node %d differs: %v against %v", i, step, id, a, b)
+			}
+		}
+		return both
+	})
 	t.Logf("%d groups handed on", handoffs)
 	if handoffs < 1000 {
 		t.Errorf("only %d groups handed on", handoffs)
