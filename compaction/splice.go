@@ -284,15 +284,8 @@ func mergeByHash(v, nv *View, fresh []int32, hash []uint64, dropped []int32, n i
 	// Where each dropped node is in v's order, ascending: found in their
 	// own (hash, id) order by galloping forward from the last one, which
 	// reads v's order in one sweep rather than at random.
-	dh := make([]uint64, len(dropped))
-	for k, i := range dropped {
-		dh[k] = v.Nodes[i].hash
-	}
-	dOrder, dSorted := sortHashes(dh)
-	for k, o := range dOrder {
-		dOrder[k] = dropped[o]
-	}
-	for k := 1; k < len(dSorted); k++ { // equal hashes go by id, as in v's order
+	dOrder, dSorted := v.sortHashes(dropped)
+	for k := 1; k < len(dSorted); k++ { // dropped is not ascending: equal hashes go by id, as in v's order
 		for j := k; j > 0 && dSorted[j] == dSorted[j-1] && dOrder[j] < dOrder[j-1]; j-- {
 			dOrder[j], dOrder[j-1] = dOrder[j-1], dOrder[j]
 		}
