@@ -137,7 +137,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers) (*Vi
 	}
 	sortSiblings(items)
 	e := newEmitter(nv, k, v.nodeOf.writer(), v.parent.writer(), base, batch)
-	e.ids, e.checking = [2][]int32{g.ids, n.ids1}, true
+	e.ids, e.checking = n.ids, true
 	pn := int32(-1)
 	if p >= 0 {
 		pn = v.Nodes[p].name
@@ -204,10 +204,10 @@ func (h *hashWork) run(v, nv *View, removed []int32, n *numbering, ready chan st
 
 // numbering gives the groups of a step their nodes' ids.
 type numbering struct {
-	ids1   []int32  // per group of the helper (k.ws[1]): its node's id; the caller's are in its ids
-	fresh  []int32  // the ids of the new nodes, ascending
-	hash   []uint64 // their hashes
-	reused []uint64 // a bit per old id: the node is reused whole
+	ids    [2][]int32 // per worker, per group: its node's id (kept in the workers' ids)
+	fresh  []int32    // the ids of the new nodes, ascending
+	hash   []uint64   // their hashes
+	reused []uint64   // a bit per old id: the node is reused whole
 }
 
 // number walks the groups in k depth first from the virtual root, in
@@ -216,7 +216,7 @@ type numbering struct {
 // workers' ids (a delegated group has none: see workers.at).
 func (k *workers) number(base int32, size int) *numbering {
 	n := &numbering{reused: make([]uint64, (size+63)/64)}
-	var ids [2][]int32
+	var ids [2][]int32 // in the workers' scratch space
 	for w, g := range k.ws {
 		if g != nil {
 			ids[w] = slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
@@ -247,10 +247,12 @@ func (k *workers) number(base int32, size int) *numbering {
 			stack = append(stack, at{w, c})
 		}
 	}
-	g.ids, n.ids1 = ids[0], ids[1]
-	if k.ws[1] != nil {
-		k.ws[1].ids = ids[1]
+	for w, g := range k.ws {
+		if g != nil {
+			g.ids = ids[w]
+		}
 	}
+	n.ids = ids
 	return n
 }
 
