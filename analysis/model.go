@@ -30,7 +30,8 @@ type Frame struct {
 // A sample holds no pointers, nor does Stacks: a profile of a million
 // samples is then a handful of objects that the garbage collector marks
 // without scanning them, which keeps every collection in the session cheap
-// while the profile is loaded.
+// while the profile is loaded. (Samples with labels still keep a map each,
+// in the profile.)
 type Sample struct {
 	Stack  int32 // index into Profile.Stacks
 	row    int32 // its values are Profile.values[row*k:(row+1)*k], k = len(ValueTypes)

@@ -96,10 +96,11 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // the nodes it made or re-parented, in pre-order, or nil.
 //
 // New nodes get ids from len(v.Nodes) on, in the depth-first order of
-// their groups (number), before they are written, so that the hash order (which nodes leave it, which enter, and the handle
-// lengths that change) is worked out by a second goroutine while this one
-// writes the new nodes, their parents and the call-tree→node table, and
-// checks R1 and R2; the two write different parts of the new view. This
+// their groups (number), before they are written, so that the hash order
+// (which nodes leave it, which enter, and the handle lengths that change)
+// is worked out by a second goroutine while this one writes the new nodes,
+// their parents and the call-tree→node table, and checks R1 and R2; the
+// two write different parts of the new view. This
 // one allocates the node table, copies the old nodes into it and allocates
 // the new ones; the other clears the dropped ones from the table once that
 // is done (ready), and P, whose children change, is written after both.
@@ -215,13 +216,16 @@ type numbering struct {
 // reused one its old node's id; ids below size are old. It sets the
 // workers' ids (a delegated group has none: see workers.at).
 func (k *workers) number(base int32, size int) *numbering {
-	n := &numbering{reused: make([]uint64, (size+63)/64)}
 	var ids [2][]int32 // in the workers' scratch space
+	groups := 0
 	for w, g := range k.ws {
 		if g != nil {
 			ids[w] = slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
+			groups += len(g.gr)
 		}
 	}
+	n := &numbering{reused: make([]uint64, (size+63)/64),
+		fresh: make([]int32, 0, groups), hash: make([]uint64, 0, groups)}
 	type at struct {
 		w  int
 		gi int32
