@@ -17,7 +17,7 @@ import (
 // nil, and the caller recomputes everything. It returns the new view and
 // the first violation of R1 or R2 on the nodes it made or re-parented, in
 // pre-order, or nil.
-func recompact(v *View, ns *State, c int32) (*View, *Violation) {
+func recompact(v *View, ns *State, c int32, on *helper) (*View, *Violation) {
 	p := v.Parent(c)
 	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Tree.Total[v.Value])
 	defer g.release()
@@ -47,12 +47,12 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	}
 	k := workers{ws: [2]*grouping{g, nil}}
 	if shared(size) {
-		k = g.runShared()
+		k = g.runShared(on)
 		defer k.ws[1].release()
 	} else {
 		g.run()
 	}
-	return splice(v, ns, p, sibs, removed, &k)
+	return splice(v, ns, p, sibs, removed, &k, on)
 }
 
 // joining returns the siblings of c (in sibs) that the step merges with c:
@@ -98,13 +98,14 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // New nodes get ids from len(v.Nodes) on, in the depth-first order of
 // their groups (number), before they are written, so that the hash order
 // (which nodes leave it, which enter, and the handle lengths that change)
-// is worked out by a second goroutine while this one writes the new nodes,
-// their parents and the call-tree→node table, and checks R1 and R2; the
-// two write different parts of the new view. This
-// one allocates the node table, copies the old nodes into it and allocates
-// the new ones; the other clears the dropped ones from the table once that
-// is done (ready), and P, whose children change, is written after both.
-func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers) (*View, *Violation) {
+// is worked out by a second goroutine (the step's helper, when it has one)
+// while this one writes the new nodes, their parents and the
+// call-tree→node table, and checks R1 and R2; the two write different
+// parts of the new view. This one allocates the node table, copies the old
+// nodes into it and allocates the new ones; the other, last, clears the
+// dropped ones from the table once that is done (ready); and P, whose
+// children change, is written after both.
+func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers, on *helper) (*View, *Violation) {
 	g := k.ws[0]
 	base := int32(len(v.Nodes))
 	n := k.number(base, len(v.Nodes))
@@ -113,11 +114,11 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers) (*Vi
 	var h hashWork
 	var failed any // a panic of the other goroutine, raised again on this one
 	ready, done := make(chan struct{}), make(chan struct{})
-	go func() {
+	on.run(func() {
 		defer close(done)
 		defer func() { failed = recover() }()
 		h.run(v, nv, removed, n, ready)
-	}()
+	})
 	setReady := sync.OnceFunc(func() { close(ready) })
 	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
 
@@ -195,12 +196,12 @@ func (h *hashWork) run(v, nv *View, removed []int32, n *numbering, ready chan st
 	nNew := int32(len(n.fresh))
 	nv.hlen = make([]uint8, base+nNew)
 	copy(nv.hlen, v.hlen)
+	dirty := mergeByHash(v, nv, n.fresh, n.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
+	nv.handleLengths(dirty)
 	<-ready
 	for _, i := range h.dropped {
 		nv.Nodes[i] = nil
 	}
-	dirty := mergeByHash(v, nv, n.fresh, n.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
-	nv.handleLengths(dirty)
 }
 
 // numbering gives the groups of a step their nodes' ids.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestRecompactEqualsCompact: the view Step builds by recomputing only what
@@ -96,7 +98,7 @@ func testRecompact(t *testing.T) {
 	spliced, fallback, chained := 0, 0, 0
 	stepChains(rand.New(rand.NewPCG(9, 9)), 5000, 16, func(i, step int, v *View, ns *State, target int32) *View {
 		levels, text := v.state.Levels(), dump(v)
-		got, _ := recompact(v, ns, target)
+		got, _ := recompact(v, ns, target, nil)
 		// Views and states share pages and nodes: the step must not
 		// have changed the view it started from.
 		if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {
@@ -370,6 +372,7 @@ func TestStepPanicReachesCaller(t *testing.T) {
 	}
 	shareMin, shareEager = 0, true
 	defer func() { shareMin, shareEager = 8192, false }()
+	before := runtime.NumGoroutine()
 	for _, fault := range []*func(){&hashWorkFault, &shareFault} {
 		*fault = func() { panic("injected") }
 		got := func() (p any) {
@@ -385,6 +388,7 @@ func TestStepPanicReachesCaller(t *testing.T) {
 			t.Fatalf("the same step without the fault: %v", err)
 		}
 	}
+	helpersEnded(t, before)
 }
 
 // A step numbers its new nodes the same whether its regrouping was shared
@@ -394,10 +398,10 @@ func TestSharedStepSameIDs(t *testing.T) {
 	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
 	stepChains(rand.New(rand.NewPCG(12, 12)), 3000, 40, func(i, step int, v *View, ns *State, target int32) *View {
 		shareMin, shareEager, shareSeen = 1<<30, false, nil
-		alone, _ := recompact(v, ns, target)
+		alone, _ := recompact(v, ns, target, nil)
 		shareMin, shareEager = 0, true
 		shareSeen = func(n int) { handoffs += n }
-		both, _ := recompact(v, ns, target)
+		both, _ := recompact(v, ns, target, nil)
 		if alone == nil || both == nil {
 			return nil
 		}
@@ -415,5 +419,50 @@ func TestSharedStepSameIDs(t *testing.T) {
 	t.Logf("%d groups handed on", handoffs)
 	if handoffs < 1000 {
 		t.Errorf("only %d groups handed on", handoffs)
+	}
+}
+
+// Every step's helper goroutine ends with the step, whatever the step's
+// outcome: taken, refused, or recomputed whole by Compact; and so does it
+// after a panic on either goroutine (TestStepPanicReachesCaller). A helper
+// left behind would spin for as long as the kernel runs.
+func TestStepHelperEnds(t *testing.T) {
+	shareMin = 0 // every step on a node has a helper (with two processors)
+	defer func() { shareMin = 8192 }()
+	before := runtime.NumGoroutine()
+	var taken, refused, whole int
+	stepChains(rand.New(rand.NewPCG(14, 14)), 400, 40, func(i, k int, v *View, ns *State, target int32) *View {
+		if nv, _ := recompact(v, ns, target, nil); nv == nil {
+			whole++
+		}
+		var next *View
+		for _, delta := range []int{-1, +1} {
+			if _, nv, err := Step(v, target, delta); err != nil {
+				refused++
+			} else {
+				taken++
+				next = nv
+			}
+		}
+		return next
+	})
+	t.Logf("%d steps taken, %d refused, %d recomputed whole", taken, refused, whole)
+	if taken == 0 || refused == 0 || whole == 0 {
+		t.Fatalf("want steps of every outcome: %d taken, %d refused, %d recomputed whole", taken, refused, whole)
+	}
+	helpersEnded(t, before)
+}
+
+// helpersEnded fails unless the number of goroutines comes back to before
+// (a goroutine that has closed its channel may take a moment to be gone).
+func helpersEnded(t *testing.T, before int) {
+	t.Helper()
+	n := runtime.NumGoroutine()
+	for try := 0; n > before && try < 100; try++ {
+		time.Sleep(10 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	if n > before {
+		t.Fatalf("%d goroutines after the steps, %d before", n, before)
 	}
 }
