@@ -425,10 +425,13 @@ func TestSharedStepSameIDs(t *testing.T) {
 // Every step's helper goroutine ends with the step, whatever the step's
 // outcome: taken, refused, or recomputed whole by Compact; and so does it
 // after a panic on either goroutine (TestStepPanicReachesCaller). A helper
-// left behind would spin for as long as the kernel runs.
+// left behind would spin for as long as the kernel runs. The steps it
+// helps give Compact's view (the other tests call recompact, without one).
 func TestStepHelperEnds(t *testing.T) {
-	shareMin = 0 // every step on a node has a helper (with two processors)
-	defer func() { shareMin = 8192 }()
+	// Every step on a node has a helper, and hands groups on to it.
+	handoffs := 0
+	shareMin, shareEager, shareSeen = 0, true, func(n int) { handoffs += n }
+	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
 	before := runtime.NumGoroutine()
 	var taken, refused, whole int
 	stepChains(rand.New(rand.NewPCG(14, 14)), 400, 40, func(i, k int, v *View, ns *State, target int32) *View {
@@ -437,18 +440,22 @@ func TestStepHelperEnds(t *testing.T) {
 		}
 		var next *View
 		for _, delta := range []int{-1, +1} {
-			if _, nv, err := Step(v, target, delta); err != nil {
+			ns, nv, err := Step(v, target, delta)
+			if err != nil {
 				refused++
-			} else {
-				taken++
-				next = nv
+				continue
 			}
+			if err := sameView(nv, Compact(v.Tree, ns, v.Value)); err != nil {
+				t.Fatalf("case %d, step %d: %v", i, k, err)
+			}
+			taken++
+			next = nv
 		}
 		return next
 	})
-	t.Logf("%d steps taken, %d refused, %d recomputed whole", taken, refused, whole)
-	if taken == 0 || refused == 0 || whole == 0 {
-		t.Fatalf("want steps of every outcome: %d taken, %d refused, %d recomputed whole", taken, refused, whole)
+	t.Logf("%d steps taken, %d refused, %d recomputed whole; %d groups handed on", taken, refused, whole, handoffs)
+	if taken == 0 || refused == 0 || whole == 0 || handoffs < 100 {
+		t.Fatalf("want steps of every outcome and groups handed on: %d taken, %d refused, %d recomputed whole; %d handed on", taken, refused, whole, handoffs)
 	}
 	helpersEnded(t, before)
 }
