@@ -121,9 +121,10 @@ func BenchmarkCompact1M(b *testing.B) {
 // Measure it for the default -benchtime, or with -count 2 or more and the
 // first run set aside: a step leaves about 8 MB of garbage, and in a fresh
 // process the heap grows by that much per step, on new pages that the
-// kernel faults in, until its first collection, about 25 steps in. A run
-// of 20 iterations in a fresh process pays that the whole time: 5.5 to 7.5
-// ms a step, against 3.9 to 5.4 ms in the later runs of the same process.
+// operating system faults in, until its first collection, about 23 steps
+// in. A run of 20 iterations in a fresh process pays that the whole time:
+// 5.5 to 7.5 ms a step, against 3.9 to 6.7 ms (mostly under 5) in the later
+// runs of the same process.
 func BenchmarkExpand1M(b *testing.B) {
 	t := bench1M(b)
 	v := Compact(t, NewState(t, 1), 0)

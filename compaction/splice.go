@@ -35,16 +35,14 @@ func recompact(v *View, ns *State, c int32, on *helper) (*View, *Violation) {
 	removed := append(make([]int32, 0, 8), c)
 	removed = append(removed, g.joining(v, c, sibs)...)
 	var seeds []int32
+	size := int32(0)
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
+		size += v.seedSize(x)
 	}
 	g.old, g.target = v, c
 	g.kids = seeds
 	g.seedChildren(0)
-	size := int32(0)
-	for _, s := range seeds {
-		size += v.Tree.Size[s]
-	}
 	k := workers{ws: [2]*grouping{g, nil}}
 	if shared(size) {
 		k = g.runShared(on)

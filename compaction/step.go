@@ -154,7 +154,7 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 }
 
 // seedSize returns the number of call-tree nodes below node i's seeds: the
-// size of a step on i's regrouping, for an expand.
+// size of the regrouping of a step on i (and of the siblings it joins).
 func (v *View) seedSize(i int32) int32 {
 	n := int32(0)
 	for _, s := range v.Nodes[i].seeds {
