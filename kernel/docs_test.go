@@ -2,15 +2,13 @@ package kernel
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/proflens/proflens/internal/golden"
+)
 
 // TestExamples runs every command's examples, in registry order, each
 // command's in one fresh session, so that the documentation cannot rot.
@@ -80,20 +78,6 @@ func TestHelpGolden(t *testing.T) {
 	for _, f := range []struct{ mime, file string }{
 		{"text/plain", "help_echo.txt"}, {"text/markdown", "help_echo.md"}, {"text/html", "help_echo.html"},
 	} {
-		path := filepath.Join("testdata", f.file)
-		got := b[f.mime].(string)
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./kernel/ -run HelpGolden -update)", err)
-		}
-		if got != string(want) {
-			t.Errorf("help echo %s =\n%s\nwant (%s)\n%s", f.mime, got, path, want)
-		}
+		golden.Check(t, filepath.Join("testdata", f.file), []byte(b[f.mime].(string)))
 	}
 }

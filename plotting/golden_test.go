@@ -3,7 +3,6 @@ package plotting
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,30 +11,13 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	goldenfile "github.com/proflens/proflens/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // golden compares got with testdata/name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./plotting -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (%d bytes, want %d); if the change is intended, run with -update", name, len(got), len(want))
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // toyViews returns the ProfVis worked example at Figures 2, 6, 7 and 10
