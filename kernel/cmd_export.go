@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/folded"
+	"github.com/proflens/proflens/analysis/pprof"
 )
 
 func init() {
@@ -24,13 +25,13 @@ func init() {
 		ProfileArg: true,
 		Run:        runExport,
 	})
-	pprof := func(c *Call, l *Loaded, path string) error {
-		return writeFile(path, func(w io.Writer) error { return analysis.WritePprof(w, l.Profile) })
+	asPprof := func(c *Call, l *Loaded, path string) error {
+		return writeFile(path, func(w io.Writer) error { return pprof.Write(w, l.Profile) })
 	}
-	RegisterExport(".pprof", pprof)
-	RegisterExport(".pb.gz", pprof)
+	RegisterExport(".pprof", asPprof)
+	RegisterExport(".pb.gz", asPprof)
 	RegisterExport(".folded", func(c *Call, l *Loaded, path string) error {
-		return writeFile(path, func(w io.Writer) error { return analysis.WriteFolded(w, l.Profile, l.Value) })
+		return writeFile(path, func(w io.Writer) error { return folded.Write(w, l.Profile, l.Value) })
 	})
 }
 
