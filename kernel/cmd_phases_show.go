@@ -58,8 +58,8 @@ func topNames(names []string, vec []float64) string {
 	return strings.Join(parts, ", ")
 }
 
-// phaseState returns l's last phases run, running phases with the call's
-// (default) options when there is none.
+// phaseState returns l's last phases run, running phases with the default
+// options when there is none; the caller keeps it once it has succeeded.
 func phaseState(c *Call, l *Loaded) (*PhaseState, error) {
 	if l.Phases != nil && l.Phases.Result != nil {
 		return l.Phases, nil
@@ -101,7 +101,10 @@ func runSimilarity(c *Call) error {
 	if err != nil {
 		return err
 	}
-	s := phase.NewSimilarity(st.Vectors, st.Result.Params.Window, phase.MaxCells)
+	s, err := phase.NewSimilarity(c.Ctx, st.Vectors, st.Result.Params.Window, phase.MaxCells, st.Result.Params.MaxCells)
+	if err != nil {
+		return phaseError(l.Name, err)
+	}
 	svg, err := plotting.SimilarityChart(s, st.Result, "similarity of "+l.Name)
 	if err != nil {
 		return fmt.Errorf("similarity %s: %w", l.Name, err)
@@ -110,7 +113,7 @@ func runSimilarity(c *Call) error {
 	if s.Averaged() {
 		alt += fmt.Sprintf(", averaged into %d×%d cells", s.Side(), s.Side())
 	}
-	l.Picture = svg
+	l.Phases, l.Picture = st, svg
 	c.Picture(svg, alt)
 	return nil
 }
@@ -124,19 +127,21 @@ func runTimeline(c *Call) error {
 	if err != nil {
 		return err
 	}
-	return showTimeline(c, l.Name, st)
+	svg, err := timelinePicture(l.Name, st)
+	if err != nil {
+		return err
+	}
+	l.Phases, l.Picture = st, svg
+	c.Picture(svg, timelineText(l.Name, st))
+	return nil
 }
 
-func showTimeline(c *Call, name string, st *PhaseState) error {
+func timelinePicture(name string, st *PhaseState) ([]byte, error) {
 	svg, err := plotting.TimelineChart(st.Vectors, st.Result, "phases of "+name)
 	if err != nil {
-		return fmt.Errorf("timeline %s: %w", name, err)
+		return nil, fmt.Errorf("timeline %s: %w", name, err)
 	}
-	if l := c.Session.Get(name); l != nil {
-		l.Picture = svg
-	}
-	c.Picture(svg, timelineText(name, st))
-	return nil
+	return svg, nil
 }
 
 // timelineText describes the runs of phases, for text front ends.

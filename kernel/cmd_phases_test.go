@@ -35,11 +35,12 @@ func TestPhasesSaveLabelUsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir, "one.json"))
+	f, err := os.Open(filepath.Join(s.Dir, "one.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := phase.ReadSaved(data)
+	defer f.Close()
+	saved, err := phase.ReadSaved(f, 0)
 	if err != nil {
 		t.Fatalf("saved set does not read back: %v", err)
 	}

@@ -126,7 +126,7 @@ func TestDetectMatchesLiteralTranscription(t *testing.T) {
 		n, d := 1+r.IntN(120), 1+r.IntN(12)
 		rows := randomRows(r, n, d)
 		p := Params{Window: 1 + r.IntN(5), Eps: 0.5 + r.Float64()/2, Delta: 0.5 + r.Float64()/2, Strict: trial%2 == 0}
-		res, err := Detect(vectors(make([]string, d), rows), p, nil)
+		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 	for _, tc := range tests {
 		p := DefaultParams()
 		p.Strict = strings.HasSuffix(tc.name, "strict")
-		res, err := Detect(vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
+		res, err := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 			t.Errorf("%s: Detect = %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	res, _ := Detect(vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
+	res, _ := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
 	if got := len(res.Phases); got != 3 || res.Phases[0].ID != Empty || res.Phases[0].Color != EmptyColor {
 		t.Errorf("phases = %d, first %+v; want empty, 1, 2", got, res.Phases[0])
 	}
@@ -183,7 +183,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 
 func TestParamsCheck(t *testing.T) {
 	for _, p := range []Params{{Window: 0, Eps: 0.9, Delta: 0.9}, {Window: 3, Eps: 1.5, Delta: 0.9}, {Window: 3, Eps: 0.9, Delta: -1}} {
-		if _, err := Detect(vectors([]string{"x"}, [][]float64{{1}}), p, nil); err == nil {
+		if _, err := Detect(t.Context(), vectors([]string{"x"}, [][]float64{{1}}), p, nil); err == nil {
 			t.Errorf("Detect(%+v) = nil error, want one", p)
 		}
 	}
