@@ -201,6 +201,33 @@ func TestPhasesUsingFiles(t *testing.T) {
 	}
 }
 
+// TestPhasesTableRows checks that a run with more than tableRows phases
+// lists the tableRows with most intervals, and says so: 150 intervals,
+// each of its own name, are 150 one-interval phases with window=1.
+func TestPhasesTableRows(t *testing.T) {
+	s := NewSession(t.TempDir())
+	names := make([]string, 150)
+	rows := make([][]int, 150)
+	for i := range names {
+		names[i] = fmt.Sprintf("f%03d", i)
+		rows[i] = make([]int, 150)
+		rows[i][i] = 1
+	}
+	v8Intervals(t, filepath.Join(s.Dir, "many.cpuprofile"), names, rows)
+	rec, err := RunForTest(t, s, "load many.cpuprofile value=samples\nphases interval=10ms window=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := rec.Bundles()[1]["text/plain"].(string)
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if len(lines) != 1+tableRows+1 || !strings.Contains(text, "the table lists the 100 of 150 phases with most intervals") {
+		t.Fatalf("phases table has %d lines, want a header, %d rows and a note saying 100 of 150:\n%s", len(lines), tableRows, text)
+	}
+	if first, last := strings.Fields(lines[1])[0], strings.Fields(lines[tableRows])[0]; first != "1" || last != "100" {
+		t.Errorf("table rows go from phase %s to %s, want 1 to 100 (all tie at one interval: the lowest ids)", first, last)
+	}
+}
+
 // boundedChild is where runBounded's child process runs its cell.
 const boundedChild = "PROFLENS_BOUNDED_CELL"
 
@@ -278,6 +305,22 @@ func TestPhasesAttacks(t *testing.T) {
 		t.Logf("%q: %d MiB: %s", tc.cell, peak, got)
 		if !strings.Contains(got, tc.want) || peak > 200 {
 			t.Errorf("%q: %s after %d MiB, want an error saying %q under 200 MiB", tc.cell, got, peak, tc.want)
+		}
+	}
+}
+
+// BenchmarkPhasesMaxIntervals runs `phases interval=10us` on the first
+// demo recording: 812k intervals, near the default limit, with its table
+// and timeline.
+func BenchmarkPhasesMaxIntervals(b *testing.B) {
+	s := phaseSession(b)
+	if _, err := RunForTest(b, s, "load phasedemo-1.trace"); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunForTest(b, s, "phases interval=10us"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // phaseSession copies the two demo recordings into a fresh session dir.
-func phaseSession(t *testing.T) *Session {
+func phaseSession(t testing.TB) *Session {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {

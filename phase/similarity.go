@@ -112,16 +112,9 @@ func (s *Similarity) fill(sums []float64, d int, pace *pacer) error {
 // (the lowest id on a tie), for the bands along the matrix's axes.
 func (s *Similarity) BinPhases(of []int32) []int32 {
 	out := make([]int32, s.Side())
+	count := map[int32]int{}
 	for b := range out {
-		count := map[int32]int{}
-		best := int32(-1)
-		for _, id := range of[s.Bins[b]:s.Bins[b+1]] {
-			count[id]++
-			if best < 0 || count[id] > count[best] || (count[id] == count[best] && id < best) {
-				best = id
-			}
-		}
-		out[b] = best
+		out[b] = mostCommon(of[s.Bins[b]:s.Bins[b+1]], count)
 	}
 	return out
 }
