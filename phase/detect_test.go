@@ -137,6 +137,84 @@ func TestDetectMatchesLiteralTranscription(t *testing.T) {
 	}
 }
 
+// sparseRows makes n intervals each counting one or two of d names, so
+// that windows often share no name with a phase: their dot product is
+// exactly 0, a tie with ε = 0 or δ = 0 that the detector must treat as
+// "not above".
+func sparseRows(r *rand.Rand, n, d int) [][]float64 {
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = make([]float64, d)
+		for range 1 + r.IntN(2) {
+			rows[i][r.IntN(d)] = float64(1 + r.IntN(3))
+		}
+		if r.IntN(8) == 0 {
+			clear(rows[i]) // idle
+		}
+	}
+	return rows
+}
+
+// TestDetectThresholdTies checks the detector against the transcription
+// where scores tie the thresholds exactly: ε or δ at 0 on sparse
+// intervals, whose windows often share no name with a phase.
+func TestDetectThresholdTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n, d := 1+r.IntN(60), 2+r.IntN(8)
+		rows := sparseRows(r, n, d)
+		p := Params{Window: 1 + r.IntN(3), Eps: 0, Delta: 0, Strict: trial%2 == 0}
+		switch trial % 3 {
+		case 1:
+			p.Eps = 0.5 + r.Float64()/2
+		case 2:
+			p.Delta = 0.5 + r.Float64()/2
+		}
+		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := detectSlow(rows, p); fmt.Sprint(res.Of) != fmt.Sprint(want) {
+			t.Fatalf("trial %d %+v: Detect = %v, want %v\nrows %v", trial, p, res.Of, want, rows)
+		}
+	}
+}
+
+// TestDetectScoreEqualToThreshold works out by hand two runs where a
+// score equals a threshold: "above ε" and "above δ" are strict, so the
+// interval starts a new phase.
+func TestDetectScoreEqualToThreshold(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows       [][]float64
+		eps, delta float64
+		want       string
+	}{
+		// Phase 1 is (6, 8)/10 after two intervals; (1, 0) scores
+		// 6/10 = 0.6 against it, exactly ε and δ (both 0.6 in binary):
+		// neither kept nor resumed, so phase 2.
+		{"score = ε = δ = 0.6", [][]float64{{3, 4}, {3, 4}, {1, 0}}, 0.6, 0.6, "[1 1 2]"},
+		// (0, 1) shares no name with phase 1 (1, 0): score 0, which is not
+		// above ε = 0; no phase shares a name, so phase 2.
+		{"score = ε = 0", [][]float64{{1, 0}, {1, 0}, {0, 1}, {0, 1}}, 0, 0.9, "[1 1 2 2]"},
+		// With ε = δ = 0, (1, 0) scores 0 against the current phase 2
+		// (0, 1), not above ε, but 1 against phase 1, above δ: resumed.
+		{"score = ε = 0 < δ-score", [][]float64{{1, 0}, {0, 1}, {1, 0}}, 0, 0, "[1 2 1]"},
+	}
+	for _, tc := range tests {
+		for _, strict := range []bool{true, false} {
+			p := Params{Window: 1, Eps: tc.eps, Delta: tc.delta, Strict: strict}
+			res, err := Detect(t.Context(), vectors([]string{"x", "y"}, tc.rows), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(res.Of); got != tc.want {
+				t.Errorf("%s (strict %v): Detect = %s, want %s", tc.name, strict, got, tc.want)
+			}
+		}
+	}
+}
+
 func TestDetectEmptyAndReturn(t *testing.T) {
 	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
 	tests := []struct {
