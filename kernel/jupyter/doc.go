@@ -3,6 +3,10 @@
 // channels, heartbeat, status and the message handlers. It serves a Handler
 // and knows nothing about profiles. Only this package imports zmq4.
 //
+// Every connection passes the wire guard first (guard.go): handshakes on
+// their own goroutine within a deadline, failed ones closed at once, and
+// frames over the channel's size limits refused from their header (frame.go).
+//
 // Goroutines, each owning what it touches:
 //   - shell reader: receive, verify, queue; one shell worker runs the queued
 //     requests in order (Handler.Execute is never called concurrently);

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +15,6 @@ import (
 const (
 	subscriberCapacity = 2048             // iopub messages queued per subscriber before dropping the oldest
 	queueBytes         = 64 << 20         // and bytes
-	handshakeTimeout   = 5 * time.Second  // ZMTP greeting of a new subscriber
 	subscriberTimeout  = 10 * time.Second // a write blocked this long drops the subscriber
 )
 
@@ -29,7 +26,8 @@ const (
 // its oldest messages (logged and counted), and one whose writes block for
 // subscriberTimeout is disconnected. Every subscriber receives every
 // message: SUB sockets filter by topic themselves and Jupyter front ends
-// subscribe to everything.
+// subscribe to everything. Subscribers connect through the wire guard
+// (guard.go) like the other channels.
 type fanout struct {
 	ln   net.Listener
 	log  *slog.Logger
@@ -48,15 +46,11 @@ type subscriber struct {
 
 // listenFanout listens on a ZeroMQ endpoint (tcp://host:port or ipc://path).
 func listenFanout(endpoint string, log *slog.Logger) (*fanout, error) {
-	network, addr, ok := strings.Cut(endpoint, "://")
-	if !ok {
-		return nil, fmt.Errorf("endpoint %q: want tcp://HOST:PORT or ipc://PATH", endpoint)
+	network, addr, err := splitEndpoint(endpoint)
+	if err != nil {
+		return nil, err
 	}
-	if network == "ipc" {
-		network = "unix"
-		os.Remove(addr) // a stale socket file from an earlier kernel
-	}
-	ln, err := net.Listen(network, addr)
+	ln, err := listenGuarded(network, addr, iopubPolicy, log)
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", endpoint, err)
 	}
@@ -72,11 +66,7 @@ func (f *fanout) accept() {
 	for {
 		raw, err := f.ln.Accept()
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			f.log.Warn("iopub accept failed", "err", err)
-			continue
+			return // a guard's Accept fails only once it is closed
 		}
 		go f.open(raw)
 	}
