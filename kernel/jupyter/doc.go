@@ -20,9 +20,10 @@
 // Invariants: every request is wrapped in status busy … idle (control
 // included); execute publishes execute_input, the handler's outputs in
 // order, then replies; unsigned, badly signed, malformed and replayed
-// messages are logged and dropped, never executed; a panic in the Handler
-// becomes an error reply; replies echo the request header byte for byte; no
-// list or object field is ever null.
+// messages are logged and dropped, never executed (with an empty key, which
+// the spec allows, nothing is signed and the kernel warns at start); a panic
+// in the Handler becomes an error reply; replies echo the request header
+// byte for byte; no list or object field is ever null.
 //
 // Specification: https://jupyter-client.readthedocs.io/en/stable/messaging.html
 package jupyter
