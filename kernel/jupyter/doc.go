@@ -15,7 +15,7 @@
 //   - heartbeat: a REP echo, never blocked by execution;
 //   - iopub: a fan-out with one bounded queue and writer per subscriber, so
 //     publishing never blocks and a stalled front end only loses its own
-//     oldest messages.
+//     messages (stream text first, status last, each cell told how many).
 //
 // Invariants: every request is wrapped in status busy … idle (control
 // included); execute publishes execute_input, the handler's outputs in

@@ -109,7 +109,7 @@ func (k *Kernel) bind() error {
 		}
 		boundPort(b.s.Addr(), b.port)
 	}
-	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log)
+	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log, k.dropNotice)
 	if err != nil {
 		return fmt.Errorf("listen iopub: %w", err)
 	}
