@@ -49,16 +49,22 @@ func exchange(t *testing.T, addr string, stream []byte) ([]byte, bool) {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
+// listenGuard listens on a loopback port behind a guard with policy pol.
+func listenGuard(t *testing.T, pol policy) *guardListener {
+	t.Helper()
+	g, err := listenGuarded("tcp", "127.0.0.1:0", pol, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
 // TestGuardRefusesHandshakes: a bad greeting or READY is answered by our
 // greeting at most and the connection is closed at once, never handed on; a
 // good one is handed on.
 func TestGuardRefusesHandshakes(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := guard(ln, shellPolicy, quiet())
-	defer g.Close()
+	g := listenGuard(t, shellPolicy)
 	accepted := make(chan net.Conn, 16)
 	go func() {
 		for {
@@ -115,12 +121,7 @@ func TestGuardRefusesHandshakes(t *testing.T) {
 // closes the connection; zmq4 reads a net.Error that is not a timeout, so it
 // drops the connection too.
 func TestGuardedConnRefusesFrame(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := guard(ln, controlPolicy, quiet())
-	defer g.Close()
+	g := listenGuard(t, controlPolicy)
 	c, err := net.Dial("tcp", g.Addr().String())
 	if err != nil {
 		t.Fatal(err)
