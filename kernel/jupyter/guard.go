@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"sync"
 	"time"
 )
@@ -23,7 +24,9 @@ import (
 // within handshakeTimeout (our greeting out, the peer's greeting and READY
 // in, checked), closes at once what fails, and only then hands zmq4 a
 // connection that replays what was read. (It must send its greeting itself:
-// a libzmq peer sends the rest of its greeting only after reading ours.) From there every frame header
+// a libzmq peer sends the rest of its greeting only after reading ours. It
+// may wait for the peer's READY before zmq4 sends ours: with the NULL
+// mechanism libzmq, zmq4 and the others send READY without waiting.) From there every frame header
 // passes through a framer, which refuses a frame that would take its message
 // or command over the channel's limits, so zmq4 never allocates for it; the
 // guard then closes the connection. zmq4 sends its own greeting again; the
@@ -184,12 +187,10 @@ func checkReady(body []byte, peers []string) error {
 		}
 		p = rest
 	}
-	for _, ok := range peers {
-		if typ == ok {
-			return nil
-		}
+	if !slices.Contains(peers, typ) {
+		return fmt.Errorf("socket type %q: want one of %v", typ, peers)
 	}
-	return fmt.Errorf("socket type %q: want one of %v", typ, peers)
+	return nil
 }
 
 // property splits one metadata property off p: a name of 1-255 characters
