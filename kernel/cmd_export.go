@@ -1,10 +1,8 @@
 package kernel
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -50,25 +48,4 @@ func runExport(c *Call) error {
 	}
 	c.Printf("wrote %s (%s)\n", file, l.Name)
 	return nil
-}
-
-// writeFile creates path and calls write with a buffered writer; the file
-// is removed when write fails.
-func writeFile(path string, write func(w io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
 }
