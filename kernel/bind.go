@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -108,10 +109,14 @@ func kindProblem(k Kind, v string) string {
 	switch k {
 	case KindNumber:
 		if _, err := ParseFloat(v); err != nil {
-			return "is not a number: write e.g. 10, 0.5 or 1%"
+			return numberProblem(err) + ": write e.g. 10, 0.5 or 1%"
 		}
 	case KindDuration:
-		if d, err := ParseDuration(v); err != nil || d < 0 {
+		d, err := ParseDuration(v)
+		if errors.Is(err, errNotFinite) {
+			return "is not a finite duration (NaN and infinities are not allowed): write e.g. 2s or 150ms"
+		}
+		if err != nil || d < 0 {
 			return "is not a duration: write e.g. 2s or 150ms"
 		}
 	}

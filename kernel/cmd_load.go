@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -122,31 +121,4 @@ func uniqueName(s *Session, name string) string {
 			return n
 		}
 	}
-}
-
-// sizeUnits are the suffixes parseSize accepts, longest first.
-var sizeUnits = []struct {
-	suffix string
-	factor int64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
-}
-
-// parseSize parses a byte count such as 512MiB, 2GB or 1048576.
-func parseSize(s string) (int64, error) {
-	low := strings.ToLower(strings.TrimSpace(s))
-	factor := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(low, u.suffix) {
-			low, factor = strings.TrimSuffix(low, u.suffix), u.factor
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(low), 64)
-	if err != nil || f <= 0 || f*float64(factor) > 1<<62 {
-		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
-	}
-	return int64(f * float64(factor)), nil
 }

@@ -3,7 +3,6 @@ package kernel
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel/jupyter"
@@ -48,7 +47,7 @@ func runTop(c *Call) error {
 		name string
 		dst  **regexp.Regexp
 	}{{"focus", &o.Focus}, {"ignore", &o.Ignore}, {"hide", &o.Hide}} {
-		if *re.dst, err = regexpOpt(c, re.name); err != nil {
+		if *re.dst, err = c.Regexp(re.name); err != nil {
 			return err
 		}
 	}
@@ -88,34 +87,4 @@ func topBundle(top *analysis.Top, note string) jupyter.Bundle {
 	b := t.Bundle()
 	b["application/json"] = map[string]any{"value": top.Value.Type, "unit": u, "total": top.Total, "rows": rows}
 	return b
-}
-
-// valueOpt resolves the value= option against l's value types; empty means
-// the profile's current value type.
-func valueOpt(c *Call, l *Loaded) (int, error) {
-	name := c.Opt("value")
-	if name == "" {
-		return l.Value, nil
-	}
-	if v := l.Profile.ValueIndex(name); v >= 0 {
-		return v, nil
-	}
-	var types []string
-	for _, vt := range l.Profile.ValueTypes {
-		types = append(types, vt.Type)
-	}
-	return 0, c.Usagef("value=%s: %s has no such value type; it has %s", name, l.Name, strings.Join(types, ", "))
-}
-
-// regexpOpt compiles option name, or returns nil when it is not given.
-func regexpOpt(c *Call, name string) (*regexp.Regexp, error) {
-	s := c.Opt(name)
-	if s == "" {
-		return nil, nil
-	}
-	re, err := regexp.Compile(s)
-	if err != nil {
-		return nil, c.Usagef("%s=%s is not a regular expression: %v", name, s, err)
-	}
-	return re, nil
 }

@@ -38,11 +38,9 @@ func runTree(c *Call) error {
 	if o.Depth, err = c.Int("depth"); err != nil || o.Depth < 0 {
 		return c.Usagef("depth=%s: write a number of levels, e.g. depth=4 (0 for all)", c.Opt("depth"))
 	}
-	min, err := strconv.ParseFloat(strings.TrimSuffix(c.Opt("min"), "%"), 64)
-	if err != nil || min < 0 || min > 100 {
-		return c.Usagef("min=%s: write a percentage between 0 and 100, e.g. min=1%%", c.Opt("min"))
+	if o.Min, err = c.Percent("min"); err != nil {
+		return err
 	}
-	o.Min = min
 	var text strings.Builder
 	if err := analysis.WriteTreeText(&text, l.Tree, o); err != nil {
 		return err
