@@ -29,20 +29,43 @@ func (c *Call) Arg(i int) string {
 	return ""
 }
 
-// Loaded returns the profile the call is about: the one named by the
-// leading NAME word (Cmd.ProfileArg), else the current one.
-func (c *Call) Loaded() (*Loaded, error) {
-	if c.Profile != "" {
-		if l := c.Session.Get(c.Profile); l != nil {
-			return l, nil
+// resolve finds the profiles the call reads (Command.Profiles) and, for a
+// command that reads a tree, its filter and value type. It runs before
+// Run, so that no command repeats it.
+func (c *Call) resolve() error {
+	c.Profiles = nil
+	for _, name := range c.Named {
+		l := c.Session.Get(name)
+		if l == nil {
+			return fmt.Errorf("no profile named %s: loaded are %s", name, strings.Join(c.Session.Names(), ", "))
 		}
-		return nil, fmt.Errorf("no profile named %s: loaded are %s", c.Profile, strings.Join(c.Session.Names(), ", "))
+		c.Profiles = append(c.Profiles, l)
 	}
-	if l := c.Session.Current(); l != nil {
-		return l, nil
+	if c.Cmd.Profiles == 1 && len(c.Named) == 0 {
+		l := c.Session.Current()
+		if l == nil {
+			return fmt.Errorf("no profile loaded: use load PATH first")
+		}
+		c.Profiles = []*Loaded{l}
 	}
-	return nil, fmt.Errorf("no profile loaded: use load PATH first")
+	if !c.Cmd.Tree {
+		return nil
+	}
+	var err error
+	if c.filter, err = c.readFilter(); err != nil {
+		return err
+	}
+	c.value, err = c.readValue(c.Profile())
+	return err
 }
+
+// Profile returns the profile the call reads: the named or the current
+// one; BASE for a command of two profiles.
+func (c *Call) Profile() *Loaded { return c.Profiles[0] }
+
+// Loaded returns c.Profile() (cmd_phases.go reads it so until it moves to
+// the resolved profiles).
+func (c *Call) Loaded() (*Loaded, error) { return c.Profile(), nil }
 
 // Path resolves p against the session's directory; absolute paths are
 // returned cleaned.

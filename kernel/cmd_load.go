@@ -9,26 +9,23 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-func init() {
-	Register(&Command{
-		Name:    "load",
-		Summary: "Load a profile, a series of profiles (a glob), or a demo.",
-		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE]",
-		Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
-			"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
-			"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
-			"Without `as NAME` the name comes from the file name, made unique. " +
-			"The loaded profile becomes the current one; the answer is its summary (see `info`).",
-		Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
-		Options: []Option{
-			{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
-			{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)"},
-			{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
-		},
-		Examples: []string{"load demo:profvis-toy as toy"},
-		AllowAs:  true,
-		Run:      runLoad,
-	})
+var loadCommand = &Command{
+	Name:    "load",
+	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
+	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
+		"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
+		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
+		"Without `as NAME` the name comes from the file name, made unique. " +
+		"The loaded profile becomes the current one; the answer is its summary (see `info`).",
+	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
+	Options: []Option{
+		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
+		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+	},
+	Examples: []string{"load demo:profvis-toy as toy", "load demo:phasedemo as run limit=64MiB"},
+	AllowAs:  true,
+	Run:      runLoad,
 }
 
 func runLoad(c *Call) error {

@@ -167,6 +167,13 @@ func TestLoadOptions(t *testing.T) {
 	if js := b[len(b)-1]["application/json"].(map[string]any); js["value"] != "samples" || js["total"] != int64(2974) {
 		t.Errorf("top after value=samples: value %v total %v, want samples 2974", js["value"], js["total"])
 	}
+	// Issue 14: as NAME may stand among the options.
+	if _, err := RunForTest(t, s, "load "+fib+" as p value=cpu limit=1GiB"); err != nil {
+		t.Fatal(err)
+	}
+	if l := s.Get("p"); l == nil || l.Profile.ValueTypes[l.Value].Type != "cpu" {
+		t.Errorf("load FILE as p value=cpu: profile %v, want p with value type cpu", l)
+	}
 	for _, bad := range []string{"value=nosuch", "format=folded"} {
 		if _, err := RunForTest(t, nil, "load "+fib+" "+bad); err == nil || !strings.Contains(err.Error(), "fib.pb.gz") {
 			t.Errorf("load %s: error %v, want one naming the file", bad, err)

@@ -8,15 +8,15 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-// usageLine returns the command's usage, generated from its arguments and
-// options when Usage is empty.
+// usageLine returns the command's usage, generated from its profiles,
+// arguments and options.
 func usageLine(c *Command) string {
-	if c.Usage != "" {
-		return c.Usage
-	}
 	parts := []string{c.Name}
-	if c.ProfileArg {
+	switch c.Profiles {
+	case 1:
 		parts = append(parts, "[NAME]")
+	case 2:
+		parts = append(parts, "BASE", "NEW")
 	}
 	for _, a := range c.Args {
 		s := a.Name
@@ -44,6 +44,9 @@ func optionPlaceholder(o Option) string {
 	if o.Default != "" {
 		return o.Default
 	}
+	if p, ok := placeholders[o.Kind]; ok {
+		return p
+	}
 	return strings.ToUpper(o.Name)
 }
 
@@ -69,9 +72,9 @@ func helpMarkdown(c *Command) string {
 	if c.Doc != "" {
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(c.Doc))
 	}
-	if len(c.Args) > 0 || c.ProfileArg {
+	if len(c.Args) > 0 || c.Profiles == 1 {
 		b.WriteString("\nArguments:\n\n")
-		if c.ProfileArg {
+		if c.Profiles == 1 {
 			b.WriteString("- `NAME`: a loaded profile (default: the current one)\n")
 		}
 		for _, a := range c.Args {
@@ -97,9 +100,9 @@ func helpPlain(c *Command) string {
 	if c.Doc != "" {
 		fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(c.Doc))
 	}
-	if len(c.Args) > 0 || c.ProfileArg {
+	if len(c.Args) > 0 || c.Profiles == 1 {
 		b.WriteString("\narguments:\n")
-		if c.ProfileArg {
+		if c.Profiles == 1 {
 			b.WriteString("  NAME  a loaded profile (default: the current one)\n")
 		}
 		for _, a := range c.Args {
@@ -131,9 +134,9 @@ func helpHTML(c *Command) string {
 			fmt.Fprintf(&b, "<p>%s</p>\n", e(para))
 		}
 	}
-	if len(c.Args) > 0 || c.ProfileArg {
+	if len(c.Args) > 0 || c.Profiles == 1 {
 		b.WriteString("<p>Arguments:</p>\n<ul>\n")
-		if c.ProfileArg {
+		if c.Profiles == 1 {
 			b.WriteString("<li><code>NAME</code>: a loaded profile (default: the current one)</li>\n")
 		}
 		for _, a := range c.Args {

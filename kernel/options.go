@@ -182,20 +182,3 @@ func (c *Call) Regexp(name string) (*regexp.Regexp, error) {
 	}
 	return re, nil
 }
-
-// valueOpt resolves the value= option against l's value types; empty means
-// the profile's current value type.
-func valueOpt(c *Call, l *Loaded) (int, error) {
-	name := c.Opt("value")
-	if name == "" {
-		return l.Value, nil
-	}
-	if v := l.Profile.ValueIndex(name); v >= 0 {
-		return v, nil
-	}
-	var types []string
-	for _, vt := range l.Profile.ValueTypes {
-		types = append(types, vt.Type)
-	}
-	return 0, c.Usagef("value=%s: %s has no such value type; it has %s", name, l.Name, strings.Join(types, ", "))
-}

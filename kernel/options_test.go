@@ -74,8 +74,10 @@ func TestNonFiniteOptions(t *testing.T) {
 		t.Errorf("checked only %d numeric options", checked)
 	}
 	got := probe(t)
+	s := NewSession(t.TempDir())
+	s.Add(&Loaded{Name: "cpu"})
 	for _, v := range nonFinite {
-		if _, err := RunForTest(t, nil, "probe x min="+v); err != nil {
+		if _, err := RunForTest(t, s, "probe x min="+v); err != nil {
 			t.Fatal(err)
 		}
 		if f, err := got.Float("min"); err == nil || !strings.Contains(err.Error(), "min="+v) {
