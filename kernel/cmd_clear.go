@@ -2,7 +2,7 @@ package kernel
 
 var clearCommand = &Command{
 	Name:     "clear",
-	Summary:  "clear the cell's output",
+	Summary:  "Clear the cell's output.",
 	Doc:      "Removes what the cell has shown so far; later commands of the cell show as usual.",
 	Examples: []string{"echo this line disappears", "clear"},
 	Run: func(c *Call) error {

@@ -4,7 +4,7 @@ import "strings"
 
 var echoCommand = &Command{
 	Name:    "echo",
-	Summary: "write text to the cell's output",
+	Summary: "Write text to the cell's output.",
 	Doc: "Writes its words, joined by single spaces, and a newline. " +
 		"Quote words to keep several spaces or a `#`.",
 	Args: []Arg{{Name: "TEXT", Doc: "the words to write", Kind: KindText, Optional: true, Variadic: true}},

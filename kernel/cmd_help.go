@@ -2,7 +2,7 @@ package kernel
 
 var helpCommand = &Command{
 	Name:     "help",
-	Summary:  "list the commands, or show one command's usage, options and examples",
+	Summary:  "List the commands, or show one command's usage, options and examples.",
 	Doc:      "Without an argument, lists every command with its summary. `CMD?` shows the same page as `help CMD` in the pager.",
 	Args:     []Arg{{Name: "CMD", Doc: "a command name", Kind: KindCommand, Optional: true}},
 	Examples: []string{"help", "help echo"},

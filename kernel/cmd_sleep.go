@@ -4,7 +4,7 @@ import "time"
 
 var sleepCommand = &Command{
 	Name:     "sleep",
-	Summary:  "wait for a while (for trying interrupts)",
+	Summary:  "Wait for a while (for trying interrupts).",
 	Doc:      "Waits for DURATION (`2s`, `150ms`; a bare number is seconds). Interrupting the kernel ends the wait.",
 	Args:     []Arg{{Name: "DURATION", Doc: "how long to wait", Kind: KindDuration}},
 	Examples: []string{"sleep 10ms"},

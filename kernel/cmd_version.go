@@ -7,7 +7,7 @@ import (
 
 var versionCommand = &Command{
 	Name:     "version",
-	Summary:  "show proflens's version, as `proflens version` prints it",
+	Summary:  "Show proflens's version, as `proflens version` prints it.",
 	Examples: []string{"version"},
 	Run: func(c *Call) error {
 		c.Out.Result(jupyter.Bundle{"text/plain": version.String()}, nil)

@@ -321,4 +321,7 @@ func TestTwoProfiles(t *testing.T) {
 			t.Errorf("Complete(%q) = %q, want %q", tc.code, m, tc.want)
 		}
 	}
+	if h := HelpBundle(Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
+		t.Errorf("help zdiff does not document BASE and NEW:\n%s", h)
+	}
 }
