@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -188,5 +189,34 @@ func TestCarryStateHide(t *testing.T) {
 	got := pathLevels(hidden, carryState(p, whole, compaction.NewStateOf(whole, lv), hidden).Levels())
 	if want := map[string]int32{"a": 2, "a > d": 3, "a > c": 5}; !reflect.DeepEqual(got, want) {
 		t.Errorf("levels under hide=^h$ = %v, want %v", got, want)
+	}
+}
+
+// TestTreeCommandsValue: value= of a tree command reads another value type
+// as if the profile had been loaded with it.
+func TestTreeCommandsValue(t *testing.T) {
+	fib, err := filepath.Abs("../analysis/testdata/pprof-oracle/fib.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range Commands() {
+		if !c.Tree {
+			continue
+		}
+		run := func(load, code string) string {
+			rec, err := RunForTest(t, nil, "load "+fib+" as fib "+load+"\n"+code)
+			if err != nil {
+				t.Fatalf("%q: %v", code, err)
+			}
+			rec.Events = rec.Events[1:]
+			return machineForm(t, rec)
+		}
+		own, loaded, other := run("value=samples", c.Name+" value=cpu"), run("value=cpu", c.Name), run("value=samples", c.Name)
+		if own != loaded || own == other {
+			t.Errorf("%s value=cpu: same as loaded with cpu %v, same as samples %v; want true, false", c.Name, own == loaded, own == other)
+		}
+	}
+	if _, err := RunForTest(t, nil, "load "+fib+"\nview value=nosuch"); err == nil || !strings.Contains(err.Error(), "value=nosuch: fib has no such value type; it has samples, cpu") {
+		t.Errorf("view value=nosuch: %v", err)
 	}
 }
