@@ -5,7 +5,7 @@ import "github.com/proflens/proflens/analysis"
 var profilesCommand = &Command{
 	Name:     "profiles",
 	Summary:  "List the loaded profiles.",
-	Doc:      "One row per loaded profile, sorted by name; the current profile is marked with *.",
+	Doc:      "One row per loaded profile, sorted by name; the current profile is marked with *, and a standing filter (see `filter`) is shown.",
 	Examples: []string{"load demo:profvis-toy as toy", "profiles"},
 	Run:      runProfiles,
 }
@@ -17,7 +17,7 @@ func runProfiles(c *Call) error {
 		return nil
 	}
 	cur := c.Session.Current()
-	t := &Table{Columns: []string{"current", "name", "format", "samples", "value", "total", "source"}}
+	t := &Table{Columns: []string{"current", "name", "format", "samples", "value", "total", "source", "filter"}}
 	for _, n := range names {
 		l := c.Session.Get(n)
 		p := l.Profile
@@ -28,7 +28,7 @@ func runProfiles(c *Call) error {
 		vt := p.ValueTypes[l.Value]
 		total := p.Total(l.Value)
 		t.Rows = append(t.Rows, []any{mark, n, p.Format, len(p.Samples), vt.Type,
-			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source})
+			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter.String()})
 	}
 	c.Table(t)
 	return nil

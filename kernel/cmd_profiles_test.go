@@ -13,7 +13,7 @@ import (
 
 func TestLoadNamesAndProfiles(t *testing.T) {
 	s := NewSession(t.TempDir())
-	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nprofiles")
+	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nfilter profvis-toy2 hide=^lib3\nprofiles")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,9 @@ func TestLoadNamesAndProfiles(t *testing.T) {
 		t.Fatalf("got %d bundles, want 4 (three summaries and the list)", len(b))
 	}
 	list := b[3]["text/plain"].(string)
-	if !strings.Contains(list, "*") || strings.Count(list, "hprof") != 3 {
-		t.Errorf("profiles =\n%s\nwant three hprof rows, one current", list)
+	if !strings.Contains(list, "*") || strings.Count(list, "hprof") != 3 || !strings.Contains(list, "profvis-toy2  hprof  ") ||
+		!strings.HasSuffix(strings.Split(list, "\n")[2], "  hide=^lib3") {
+		t.Errorf("profiles =\n%s\nwant three hprof rows, one current, profvis-toy2 with its filter", list)
 	}
 }
 
