@@ -1,8 +1,11 @@
-package analysis
+package analysis_test
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // TestInfoTotalsMatchTree checks the summary against the call tree: the
@@ -10,9 +13,9 @@ import (
 func TestInfoTotalsMatchTree(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for i := 0; i < 100; i++ {
-		p := randomProfile(r, 1+r.Intn(40))
-		tree := NewTree(p)
-		in := NewInfo(p, tree)
+		p := testprof.Random(r, 1+r.Intn(40), nil)
+		tree := analysis.NewTree(p)
+		in := analysis.NewInfo(p, tree)
 		if in.Nodes != tree.Len() || in.Samples != len(p.Samples) {
 			t.Fatalf("case %d: NewInfo nodes/samples = %d/%d, want %d/%d", i, in.Nodes, in.Samples, tree.Len(), len(p.Samples))
 		}
@@ -45,8 +48,8 @@ func TestFormatValue(t *testing.T) {
 		{250, "microseconds", "250us"},
 		{42, "count", "42"},
 	} {
-		if got := FormatValue(tc.v, tc.unit); got != tc.want {
-			t.Errorf("FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		if got := analysis.FormatValue(tc.v, tc.unit); got != tc.want {
+			t.Errorf("analysis.FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
 		}
 	}
 }

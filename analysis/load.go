@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"unicode/utf16"
 )
@@ -21,86 +20,6 @@ type LoadOptions struct {
 	Format string // "" or "auto": chosen by content
 	Limit  int64  // cap on decompressed bytes; 0 means DefaultLimit
 	Value  string // preferred value type; "" keeps the format's default
-}
-
-// Format is one profile format: how to recognise it and how to parse it.
-// Parse gets the (decompressed) content and the file name for error messages;
-// it returns an error naming the line or byte offset and what was expected.
-type Format struct {
-	Name     string
-	Priority int                    // sniffers run by ascending priority
-	Sniff    func(head []byte) bool // head is at most the first 4 KiB
-	Parse    func(name string, data []byte) (*Profile, error)
-}
-
-var formats []Format
-
-// RegisterFormat adds a format; format files call it from init.
-func RegisterFormat(f Format) {
-	formats = append(formats, f)
-	sort.SliceStable(formats, func(i, j int) bool { return formats[i].Priority < formats[j].Priority })
-}
-
-// Formats returns the registered format names in sniffing order.
-func Formats() []string {
-	out := make([]string, len(formats))
-	for i, f := range formats {
-		out[i] = f.Name
-	}
-	return out
-}
-
-func formatNamed(name string) (Format, error) {
-	for _, f := range formats {
-		if f.Name == name {
-			return f, nil
-		}
-	}
-	return Format{}, fmt.Errorf("unknown format %q (known: %v)", name, Formats())
-}
-
-// SyntaxError is bad input with its position: a 1-based line for text
-// formats, or a byte offset for binary ones. Loaders return it (possibly
-// wrapped) so that every message names the file, the place and what was
-// expected.
-type SyntaxError struct {
-	File   string
-	Line   int   // 1-based line; 0 when Offset is used or unknown
-	Offset int64 // byte offset; -1 when unknown
-	Msg    string
-	Err    error // underlying cause, if any
-}
-
-// Error gives "FILE: line N: MSG[: CAUSE]" (or "byte N").
-func (e *SyntaxError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	switch {
-	case e.Line > 0:
-		fmt.Fprintf(&b, ": line %d", e.Line)
-	case e.Offset >= 0:
-		fmt.Fprintf(&b, ": byte %d", e.Offset)
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
-	}
-	return b.String()
-}
-
-// Unwrap returns the underlying cause, if any.
-func (e *SyntaxError) Unwrap() error { return e.Err }
-
-// lineError returns a SyntaxError at a line.
-func lineError(file string, line int, format string, args ...any) error {
-	return &SyntaxError{File: file, Line: line, Offset: -1, Msg: fmt.Sprintf(format, args...)}
-}
-
-// offsetError returns a SyntaxError at a byte offset, wrapping err.
-func offsetError(file string, off int64, err error, format string, args ...any) error {
-	return &SyntaxError{File: file, Offset: off, Msg: fmt.Sprintf(format, args...), Err: err}
 }
 
 // Load reads the profile at path: it decompresses gzip (at most opts.Limit
@@ -122,12 +41,26 @@ func Load(path string, opts LoadOptions) (*Profile, error) {
 // Parse is Load on content already in memory; name is used in errors and as
 // the profile's Source. Gzip content is decompressed first.
 func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
-	if p, ok := decodePprofGzip(data, opts); ok { // gzipped pprof, streamed (pprofstream.go)
-		p.Source = name
-		if err := chooseValue(name, p, opts.Value); err != nil {
-			return nil, err
+	p, err := parse(name, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.Source = name
+	if err := chooseValue(name, p, opts.Value); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
+	if isGzip(data) {
+		for _, f := range formats {
+			if f.Gzipped != nil && (opts.Format == "" || opts.Format == "auto" || opts.Format == f.Name) {
+				if p, ok := f.Gzipped(&Input{Name: name, Data: data, Limit: capOf(opts.Limit), format: f.Name}); ok {
+					return p, nil
+				}
+			}
 		}
-		return p, nil
 	}
 	data, err := gunzip(name, data, opts.Limit)
 	if err != nil {
@@ -138,15 +71,7 @@ func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := f.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
-	p.Source = name
-	if err := chooseValue(name, p, opts.Value); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return f.Parse(&Input{Name: name, Data: data, Limit: capOf(opts.Limit), format: f.Name})
 }
 
 func readFile(path string, limit int64) ([]byte, error) {
@@ -190,12 +115,12 @@ func gunzip(name string, data []byte, limit int64) ([]byte, error) {
 	cr := &countReader{r: bytes.NewReader(data)}
 	zr, err := gzip.NewReader(cr)
 	if err != nil {
-		return nil, offsetError(name, 0, err, "expected a gzip header")
+		return nil, OffsetError(name, 0, err, "expected a gzip header")
 	}
 	max := capOf(limit)
 	out, err := readAllSized(io.LimitReader(zr, max+1), gzipSize(data, max))
 	if err != nil {
-		return nil, offsetError(name, cr.n, err, "expected valid gzip data (%d bytes decompressed so far)", len(out))
+		return nil, OffsetError(name, cr.n, err, "expected valid gzip data (%d bytes decompressed so far)", len(out))
 	}
 	if int64(len(out)) > max {
 		return nil, &SyntaxError{File: name, Offset: -1,
@@ -267,27 +192,6 @@ func fromUTF16(data []byte, order binary.ByteOrder) []byte {
 		u[i] = order.Uint16(data[2*i:])
 	}
 	return []byte(string(utf16.Decode(u)))
-}
-
-func pickFormat(name string, data []byte, want string) (Format, error) {
-	if want != "" && want != "auto" {
-		f, err := formatNamed(want)
-		if err != nil {
-			return Format{}, fmt.Errorf("%s: %w", name, err)
-		}
-		return f, nil
-	}
-	head := data
-	if len(head) > 4096 {
-		head = head[:4096]
-	}
-	for _, f := range formats {
-		if f.Sniff != nil && f.Sniff(head) {
-			return f, nil
-		}
-	}
-	return Format{}, &SyntaxError{File: name, Offset: 0,
-		Msg: fmt.Sprintf("expected a known profile format (%s); set format= to choose one", strings.Join(Formats(), ", "))}
 }
 
 func chooseValue(name string, p *Profile, value string) error {

@@ -5,38 +5,22 @@ import (
 	"os"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 )
 
 func ExampleLoad() {
-	p, err := analysis.Load("testdata/devirt.pprof", analysis.LoadOptions{})
+	p, err := analysis.Load("pprof/testdata/devirt.pprof", analysis.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	vt := p.ValueTypes[p.DefaultValue]
 	fmt.Println(p.Format, len(p.Samples), "samples;", vt.Type, p.Total(p.DefaultValue), vt.Unit)
-	_, err = analysis.Load("testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
+	_, err = analysis.Load("pprof/testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
 	fmt.Println(err)
 	// Output:
 	// pprof 28 samples; cpu 7390000000 nanoseconds
-	// load testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples output) before the end of the file
-}
-
-func ExampleDemo() {
-	p, _ := analysis.Demo("demo:profvis-toy")
-	t := analysis.NewTree(p)
-	r := t.Roots[0]
-	fmt.Println(p.Format, t.Name(r), t.Total[0][r])
-	// Output: hprof lib1.Whale.breath 6
-}
-
-func ExampleWriteFolded() {
-	p, _ := analysis.Demo("profvis-toy")
-	analysis.WriteFolded(os.Stdout, p, 0)
-	// Output:
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.contract;lib2.Nerve.transmit;lib3.Signal.travel 3
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.contract;lib3.Pressure.foo;lib3.Blood.flow 1
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.stop;lib2.Nerve.transmit;lib3.Signal.travel 2
+	// load pprof/testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples output) before the end of the file
 }
 
 func ExampleParse() {

@@ -225,3 +225,8 @@ func (n *Names) Prefix(f int32, g int) string {
 	}
 	return b.String()
 }
+
+// isDigits reports whether s is a non-empty run of decimal digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}

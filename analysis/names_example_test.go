@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/folded"
 )
 
 func ExampleSplit() {

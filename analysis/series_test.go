@@ -1,9 +1,14 @@
-package analysis
+package analysis_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // TestLoadSeriesParca loads Parca's ten heap snapshots (3 s apart) as a
@@ -11,8 +16,8 @@ import (
 // MANIFEST.md records: inuse_space 47781.96kB for eight snapshots, then
 // 137.04MB.
 func TestLoadSeriesParca(t *testing.T) {
-	dir := filepath.Join(loadCorpus(t), "parca", "pkg", "query", "testdata", "many")
-	p, err := LoadSeries(filepath.Join(dir, "*.pb.gz"), LoadOptions{Value: "inuse_space"})
+	dir := filepath.Join(testprof.Corpus(t), "parca", "pkg", "query", "testdata", "many")
+	p, err := analysis.LoadSeries(filepath.Join(dir, "*.pb.gz"), analysis.LoadOptions{Value: "inuse_space"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,21 +57,21 @@ func TestLoadSeriesParca(t *testing.T) {
 // TestSeriesOrderByName: without start times, profiles are ordered by name
 // and the series is not timed.
 func TestSeriesOrderByName(t *testing.T) {
-	mk := func(src string, n int64) *Profile {
-		p, err := Parse(src, []byte("a;b "+itoa(int(n))+"\n"), LoadOptions{})
+	mk := func(src string, n int64) *analysis.Profile {
+		p, err := analysis.Parse(src, []byte("a;b "+strconv.FormatInt(n, 10)+"\n"), analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	s, err := Series("x", []*Profile{mk("b.folded", 2), mk("a.folded", 1), mk("c.folded", 3)})
+	s, err := analysis.Series("x", []*analysis.Profile{mk("b.folded", 2), mk("a.folded", 1), mk("c.folded", 3)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Timed || s.IntervalNames[0] != "a.folded" || s.Value(&s.Samples[0], 0) != 1 || s.Value(&s.Samples[2], 0) != 3 {
 		t.Errorf("Series = timed %v names %v; want untimed, a, b, c", s.Timed, s.IntervalNames)
 	}
-	if _, err := LoadSeries(filepath.Join(t.TempDir(), "*.pb.gz"), LoadOptions{}); err == nil {
+	if _, err := analysis.LoadSeries(filepath.Join(t.TempDir(), "*.pb.gz"), analysis.LoadOptions{}); err == nil {
 		t.Error("LoadSeries of an empty glob: no error")
 	}
 }

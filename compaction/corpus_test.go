@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 )
 
 // TestCorpus compacts every profile of the shared corpus that loads (real

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 )
 
 var loadCommand = &Command{
@@ -57,7 +58,7 @@ func runLoad(c *Call) error {
 // loadSource reads a demo, a series (when src is a glob) or one file.
 func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
 	if demo, ok := strings.CutPrefix(src, "demo:"); ok {
-		return analysis.Demo(demo)
+		return formats.Demo(demo)
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {

@@ -152,7 +152,7 @@ func TestSeriesAndFolded(t *testing.T) {
 // TestLoadOptions checks value= (the default value type of top and tree)
 // and format= on a real pprof file.
 func TestLoadOptions(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/folded"
+	"github.com/proflens/proflens/analysis/pprof"
 )
 
 // exportFormat writes a profile l to a file whose name ends in ext.
@@ -23,13 +24,13 @@ var exportFormats = []exportFormat{
 	{".pprof", "gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped)", writePprof},
 	{".pb.gz", "the same as `.pprof`", writePprof},
 	{".folded", "folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type",
-		func(w io.Writer, l *Loaded) error { return analysis.WriteFolded(w, l.Tree.Profile, l.Value) }},
+		func(w io.Writer, l *Loaded) error { return folded.Write(w, l.Tree.Profile, l.Value) }},
 	{".json", "the compacted tree of the current view, as `view` shows it",
 		func(w io.Writer, l *Loaded) error { return CompactedView(l).WriteJSON(w, l.Name) }},
 	{".svg", "the last picture drawn of the profile (`show`, `flame`, `phases`...)", writePicture},
 }
 
-func writePprof(w io.Writer, l *Loaded) error { return analysis.WritePprof(w, l.Tree.Profile) }
+func writePprof(w io.Writer, l *Loaded) error { return pprof.Write(w, l.Tree.Profile) }
 
 func writePicture(w io.Writer, l *Loaded) error {
 	if l.Picture == nil {

@@ -195,7 +195,7 @@ func TestCarryStateHide(t *testing.T) {
 // TestTreeCommandsValue: value= of a tree command reads another value type
 // as if the profile had been loaded with it.
 func TestTreeCommandsValue(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/gotrace"
 )
 
 // demo loads a recording of notebooks/phasedemo and its interval vectors at
@@ -17,7 +18,7 @@ func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := analysis.ParseGoTrace(path, data)
+	p, err := analysis.Parse(path, data, analysis.LoadOptions{Format: "gotrace"})
 	if err != nil {
 		t.Fatal(err)
 	}

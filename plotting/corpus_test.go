@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 	"github.com/proflens/proflens/compaction"
 )
 
