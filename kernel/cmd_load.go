@@ -20,7 +20,8 @@ var loadCommand = &Command{
 		"The loaded profile becomes the current one; the answer is its summary (see `info`).",
 	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
 	Options: []Option{
-		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
+		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
+			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
 		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
 		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
 	},

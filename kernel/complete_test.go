@@ -242,3 +242,13 @@ func checkCompletion(in *Interp, names []string) string {
 	}
 	return ""
 }
+
+// TestCompleteFormats: load's format= proposes the registered formats.
+func TestCompleteFormats(t *testing.T) {
+	in := New(t.TempDir())
+	code := "load x.prof format=p"
+	got := in.Complete(code, len(code)).Matches
+	if !slices.Contains(got, "format=pprof") || !slices.Contains(got, "format=perf") || slices.Contains(got, "format=folded") {
+		t.Errorf("Complete(%q) = %q, want the formats starting with p", code, got)
+	}
+}
