@@ -100,6 +100,7 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []matc
 			c.Args = append(c.Args, w.Text)
 		}
 	}
+	in.takeNames(c)
 	if k, v, ok := optionWord(Word{Text: prefix, Eq: strings.IndexByte(prefix, '=')}); ok {
 		for i := range cmd.Options {
 			if o := &cmd.Options[i]; o.Name == k {
@@ -117,20 +118,28 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []matc
 	return out
 }
 
+// takeNames moves the leading words of c that name loaded profiles to
+// c.Named, as binding would: the first two words of a command of two
+// profiles, the first word of a command of one when a profile has that
+// name.
+func (in *Interp) takeNames(c *Call) {
+	switch n := len(c.Args); {
+	case c.Cmd.Profiles == 2 && n >= 2:
+		c.Named, c.Args = c.Args[:2], c.Args[2:]
+	case c.Cmd.Profiles == 1 && n >= 1 && slices.Contains(in.s.Names(), c.Args[0]):
+		c.Named, c.Args = c.Args[:1], c.Args[1:]
+	}
+}
+
 // positional completes the next positional word of c: a profile name
 // where one may stand, then the command's arguments.
 func (in *Interp) positional(c *Call, prefix string) []match {
 	var out []match
-	names := in.s.Names()
-	switch idx := len(c.Args); {
-	case c.Cmd.Profiles == 2 && idx < 2:
+	switch {
+	case c.Cmd.Profiles == 2 && len(c.Named) < 2:
 		return in.values(c, KindProfile, nil, nil, prefix)
-	case c.Cmd.Profiles == 2:
-		c.Named, c.Args = c.Args[:2], c.Args[2:]
-	case c.Cmd.Profiles == 1 && idx == 0:
+	case c.Cmd.Profiles == 1 && len(c.Named) == 0 && len(c.Args) == 0:
 		out = in.values(c, KindProfile, nil, nil, prefix)
-	case c.Cmd.Profiles == 1 && slices.Contains(names, c.Args[0]):
-		c.Named, c.Args = c.Args[:1], c.Args[1:]
 	}
 	idx, args := len(c.Args), c.Cmd.Args
 	if n := len(args); n > 0 && idx >= n && args[n-1].Variadic {

@@ -252,3 +252,22 @@ func TestCompleteFormats(t *testing.T) {
 		t.Errorf("Complete(%q) = %q, want the formats starting with p", code, got)
 	}
 }
+
+// TestCompleteValue: value= of a tree command proposes the value types of
+// the profile the call names (or the current one).
+func TestCompleteValue(t *testing.T) {
+	in := New(t.TempDir())
+	fib, _ := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	if err := in.Execute(context.Background(), "load "+fib+"\nload demo:profvis-toy as toy", &Recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string]string{
+		"top fib value=":  "value=samples value=cpu",
+		"view value=":     "value=samples",
+		"top fib value=c": "value=cpu",
+	} {
+		if got := in.Complete(code, len(code)).Matches; strings.Join(got, " ") != want {
+			t.Errorf("Complete(%q) = %q, want %q", code, got, want)
+		}
+	}
+}

@@ -45,28 +45,20 @@ func (c *Call) readValue(l *Loaded) (int, error) {
 	if v := l.Profile.ValueIndex(name); v >= 0 {
 		return v, nil
 	}
-	return 0, c.Usagef("value=%s: %s has no such value type; it has %s", name, l.Name, valueTypes(l))
+	return 0, c.Usagef("value=%s: %s has no such value type; it has %s", name, l.Name, strings.Join(valueTypes(l), ", "))
 }
 
-func valueTypes(l *Loaded) string {
-	s := ""
-	for i, vt := range l.Profile.ValueTypes {
-		if i > 0 {
-			s += ", "
-		}
-		s += vt.Type
-	}
-	return s
-}
-
-// completeValue proposes the value types of the call's profile.
-func completeValue(c *Call, prefix string) []string {
+// valueTypes lists the names of l's value types.
+func valueTypes(l *Loaded) []string {
 	var out []string
-	for _, vt := range c.Profile().Profile.ValueTypes {
+	for _, vt := range l.Profile.ValueTypes {
 		out = append(out, vt.Type)
 	}
 	return out
 }
+
+// completeValue proposes the value types of the call's profile.
+func completeValue(c *Call, prefix string) []string { return valueTypes(c.Profile()) }
 
 // filters lists the filters the call reads the tree under, in order: the
 // profile's standing filter, then the call's own; each as its options.
