@@ -63,11 +63,12 @@ gotest:
 	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
 	@echo "== go test -race (a step's goroutines)"; $(GO) test -race -count=1 -run 'TestRecompactEqualsCompact|TestStepPanicReachesCaller|TestStepHelperEnds' ./compaction/
 
-# conformance installs a fresh kernelspec and runs Jupyter's own suite plus ours.
+# conformance installs a fresh kernelspec and runs Jupyter's own suite plus
+# ours: protocol behaviour and protocol attacks (each kernel under a watchdog).
 conformance: build
 	@echo "== jupyter_kernel_test and protocol tests"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
-	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py
+	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py tests/test_attack.py
 
 # notebooks executes every notebooks/*.ipynb against the fresh kernelspec and
 # fails on any error output or on a top table that go tool pprof does not

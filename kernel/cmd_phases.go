@@ -1,9 +1,11 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/proflens/proflens/compaction"
@@ -36,14 +38,19 @@ const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into interv
 	"is provisional for its first `window` intervals and yields to an earlier phase above `delta` (so a " +
 	"returning phase keeps its id in noisy sampled data); `strict=true` applies the paper's rule alone.\n\n" +
 	"`save=FILE.json` writes the phases, labels, colours and vectors; `using=FILE.json` reuses a saved set: " +
-	"intervals matching a saved phase above delta get its id, label and colour, so runs compare."
+	"intervals matching a saved phase above delta get its id, label and colour, so runs compare.\n\n" +
+	"Three limits keep a run's memory bounded; a run that would pass one stops with an error saying what " +
+	"would fit: `maxintervals` (intervals cut from the run), `maxcells` (phases × names in the phase " +
+	"vectors, and bins × names in similarity's matrix; 8 to 16 bytes each) and `maxusing` (bytes read from " +
+	"the `using` file). Interrupting the kernel stops a run and leaves the last run's phases as they were."
 
 func init() {
 	Register(&Command{
 		Name:    "phases",
 		Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
-		Usage:   "phases [NAME] [interval=D] [window=N] [eps=X] [delta=Y] [count=self|total|entries] [strict=false] [save=FILE.json] [using=FILE.json]",
-		Doc:     phasesDoc,
+		Usage: "phases [NAME] [interval=D] [window=N] [eps=X] [delta=Y] [count=self|total|entries] [strict=false] [save=FILE.json] [using=FILE.json] " +
+			"[maxintervals=N] [maxcells=N] [maxusing=SIZE]",
+		Doc: phasesDoc,
 		Options: []Option{
 			{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals)", Kind: KindDuration},
 			{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: KindNumber},
@@ -53,6 +60,9 @@ func init() {
 			{Name: "strict", Doc: "the paper's rule only: no provisional new phases", Default: "false", Values: []string{"true", "false"}},
 			{Name: "save", Doc: "write the phase set to this JSON file", Kind: KindFile},
 			{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: KindFile},
+			{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: KindNumber},
+			{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: KindNumber},
+			{Name: "maxusing", Doc: "most bytes read from the using file", Default: "64MiB"},
 		},
 		Examples:   []string{"load demo:phasedemo as run", "phases", "phases run window=5 eps=0.95 count=total interval=100ms save=run.json", "phases using=run.json"},
 		ProfileArg: true,
@@ -105,6 +115,13 @@ func runPhases(c *Call) error {
 	if err != nil {
 		return err
 	}
+	svg, err := timelinePicture(l.Name, st)
+	if err != nil {
+		return err
+	}
+	if err := c.Ctx.Err(); err != nil {
+		return err // nothing saved nor kept: the session is as before
+	}
 	if c.Has("save") {
 		path := c.Path(c.Opt("save"))
 		err := writeFile(path, func(w io.Writer) error { return phase.Save(st.Result, st.Vectors, st.Count).Write(w) })
@@ -113,39 +130,35 @@ func runPhases(c *Call) error {
 		}
 		st.Note += "; saved to " + c.Opt("save")
 	}
+	l.Phases, l.Picture = st, svg
 	c.Out.Display(phaseTable(l.Name, st), nil)
-	return showTimeline(c, l.Name, st)
+	c.Picture(svg, timelineText(l.Name, st))
+	return nil
 }
 
 // phaseRun is what one detection uses.
 type phaseRun struct {
-	params phase.Params
-	opts   phase.Options
-	using  string // saved set to reuse, "" for none
+	params   phase.Params
+	opts     phase.Options
+	using    string // saved set to reuse, "" for none
+	maxUsing int64  // most bytes read from it; 0 for the default
 }
 
 // readPhaseRun reads the options of phases.
 func readPhaseRun(c *Call, l *Loaded) (phaseRun, error) {
 	run := phaseRun{opts: phase.Options{Value: l.Value}, using: c.Opt("using")}
-	p := &run.params
 	var err error
-	if p.Window, err = c.Int("window"); err != nil {
+	if run.params, err = readPhaseParams(c); err != nil {
 		return run, err
-	}
-	if p.Eps, err = c.Float("eps"); err != nil {
-		return run, err
-	}
-	if p.Delta, err = c.Float("delta"); err != nil {
-		return run, err
-	}
-	if p.Strict, err = c.Bool("strict"); err != nil {
-		return run, err
-	}
-	if err := p.Check(); err != nil {
-		return run, c.Usagef("%v", err)
 	}
 	if run.opts.Count, err = phase.ParseCount(c.Opt("count")); err != nil {
 		return run, c.Usagef("%v", err)
+	}
+	if run.opts.MaxIntervals, err = positiveInt(c, "maxintervals"); err != nil {
+		return run, err
+	}
+	if run.maxUsing, err = parseSize(c.Opt("maxusing")); err != nil || run.maxUsing <= 0 {
+		return run, c.Usagef("maxusing=%s: want a size such as 64MiB", c.Opt("maxusing"))
 	}
 	if c.Has("interval") {
 		d, err := c.Duration("interval")
@@ -160,28 +173,66 @@ func readPhaseRun(c *Call, l *Loaded) (phaseRun, error) {
 	return run, nil
 }
 
-// detectPhases builds the interval vectors over the current view's names,
-// runs the detector and keeps the result (and earlier labels) on l.
-func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
-	v, err := phase.Build(l.Tree, viewDims(CompactedView(l)), run.opts)
+// readPhaseParams reads the detector's parameters; phase.Params.Check
+// rejects thresholds that are not numbers from 0 to 1 (NaN, infinities).
+func readPhaseParams(c *Call) (phase.Params, error) {
+	var p phase.Params
+	var err error
+	if p.Window, err = c.Int("window"); err != nil {
+		return p, err
+	}
+	if p.Eps, err = c.Float("eps"); err != nil {
+		return p, err
+	}
+	if p.Delta, err = c.Float("delta"); err != nil {
+		return p, err
+	}
+	if p.Strict, err = c.Bool("strict"); err != nil {
+		return p, err
+	}
+	if p.MaxCells, err = positiveInt(c, "maxcells"); err != nil {
+		return p, err
+	}
+	if err := p.Check(); err != nil {
+		return p, c.Usagef("%v", err)
+	}
+	return p, nil
+}
+
+// positiveInt returns option name as an integer of at least 1.
+func positiveInt(c *Call, name string) (int, error) {
+	n, err := c.Int(name)
 	if err != nil {
-		return nil, fmt.Errorf("phases %s: %w", l.Name, err)
+		return 0, err
+	}
+	if n < 1 {
+		return 0, c.Usagef("%s=%d: want at least 1", name, n)
+	}
+	return n, nil
+}
+
+// detectPhases builds the interval vectors over the current view's names
+// and runs the detector, carrying earlier labels from l's last run. It
+// changes nothing in the session: the caller keeps the result once the
+// command has succeeded.
+func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
+	v, err := phase.Build(c.Ctx, l.Tree, viewDims(CompactedView(l)), run.opts)
+	if err != nil {
+		return nil, phaseError(l.Name, err)
 	}
 	var seed []*phase.Phase
 	if run.using != "" {
-		data, err := os.ReadFile(c.Path(run.using))
+		saved, err := readSaved(c, run.using, run.maxUsing)
 		if err != nil {
-			return nil, fmt.Errorf("phases using=%s: %w", run.using, err)
+			return nil, phaseError(l.Name+" using="+run.using, err)
 		}
-		saved, err := phase.ReadSaved(data)
-		if err != nil {
-			return nil, fmt.Errorf("phases using=%s: %w", run.using, err)
+		if seed, err = saved.Seed(v.Names, run.params.MaxCells); err != nil {
+			return nil, phaseError(l.Name+" using="+run.using, err)
 		}
-		seed = saved.Seed(v.Names)
 	}
-	r, err := phase.Detect(v, run.params, seed)
+	r, err := phase.Detect(c.Ctx, v, run.params, seed)
 	if err != nil {
-		return nil, c.Usagef("%v", err)
+		return nil, phaseError(l.Name, err)
 	}
 	st := &PhaseState{Labels: map[int]string{}, Count: run.opts.Count, Vectors: v, Result: r}
 	for _, ph := range r.Phases {
@@ -194,8 +245,40 @@ func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
 	}
 	applyLabels(st)
 	st.Note = phaseNote(l.Name, st, len(seed), run.using)
-	l.Phases = st
 	return st, nil
+}
+
+// limitOptions name the option that raises each of phase's limits.
+var limitOptions = map[string]string{"intervals": "maxintervals", "cells": "maxcells", "bytes": "maxusing"}
+
+// phaseError wraps an error of the phase package; a limit error also says
+// which option raises the limit.
+func phaseError(what string, err error) error {
+	var le *phase.LimitError
+	if errors.As(err, &le) {
+		return fmt.Errorf("phases %s: %w; or raise the limit with %s=", what, err, limitOptions[le.Limit])
+	}
+	return fmt.Errorf("phases %s: %w", what, err)
+}
+
+// readSaved reads a saved phase set of at most limit bytes. Only regular
+// files are read: a device never ends and a FIFO blocks until a writer
+// comes.
+func readSaved(c *Call, file string, limit int64) (*phase.Saved, error) {
+	path := c.Path(file)
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is %s, not a regular file: want a phase set written by phases save=FILE.json", file, fileKind(fi.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return phase.ReadSaved(f, limit)
 }
 
 // viewDims names each call-tree node by its compacted node's name.

@@ -1,7 +1,9 @@
 package kernel
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,32 +16,53 @@ import (
 // heaviest is how many names of a phase vector the table shows.
 const heaviest = 3
 
+// tableRows is the most phases the phases table lists.
+const tableRows = 100
+
 // phaseTable renders the phases that occur: id, label, colour (a swatch in
 // HTML), intervals, share of time and the heaviest names of the vector.
+// Beyond tableRows phases it lists the tableRows with most intervals, in
+// id order, and says so.
 func phaseTable(name string, st *PhaseState) jupyter.Bundle {
 	v, r := st.Vectors, st.Result
 	var span int64
-	for _, iv := range v.Intervals {
+	dur := map[int32]int64{} // per phase id: time covered
+	for i, iv := range v.Intervals {
 		span += iv.End - iv.Start
+		dur[r.Of[i]] += iv.End - iv.Start
 	}
+	shown, of := tablePhases(r)
 	t := &Table{Columns: []string{"id", "label", "colour", "intervals", "share", "heaviest names"}, Note: st.Note}
-	for _, ph := range r.Phases {
-		if ph.Intervals == 0 {
-			continue
-		}
-		var dur int64
-		for i, id := range r.Of {
-			if int(id) == ph.ID {
-				dur += v.Intervals[i].End - v.Intervals[i].Start
-			}
-		}
-		share := float64(dur) / float64(max(span, 1))
+	for _, ph := range shown {
+		share := float64(dur[int32(ph.ID)]) / float64(max(span, 1))
 		swatch := Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
 			ph.Color + `"></span> ` + ph.Color}
 		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, swatch, ph.Intervals,
 			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(r.Names, ph.Vector())})
 	}
+	if of > len(shown) {
+		t.Note += fmt.Sprintf("; the table lists the %d of %d phases with most intervals", len(shown), of)
+	}
 	return t.Bundle()
+}
+
+// tablePhases returns the phases with intervals, at most tableRows of
+// them: those with most intervals (the lower id on a tie), in id order;
+// and how many have intervals.
+func tablePhases(r *phase.Result) ([]*phase.Phase, int) {
+	var list []*phase.Phase
+	for _, ph := range r.Phases {
+		if ph.Intervals > 0 {
+			list = append(list, ph)
+		}
+	}
+	n := len(list)
+	if n > tableRows {
+		slices.SortStableFunc(list, func(a, b *phase.Phase) int { return cmp.Compare(b.Intervals, a.Intervals) })
+		list = list[:tableRows]
+		slices.SortFunc(list, func(a, b *phase.Phase) int { return cmp.Compare(a.ID, b.ID) })
+	}
+	return list, n
 }
 
 // topNames lists the heaviest weights of a unit vector, "name 0.98, …".
@@ -58,8 +81,8 @@ func topNames(names []string, vec []float64) string {
 	return strings.Join(parts, ", ")
 }
 
-// phaseState returns l's last phases run, running phases with the call's
-// (default) options when there is none.
+// phaseState returns l's last phases run, running phases with the default
+// options when there is none; the caller keeps it once it has succeeded.
 func phaseState(c *Call, l *Loaded) (*PhaseState, error) {
 	if l.Phases != nil && l.Phases.Result != nil {
 		return l.Phases, nil
@@ -101,7 +124,10 @@ func runSimilarity(c *Call) error {
 	if err != nil {
 		return err
 	}
-	s := phase.NewSimilarity(st.Vectors, st.Result.Params.Window, phase.MaxCells)
+	s, err := phase.NewSimilarity(c.Ctx, st.Vectors, st.Result.Params.Window, phase.MaxCells, st.Result.Params.MaxCells)
+	if err != nil {
+		return phaseError(l.Name, err)
+	}
 	svg, err := plotting.SimilarityChart(s, st.Result, "similarity of "+l.Name)
 	if err != nil {
 		return fmt.Errorf("similarity %s: %w", l.Name, err)
@@ -110,7 +136,7 @@ func runSimilarity(c *Call) error {
 	if s.Averaged() {
 		alt += fmt.Sprintf(", averaged into %d×%d cells", s.Side(), s.Side())
 	}
-	l.Picture = svg
+	l.Phases, l.Picture = st, svg
 	c.Picture(svg, alt)
 	return nil
 }
@@ -124,19 +150,27 @@ func runTimeline(c *Call) error {
 	if err != nil {
 		return err
 	}
-	return showTimeline(c, l.Name, st)
+	svg, err := timelinePicture(l.Name, st)
+	if err != nil {
+		return err
+	}
+	l.Phases, l.Picture = st, svg
+	c.Picture(svg, timelineText(l.Name, st))
+	return nil
 }
 
-func showTimeline(c *Call, name string, st *PhaseState) error {
-	svg, err := plotting.TimelineChart(st.Vectors, st.Result, "phases of "+name)
+// timelineBins is the most intervals a timeline draws: longer runs are
+// merged (phase.Coarsen), since a picture a few hundred pixels wide shows
+// no more, and drawing costs about a microsecond and 2 KB per interval.
+const timelineBins = 2000
+
+func timelinePicture(name string, st *PhaseState) ([]byte, error) {
+	v, r := phase.Coarsen(st.Vectors, st.Result, timelineBins)
+	svg, err := plotting.TimelineChart(v, r, "phases of "+name)
 	if err != nil {
-		return fmt.Errorf("timeline %s: %w", name, err)
+		return nil, fmt.Errorf("timeline %s: %w", name, err)
 	}
-	if l := c.Session.Get(name); l != nil {
-		l.Picture = svg
-	}
-	c.Picture(svg, timelineText(name, st))
-	return nil
+	return svg, nil
 }
 
 // timelineText describes the runs of phases, for text front ends.

@@ -23,7 +23,7 @@ func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 		t.Fatal(err)
 	}
 	tr := analysis.NewTree(p)
-	v, err := Build(tr, LevelDims(tr, 1), Options{Count: c})
+	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Count: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestDemoPhases(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			p, v := demo(t, file, CountSelf)
 			truth := demoTruth(p, v)
-			r, err := Detect(v, DefaultParams(), nil)
+			r, err := Detect(t.Context(), v, DefaultParams(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

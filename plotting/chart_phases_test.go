@@ -25,7 +25,7 @@ func phasedVectors(n int) *phase.Vectors {
 }
 
 func phasedResult(t *testing.T, v *phase.Vectors) *phase.Result {
-	r, err := phase.Detect(v, phase.DefaultParams(), nil)
+	r, err := phase.Detect(t.Context(), v, phase.DefaultParams(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,11 @@ func wellFormed(t *testing.T, svg []byte) {
 func TestPhaseChartsGolden(t *testing.T) {
 	v := phasedVectors(40)
 	r := phasedResult(t, v)
-	sim, err := SimilarityChart(phase.NewSimilarity(v, 3, phase.MaxCells), r, "similarity")
+	s, err := phase.NewSimilarity(t.Context(), v, 3, phase.MaxCells, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := SimilarityChart(s, r, "similarity")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +78,10 @@ func TestPhaseChartsGolden(t *testing.T) {
 func TestSimilarityChartAveraged(t *testing.T) {
 	v := phasedVectors(1200)
 	r := phasedResult(t, v)
-	s := phase.NewSimilarity(v, 3, phase.MaxCells)
+	s, err := phase.NewSimilarity(t.Context(), v, 3, phase.MaxCells, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if s.Side() != phase.MaxCells || !s.Averaged() {
 		t.Fatalf("NewSimilarity(1200 intervals) side = %d, averaged %v; want %d, true", s.Side(), s.Averaged(), phase.MaxCells)
 	}

@@ -19,7 +19,8 @@ type executeRequest struct {
 
 // execute runs a cell: execute_input, the handler's outputs in order, then
 // execute_reply (busy and idle come from dispatch). After an error with
-// stop_on_error, the execute requests already queued are aborted.
+// stop_on_error, the execute requests already queued are aborted, each in its
+// own busy … idle after this cell's idle.
 func (r *request) execute() {
 	var c executeRequest
 	if err := r.decode(&c); err != nil {
@@ -51,7 +52,7 @@ func (r *request) execute() {
 	content["execution_count"] = k.count
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
-		k.abortQueued()
+		r.after = k.abortQueued // once this cell's idle is out, so statuses do not nest
 	}
 }
 

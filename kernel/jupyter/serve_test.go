@@ -132,6 +132,23 @@ func TestStopOnErrorAborts(t *testing.T) {
 	}
 }
 
+// TestAbortedExecutesHaveStatus: an execute aborted after an error is still
+// wrapped in busy … idle on iopub; front ends wait for that idle.
+func TestAbortedExecutesHaveStatus(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	failed := c.execute("slowfail", true)
+	aborted := []string{c.execute("echo a", true), c.execute("echo b", true)}
+	for range 3 {
+		c.next(c.shellC, "reply")
+	}
+	c.iopubUntilIdle(failed)
+	for _, id := range aborted {
+		if types := c.iopubUntilIdle(id); !reflect.DeepEqual(types, []string{"status:busy", "status:idle"}) {
+			t.Errorf("aborted execute: iopub = %v, want busy, idle", types)
+		}
+	}
+}
+
 func TestPanicBecomesError(t *testing.T) {
 	_, c := startKernel(t, &fakeHandler{})
 	id := c.execute("panic", true)
