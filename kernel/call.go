@@ -30,8 +30,8 @@ func (c *Call) Arg(i int) string {
 }
 
 // resolve finds the profiles the call reads (Command.Profiles) and, for a
-// command that reads a tree, its filter and value type. It runs before
-// Run, so that no command repeats it.
+// command that reads a tree, its filter and value type (the profile's for
+// other commands). It runs before Run, so that no command repeats it.
 func (c *Call) resolve() error {
 	c.Profiles = nil
 	for _, name := range c.Named {
@@ -48,6 +48,9 @@ func (c *Call) resolve() error {
 		}
 		c.Profiles = []*Loaded{l}
 	}
+	if len(c.Profiles) > 0 {
+		c.value = c.Profile().Value
+	}
 	if !c.Cmd.Tree {
 		return nil
 	}
@@ -62,10 +65,6 @@ func (c *Call) resolve() error {
 // Profile returns the profile the call reads: the named or the current
 // one; BASE for a command of two profiles.
 func (c *Call) Profile() *Loaded { return c.Profiles[0] }
-
-// Loaded returns c.Profile() (cmd_phases.go reads it so until it moves to
-// the resolved profiles).
-func (c *Call) Loaded() (*Loaded, error) { return c.Profile(), nil }
 
 // Path resolves p against the session's directory; absolute paths are
 // returned cleaned.

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -36,8 +37,8 @@ func machineForm(t *testing.T, rec *Recorder) string {
 // standing filter, a filter gives the same tables and pictures, and not
 // those of the whole profile.
 func TestTreeCommandsFilter(t *testing.T) {
-	const setup = "load demo:profvis-toy as toy\nlevel 2\n"
-	const f = "focus=Muscle ignore=stop hide=^lib1"
+	setup := "load " + v8Weighted(t) + " as app\nlevel 2\n"
+	const f = "focus=main ignore=hash hide=^work$"
 	var tree []string
 	for _, c := range Commands() {
 		if !c.Tree {
@@ -195,28 +196,66 @@ func TestCarryStateHide(t *testing.T) {
 // TestTreeCommandsValue: value= of a tree command reads another value type
 // as if the profile had been loaded with it.
 func TestTreeCommandsValue(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := v8Weighted(t)
 	for _, c := range Commands() {
 		if !c.Tree {
 			continue
 		}
 		run := func(load, code string) string {
-			rec, err := RunForTest(t, nil, "load "+fib+" as fib "+load+"\n"+code)
+			rec, err := RunForTest(t, nil, "load "+path+" as app "+load+"\n"+code)
 			if err != nil {
 				t.Fatalf("%q: %v", code, err)
 			}
 			rec.Events = rec.Events[1:]
 			return machineForm(t, rec)
 		}
-		own, loaded, other := run("value=samples", c.Name+" value=cpu"), run("value=cpu", c.Name), run("value=samples", c.Name)
+		own, loaded, other := run("value=samples", c.Name+" value=wall"), run("value=wall", c.Name), run("value=samples", c.Name)
 		if own != loaded || own == other {
-			t.Errorf("%s value=cpu: same as loaded with cpu %v, same as samples %v; want true, false", c.Name, own == loaded, own == other)
+			t.Errorf("%s value=wall: same as loaded with wall %v, same as samples %v; want true, false", c.Name, own == loaded, own == other)
 		}
+	}
+	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	if err != nil {
+		t.Fatal(err)
 	}
 	if _, err := RunForTest(t, nil, "load "+fib+"\nview value=nosuch"); err == nil || !strings.Contains(err.Error(), "value=nosuch: fib has no such value type; it has samples, cpu") {
 		t.Errorf("view value=nosuch: %v", err)
 	}
+}
+
+// v8Weighted writes a timed V8 CPU profile (so phases runs on it too) and
+// returns its path: 400 ms in 40 runs of 10 samples, 3 in main > work, 2
+// in main > work > hash and 5 in main > idle; in the first 20 runs the work
+// samples are 1.5 ms apart and the idle ones 0.5 ms, in the last 20 the
+// other way round. Samples and wall time then weigh the names differently
+// over time, so a value type or a filter changes every command's tables
+// and pictures, phases' included.
+func v8Weighted(t *testing.T) string {
+	t.Helper()
+	nodes := `[{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2]},` +
+		`{"id":2,"callFrame":{"functionName":"main","url":"app.js"},"children":[3,5]},` +
+		`{"id":3,"callFrame":{"functionName":"work","url":"app.js"},"children":[4]},` +
+		`{"id":4,"callFrame":{"functionName":"hash","url":"lib.js"}},` +
+		`{"id":5,"callFrame":{"functionName":"idle","url":"idle.js"}}]`
+	var samples, deltas []string
+	for i := range 40 {
+		busy, idle := "1500", "500"
+		if i >= 20 {
+			busy, idle = idle, busy
+		}
+		for _, n := range []string{"3", "3", "3", "4", "4", "5", "5", "5", "5", "5"} {
+			d := idle
+			if n != "5" {
+				d = busy
+			}
+			samples, deltas = append(samples, n), append(deltas, d)
+		}
+	}
+	data := `{"nodes":` + nodes + `,"startTime":0,"endTime":400000,"samples":[` + strings.Join(samples, ",") +
+		`],"timeDeltas":[` + strings.Join(deltas, ",") + `]}`
+	path := filepath.Join(t.TempDir(), "app.cpuprofile")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -55,6 +55,18 @@ func (c *Call) Int(name string) (int, error) {
 	return n, nil
 }
 
+// PositiveInt returns option name as an integer of at least 1.
+func (c *Call) PositiveInt(name string) (int, error) {
+	n, err := c.Int(name)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, c.Usagef("%s=%d: want at least 1", name, n)
+	}
+	return n, nil
+}
+
 // Float returns option name as a finite number; a trailing % divides by
 // 100 ("1%" is 0.01).
 func (c *Call) Float(name string) (float64, error) {

@@ -82,12 +82,6 @@ type Command struct {
 	// AllowAs says the command accepts "as NAME" among its words.
 	AllowAs bool
 	Run     func(c *Call) error
-
-	// ProfileArg is Profiles: 1, and Usage a hand-written usage line, which
-	// Register ignores: both remain for cmd_phases.go until it moves to
-	// Profiles.
-	ProfileArg bool
-	Usage      string
 }
 
 // Call is one parsed invocation of a command.
@@ -121,9 +115,6 @@ var registry = map[string]*Command{}
 func Register(c *Command) {
 	if _, dup := registry[c.Name]; dup {
 		panic("kernel: duplicate command " + c.Name)
-	}
-	if c.ProfileArg {
-		c.Profiles = 1
 	}
 	if c.Tree {
 		c.Options = append(c.Options[:len(c.Options):len(c.Options)], treeOptions...)

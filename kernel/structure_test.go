@@ -6,14 +6,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
-
-// notYet are command files that still share names: the phases family,
-// until cmd_phases.go moves to the shared helpers.
-var notYet = []string{"cmd_phases.go", "cmd_phases_show.go"}
 
 // TestCommandFilesStandAlone: a command is one file, cmd_NAME.go, that
 // uses only the shared helpers: no name another cmd_*.go file declares at
@@ -42,7 +37,7 @@ func TestCommandFilesStandAlone(t *testing.T) {
 			}
 		}
 	}
-	cmdFile := func(name string) bool { return strings.HasPrefix(name, "cmd_") && !slices.Contains(notYet, name) }
+	cmdFile := func(name string) bool { return strings.HasPrefix(name, "cmd_") }
 	checked := 0
 	for name, f := range parsed {
 		if !cmdFile(name) {
@@ -92,7 +87,7 @@ func declNames(d ast.Decl) []string {
 }
 
 // TestCommandTable: every command the language has is in the table of
-// commands.go (the phases family joins it when it moves), each once.
+// commands.go, each once.
 func TestCommandTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, c := range commands {
@@ -105,7 +100,7 @@ func TestCommandTable(t *testing.T) {
 		}
 	}
 	for _, c := range Commands() {
-		if !seen[c.Name] && !slices.Contains([]string{"phases", "label", "similarity", "timeline"}, c.Name) {
+		if !seen[c.Name] {
 			t.Errorf("%s is registered outside commands.go", c.Name)
 		}
 	}
