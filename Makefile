@@ -60,7 +60,7 @@ test: build
 
 gotest:
 	@echo "== go test"; $(GO) test ./...
-	@echo "== go test -race (protocol layer)"; $(GO) test -race -count=1 ./kernel/jupyter/
+	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
 	@echo "== go test -race (a step's goroutines)"; $(GO) test -race -count=1 -run 'TestRecompactEqualsCompact|TestStepPanicReachesCaller|TestStepHelperEnds' ./compaction/
 
 # conformance installs a fresh kernelspec and runs Jupyter's own suite plus
@@ -71,8 +71,9 @@ conformance: build
 	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py tests/test_attack.py
 
 # notebooks executes every notebooks/*.ipynb against the fresh kernelspec and
-# fails on any error output; then executes it again and fails unless every
-# output is identical (a notebook re-run gives the same bytes).
+# fails on any error output or on a top table that go tool pprof does not
+# confirm (tests/check_tables.py); then executes it again and fails unless
+# every output is identical (a notebook re-run gives the same bytes).
 notebooks: build
 	@echo "== notebooks"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
@@ -82,6 +83,7 @@ notebooks: build
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb "$$nb" || exit 1; \
 	  $(PYTHON) tests/check_notebook.py "$(BUILD)/nb/$$(basename $$nb)" || exit 1; \
+	  GO=$(GO) $(PYTHON) tests/check_tables.py "$(BUILD)/nb/$$(basename $$nb)" notebooks || exit 1; \
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb2 "$$nb" 2>/dev/null || exit 1; \
 	  $(PYTHON) tests/same_outputs.py "$(BUILD)/nb/$$(basename $$nb)" "$(BUILD)/nb2/$$(basename $$nb)" || exit 1; \

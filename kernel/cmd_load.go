@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -11,26 +10,24 @@ import (
 	"github.com/proflens/proflens/analysis/formats"
 )
 
-func init() {
-	Register(&Command{
-		Name:    "load",
-		Summary: "Load a profile, a series of profiles (a glob), or a demo.",
-		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE]",
-		Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
-			"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
-			"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
-			"Without `as NAME` the name comes from the file name, made unique. " +
-			"The loaded profile becomes the current one; the answer is its summary (see `info`).",
-		Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
-		Options: []Option{
-			{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
-			{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)"},
-			{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
-		},
-		Examples: []string{"load demo:profvis-toy as toy"},
-		AllowAs:  true,
-		Run:      runLoad,
-	})
+var loadCommand = &Command{
+	Name:    "load",
+	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
+	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
+		"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
+		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
+		"Without `as NAME` the name comes from the file name, made unique. " +
+		"The loaded profile becomes the current one; the answer is its summary (see `info`).",
+	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
+	Options: []Option{
+		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
+			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
+		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+	},
+	Examples: []string{"load demo:profvis-toy as toy", "load demo:phasedemo as run limit=64MiB"},
+	AllowAs:  true,
+	Run:      runLoad,
 }
 
 func runLoad(c *Call) error {
@@ -123,31 +120,4 @@ func uniqueName(s *Session, name string) string {
 			return n
 		}
 	}
-}
-
-// sizeUnits are the suffixes parseSize accepts, longest first.
-var sizeUnits = []struct {
-	suffix string
-	factor int64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
-}
-
-// parseSize parses a byte count such as 512MiB, 2GB or 1048576.
-func parseSize(s string) (int64, error) {
-	low := strings.ToLower(strings.TrimSpace(s))
-	factor := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(low, u.suffix) {
-			low, factor = strings.TrimSuffix(low, u.suffix), u.factor
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(low), 64)
-	if err != nil || f <= 0 || f*float64(factor) > 1<<62 {
-		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
-	}
-	return int64(f * float64(factor)), nil
 }

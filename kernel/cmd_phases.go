@@ -1,28 +1,12 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
-	"time"
 
-	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/phase"
 )
-
-// PhaseState is what phases leaves on a profile: the interval vectors and
-// phases of the last run, and the user's labels by phase id of that run.
-// A re-run carries each label to the new phases whose vectors match the
-// labelled phase's above δ, so labels follow the behaviour, not the id.
-type PhaseState struct {
-	Labels  map[int]string
-	Count   phase.Count
-	Vectors *phase.Vectors
-	Result  *phase.Result
-	Note    string // what the run was: intervals, names, parameters
-}
 
 const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into intervals (`interval=D`; by default a round " +
 	"length giving about 200; a series of profiles gives one interval per profile), and each interval counts its " +
@@ -44,74 +28,37 @@ const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into interv
 	"vectors, and bins × names in similarity's matrix; 8 to 16 bytes each) and `maxusing` (bytes read from " +
 	"the `using` file). Interrupting the kernel stops a run and leaves the last run's phases as they were."
 
-func init() {
-	Register(&Command{
-		Name:    "phases",
-		Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
-		Usage: "phases [NAME] [interval=D] [window=N] [eps=X] [delta=Y] [count=self|total|entries] [strict=false] [save=FILE.json] [using=FILE.json] " +
-			"[maxintervals=N] [maxcells=N] [maxusing=SIZE]",
-		Doc: phasesDoc,
-		Options: []Option{
-			{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals)", Kind: KindDuration},
-			{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: KindNumber},
-			{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: KindNumber},
-			{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: KindNumber},
-			{Name: "count", Doc: "what an interval counts per name", Default: "self", Values: []string{"self", "total", "entries"}},
-			{Name: "strict", Doc: "the paper's rule only: no provisional new phases", Default: "false", Values: []string{"true", "false"}},
-			{Name: "save", Doc: "write the phase set to this JSON file", Kind: KindFile},
-			{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: KindFile},
-			{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: KindNumber},
-			{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: KindNumber},
-			{Name: "maxusing", Doc: "most bytes read from the using file", Default: "64MiB"},
-		},
-		Examples:   []string{"load demo:phasedemo as run", "phases", "phases run window=5 eps=0.95 count=total interval=100ms save=run.json", "phases using=run.json"},
-		ProfileArg: true,
-		Run:        runPhases,
-	})
-	Register(&Command{
-		Name:       "label",
-		Summary:    "Name a phase of the last phases run; labels appear in tables, plots and saved sets.",
-		Usage:      `label [NAME] PHASE "text"`,
-		Args:       []Arg{{Name: "PHASE", Doc: "phase id, as in the phases table", Kind: KindNumber}, {Name: "TEXT", Doc: "the label (quote it when it has spaces)", Kind: KindText}},
-		Examples:   []string{"load demo:phasedemo", "phases", `label 1 "parse numbers"`, `label 0 idle`},
-		ProfileArg: true,
-		Run:        runLabel,
-	})
-	Register(&Command{
-		Name:    "similarity",
-		Summary: "Heatmap of window-vector similarity between intervals, with phase bands.",
-		Usage:   "similarity [NAME]",
-		Doc: "SimPoint's similarity matrix over JIVE's window vectors: cell (i, j) is W_i·W_j, darker is more " +
-			"similar; recurring phases show as dark off-diagonal blocks. The detected phases run as coloured " +
-			"bands along both axes. Above 500 intervals, cells average blocks of intervals (the title says so). " +
-			"Uses the last phases run of the profile (running phases with its defaults when there is none).",
-		Examples:   []string{"load demo:phasedemo", "similarity"},
-		ProfileArg: true,
-		Run:        runSimilarity,
-	})
-	Register(&Command{
-		Name:    "timeline",
-		Summary: "Phases over time as coloured bands, with the sample rate as a line.",
-		Usage:   "timeline [NAME]",
-		Doc: "Uses the last phases run of the profile (running phases with its defaults when there is none). " +
-			"The line is samples per second of each interval (samples per profile for a series): gaps and idle " +
-			"stretches show as drops to zero.",
-		Examples:   []string{"load demo:phasedemo", "timeline"},
-		ProfileArg: true,
-		Run:        runTimeline,
-	})
+var phasesCommand = &Command{
+	Name:    "phases",
+	Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
+	Doc:     phasesDoc,
+	Options: []Option{
+		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals)", Kind: KindDuration},
+		{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: KindNumber},
+		{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: KindNumber},
+		{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: KindNumber},
+		{Name: "count", Doc: "what an interval counts per name", Default: "self", Values: []string{"self", "total", "entries"}},
+		{Name: "strict", Doc: "the paper's rule only: no provisional new phases", Default: "false", Values: []string{"true", "false"}},
+		{Name: "save", Doc: "write the phase set to this JSON file", Kind: KindFile},
+		{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: KindFile},
+		{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: KindNumber},
+		{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: KindNumber},
+		{Name: "maxusing", Doc: "most bytes read from the using file", Default: "64MiB"},
+	},
+	Examples: []string{"load demo:phasedemo as run", "phases", "phases run window=5 eps=0.95 count=total interval=100ms save=run.json",
+		"phases using=run.json", "phases hide=^runtime"},
+	Profiles: 1,
+	Tree:     true,
+	Run:      runPhases,
 }
 
 func runPhases(c *Call) error {
-	l, err := c.Loaded()
+	l := c.Profile()
+	run, err := readPhaseRun(c)
 	if err != nil {
 		return err
 	}
-	run, err := readPhaseRun(c, l)
-	if err != nil {
-		return err
-	}
-	st, err := detectPhases(c, l, run)
+	st, err := detectPhases(c, run)
 	if err != nil {
 		return err
 	}
@@ -136,17 +83,9 @@ func runPhases(c *Call) error {
 	return nil
 }
 
-// phaseRun is what one detection uses.
-type phaseRun struct {
-	params   phase.Params
-	opts     phase.Options
-	using    string // saved set to reuse, "" for none
-	maxUsing int64  // most bytes read from it; 0 for the default
-}
-
 // readPhaseRun reads the options of phases.
-func readPhaseRun(c *Call, l *Loaded) (phaseRun, error) {
-	run := phaseRun{opts: phase.Options{Value: l.Value}, using: c.Opt("using")}
+func readPhaseRun(c *Call) (phaseRun, error) {
+	run := phaseRun{opts: phase.Options{Value: c.Value()}, using: c.Opt("using")}
 	var err error
 	if run.params, err = readPhaseParams(c); err != nil {
 		return run, err
@@ -154,7 +93,7 @@ func readPhaseRun(c *Call, l *Loaded) (phaseRun, error) {
 	if run.opts.Count, err = phase.ParseCount(c.Opt("count")); err != nil {
 		return run, c.Usagef("%v", err)
 	}
-	if run.opts.MaxIntervals, err = positiveInt(c, "maxintervals"); err != nil {
+	if run.opts.MaxIntervals, err = c.PositiveInt("maxintervals"); err != nil {
 		return run, err
 	}
 	if run.maxUsing, err = parseSize(c.Opt("maxusing")); err != nil || run.maxUsing <= 0 {
@@ -174,7 +113,7 @@ func readPhaseRun(c *Call, l *Loaded) (phaseRun, error) {
 }
 
 // readPhaseParams reads the detector's parameters; phase.Params.Check
-// rejects thresholds that are not numbers from 0 to 1 (NaN, infinities).
+// rejects thresholds that are not numbers from 0 to 1.
 func readPhaseParams(c *Call) (phase.Params, error) {
 	var p phase.Params
 	var err error
@@ -190,199 +129,11 @@ func readPhaseParams(c *Call) (phase.Params, error) {
 	if p.Strict, err = c.Bool("strict"); err != nil {
 		return p, err
 	}
-	if p.MaxCells, err = positiveInt(c, "maxcells"); err != nil {
+	if p.MaxCells, err = c.PositiveInt("maxcells"); err != nil {
 		return p, err
 	}
 	if err := p.Check(); err != nil {
 		return p, c.Usagef("%v", err)
 	}
 	return p, nil
-}
-
-// positiveInt returns option name as an integer of at least 1.
-func positiveInt(c *Call, name string) (int, error) {
-	n, err := c.Int(name)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, c.Usagef("%s=%d: want at least 1", name, n)
-	}
-	return n, nil
-}
-
-// detectPhases builds the interval vectors over the current view's names
-// and runs the detector, carrying earlier labels from l's last run. It
-// changes nothing in the session: the caller keeps the result once the
-// command has succeeded.
-func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
-	v, err := phase.Build(c.Ctx, l.Tree, viewDims(CompactedView(l)), run.opts)
-	if err != nil {
-		return nil, phaseError(l.Name, err)
-	}
-	var seed []*phase.Phase
-	if run.using != "" {
-		saved, err := readSaved(c, run.using, run.maxUsing)
-		if err != nil {
-			return nil, phaseError(l.Name+" using="+run.using, err)
-		}
-		if seed, err = saved.Seed(v.Names, run.params.MaxCells); err != nil {
-			return nil, phaseError(l.Name+" using="+run.using, err)
-		}
-	}
-	r, err := phase.Detect(c.Ctx, v, run.params, seed)
-	if err != nil {
-		return nil, phaseError(l.Name, err)
-	}
-	st := &PhaseState{Labels: map[int]string{}, Count: run.opts.Count, Vectors: v, Result: r}
-	for _, ph := range r.Phases {
-		if ph.Label != "" {
-			st.Labels[ph.ID] = ph.Label // from the saved set
-		}
-	}
-	if l.Phases != nil {
-		carryLabels(l.Phases, st)
-	}
-	applyLabels(st)
-	st.Note = phaseNote(l.Name, st, len(seed), run.using)
-	return st, nil
-}
-
-// limitOptions name the option that raises each of phase's limits.
-var limitOptions = map[string]string{"intervals": "maxintervals", "cells": "maxcells", "bytes": "maxusing"}
-
-// phaseError wraps an error of the phase package; a limit error also says
-// which option raises the limit.
-func phaseError(what string, err error) error {
-	var le *phase.LimitError
-	if errors.As(err, &le) {
-		return fmt.Errorf("phases %s: %w; or raise the limit with %s=", what, err, limitOptions[le.Limit])
-	}
-	return fmt.Errorf("phases %s: %w", what, err)
-}
-
-// readSaved reads a saved phase set of at most limit bytes. Only regular
-// files are read: a device never ends and a FIFO blocks until a writer
-// comes.
-func readSaved(c *Call, file string, limit int64) (*phase.Saved, error) {
-	path := c.Path(file)
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file: want a phase set written by phases save=FILE.json", file, fileKind(fi.Mode()))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return phase.ReadSaved(f, limit)
-}
-
-// fileKind names the type of a file that is not regular.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
-}
-
-// viewDims names each call-tree node by its compacted node's name.
-func viewDims(v *compaction.View) *phase.Dims {
-	names := make([]string, v.Tree.Len())
-	for _, n := range v.Nodes {
-		if n == nil { // dropped by a step
-			continue
-		}
-		for _, m := range n.Members {
-			names[m] = n.Name
-		}
-	}
-	return phase.NewDims(names)
-}
-
-// carryLabels gives each phase of st the label of the previous run's
-// labelled phase whose vector matches its own best, above δ; the empty
-// phase keeps its label.
-func carryLabels(old, st *PhaseState) {
-	type labelled struct {
-		vec   map[string]float64
-		label string
-	}
-	var from []labelled
-	for _, ph := range old.Result.Phases {
-		if lab, ok := old.Labels[ph.ID]; ok {
-			if ph.ID == phase.Empty {
-				st.Labels[phase.Empty] = lab
-				continue
-			}
-			from = append(from, labelled{byName(old.Result.Names, ph.Vector()), lab})
-		}
-	}
-	for _, ph := range st.Result.Phases {
-		if ph.ID == phase.Empty || len(from) == 0 {
-			continue
-		}
-		vec := ph.Vector()
-		best, score := "", st.Result.Params.Delta
-		for _, f := range from {
-			var dot float64
-			for j, x := range vec { // in name order, so the sum is deterministic
-				dot += x * f.vec[st.Result.Names[j]]
-			}
-			if dot > score {
-				best, score = f.label, dot
-			}
-		}
-		if best != "" {
-			st.Labels[ph.ID] = best
-		}
-	}
-}
-
-func byName(names []string, vec []float64) map[string]float64 {
-	m := make(map[string]float64)
-	for j, x := range vec {
-		if x != 0 {
-			m[names[j]] = x
-		}
-	}
-	return m
-}
-
-func applyLabels(st *PhaseState) {
-	for _, ph := range st.Result.Phases {
-		if l, ok := st.Labels[ph.ID]; ok {
-			ph.Label = l
-		}
-	}
-}
-
-func phaseNote(name string, st *PhaseState, seeded int, using string) string {
-	v, r := st.Vectors, st.Result
-	unit := "profiles of the series"
-	if !v.Series && v.Len() > 0 {
-		unit = "intervals of " + time.Duration(v.Intervals[0].End-v.Intervals[0].Start).String()
-	}
-	n := 0
-	for _, ph := range r.Phases {
-		if ph.Intervals > 0 && ph.ID != phase.Empty {
-			n++
-		}
-	}
-	s := fmt.Sprintf("%s: %d %s, count=%s over %d names of the current view; window=%d eps=%g delta=%g; %d phases",
-		name, v.Len(), unit, st.Count, len(v.Names), r.Params.Window, r.Params.Eps, r.Params.Delta, n)
-	if seeded > 0 {
-		s += fmt.Sprintf("; %d saved phases from %s", seeded, using)
-	}
-	return s
 }

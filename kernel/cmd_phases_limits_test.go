@@ -175,8 +175,8 @@ func TestPhasesUsingFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ cell, want string }{
-		{"phases using=/dev/zero", "/dev/zero is a device, not a regular file"},
-		{"phases using=fifo.json", "fifo.json is a FIFO, not a regular file"},
+		{"phases using=/dev/zero", "/dev/zero is a character device, not a regular file"},
+		{"phases using=fifo.json", "fifo.json is a named pipe (FIFO), not a regular file"},
 		{"phases using=dir.json", "dir.json is a directory"},
 		{"phases using=big.json maxusing=1KiB", "more than the limit of 1024 bytes"},
 		{"phases using=big.json maxusing=1KiB", "raise the limit with maxusing="},
@@ -296,9 +296,9 @@ func TestPhasesAttacks(t *testing.T) {
 		{"load demo.trace\nphases interval=1ns\nsimilarity", "more than the limit of 1000000"},
 		{"load long.cpuprofile\nphases interval=1ms", "9000000001 intervals, more than the limit of 1000000: an interval of 10s or longer fits"},
 		{"load demo.trace\nphases interval=1ms maxintervals=100", "an interval of 100ms or longer fits"},
-		{"load demo.trace\nphases using=/dev/zero", "/dev/zero is a device"},
+		{"load demo.trace\nphases using=/dev/zero", "/dev/zero is a character device"},
 		{"load demo.trace\nphases interval=10us eps=1 delta=1 strict=true maxcells=1000", "more than the limit of 1000: fewer names"},
-		{"load demo.trace\nphases delta=NaN", "delta=NaN: want a number between 0 and 1"},
+		{"load demo.trace\nphases delta=NaN", "delta=NaN is not a finite number"},
 	}
 	for _, tc := range tests {
 		got, peak := runBounded(t, dir, tc.cell, 3072)

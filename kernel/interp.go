@@ -124,6 +124,9 @@ func (in *Interp) call(c *Call) (err error) {
 				Value: fmt.Sprintf("%s failed inside proflens (%v); the session is intact, please report this", c.Cmd.Name, r)}
 		}
 	}()
+	if err := c.resolve(); err != nil {
+		return err
+	}
 	return c.Cmd.Run(c)
 }
 

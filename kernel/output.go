@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -218,3 +219,18 @@ func PictureBundle(svg []byte, alt string) jupyter.Bundle {
 
 // Picture shows an SVG picture as display_data, with alt as its text.
 func (c *Call) Picture(svg []byte, alt string) { c.Out.Display(PictureBundle(svg, alt), nil) }
+
+// valueCell shows a raw value in its unit; its JSON is the integer.
+func valueCell(x int64, unit string) Cell {
+	return Cell{Text: analysis.FormatValue(x, unit), Value: x}
+}
+
+// percentCell shows part as a percentage of whole; its JSON is the
+// fraction (0 when whole is 0).
+func percentCell(part, whole int64) Cell {
+	f := 0.0
+	if whole != 0 {
+		f = float64(part) / float64(whole)
+	}
+	return Cell{Text: analysis.Percent(part, whole), Value: f}
+}

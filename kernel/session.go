@@ -12,8 +12,9 @@ import (
 // Loaded is a profile in the session, with everything the user has set on it.
 type Loaded struct {
 	Name    string
-	Profile *analysis.Profile
-	Tree    *analysis.Tree
+	Profile *analysis.Profile // as loaded
+	Filter  analysis.Filter   // the standing filter (filter.go); zero for none
+	Tree    *analysis.Tree    // the call tree of Profile under Filter: what commands read
 	Value   int               // value type index shown by default
 	State   *compaction.State // granularity state; nil until first set
 	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
