@@ -21,6 +21,11 @@
 //     percent, members, handle, the expand/compact commands), labels only
 //     where they fit (a monospaced font makes that exact).
 //
+// Each kind of picture is one Kind in the table kinds (kind.go): its name,
+// title, default order, budget rule and painter. A kind's layout and painter
+// live in one file (flame.go, radial.go, tidy.go); painters write through a
+// canvas (paint.go). Adding a kind is a new file and one entry in the table.
+//
 // Colours follow structural closeness and depend only on names: one hue
 // family per top-level name element (spread by the golden angle over the
 // profile's sorted top-level elements), a shift within the family per

@@ -89,9 +89,45 @@ func TestDrawDeterministicAndBudget(t *testing.T) {
 
 func TestDrawBadOptions(t *testing.T) {
 	v := makeView(&tnode{name: "a", self: 1})
-	for _, o := range []Options{{Layout: "pie"}, {Order: "size"}, {Layout: LayoutRadial, Inverted: true}, {Roots: []int32{3}}} {
-		if _, err := Draw(v, o); err == nil {
-			t.Errorf("Draw(%+v) = nil error, want one", o)
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Layout: "pie"}, `unknown layout "pie": want radial, tree or flame`},
+		{Options{Order: "size"}, `unknown order "size"`},
+		{Options{Layout: LayoutRadial, Inverted: true}, "inverted is for the flame layout only"},
+		{Options{Roots: []int32{3}}, "no node 3"},
+	} {
+		if _, err := Draw(v, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Draw(%+v) = %v, want an error with %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestKinds: each kind of the table draws under its own name and title, with
+// its default order, and the empty layout is the first kind.
+func TestKinds(t *testing.T) {
+	v := toyViews(t)["fig2"]
+	for _, o := range append(everyKind(), Options{}) {
+		o.Profile = "toy"
+		pic, err := Draw(v, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := o.Layout
+		if err := o.check(v); err != nil {
+			t.Fatal(err)
+		}
+		k := o.kind
+		if (asked != k.Name && (asked != "" || k != &kinds[0])) || o.Order != k.Order {
+			t.Errorf("Options{Layout: %q} checks to kind %s, order %s; want its own, order %s", asked, k.Name, o.Order, k.Order)
+		}
+		title := "toy · " + k.Title + " · "
+		if o.Inverted {
+			title = "toy · bottom-up " + k.Title + " · "
+		}
+		if !strings.Contains(string(pic.SVG), title) {
+			t.Errorf("Draw(%+v): no title %q", o, title)
 		}
 	}
 }
@@ -183,7 +219,7 @@ func TestDrawEmpty(t *testing.T) {
 		{},
 		makeView(&tnode{name: "a", kids: []*tnode{{name: "a.b"}}}),
 	} {
-		for _, o := range []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}, {Layout: LayoutFlame, Inverted: true}} {
+		for _, o := range everyKind() {
 			pic, err := Draw(v, o)
 			if err != nil {
 				t.Fatal(err)
@@ -237,7 +273,7 @@ func TestSince(t *testing.T) {
 // budgets: always well-formed XML, within budget, one group per node.
 func TestDrawRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(10))
-	layouts := []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}, {Layout: LayoutFlame, Inverted: true}}
+	layouts := everyKind()
 	for i := 0; i < 150; i++ {
 		v := randomView(r, 5+r.Intn(500))
 		o := layouts[i%len(layouts)]

@@ -53,12 +53,8 @@ func toyViews(t testing.TB) map[string]*compaction.View {
 
 func TestGoldenToy(t *testing.T) {
 	views := toyViews(t)
-	layouts := []Options{
-		{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame},
-		{Layout: LayoutFlame, Inverted: true},
-	}
 	for _, fig := range []string{"fig2", "fig6", "fig7", "fig10"} {
-		for _, o := range layouts {
+		for _, o := range everyKind() {
 			o.Profile = "toy"
 			name := "toy-" + fig + "-" + o.Layout
 			if o.Inverted {

@@ -97,3 +97,17 @@ func randomView(r *rand.Rand, n int) *compaction.View {
 	}
 	return makeView(roots...)
 }
+
+// everyKind returns options for every kind of picture in the table, in its
+// order, and the bottom-up graph of each kind that draws one: the tests that
+// take it cover a new kind without an edit.
+func everyKind() []Options {
+	var out []Options
+	for _, k := range kinds {
+		out = append(out, Options{Layout: k.Name})
+		if k.Inverts {
+			out = append(out, Options{Layout: k.Name, Inverted: true})
+		}
+	}
+	return out
+}
