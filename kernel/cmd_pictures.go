@@ -77,7 +77,8 @@ func runPicture(c *Call, layout string) error {
 		}
 		o.Roots = []int32{r}
 	}
-	o.Profile = l.Name
+	o.Profile, o.Commands = l.Name, stepCommands(l.Name)
+	o.More = maxNodesOpt.Name + "=N draws more"
 	if d := l.Drawn; d != nil && d.Tree == v.Tree && d.Value == v.Value {
 		o.Since = d
 	}
@@ -88,6 +89,14 @@ func runPicture(c *Call, layout string) error {
 	l.Picture, l.Drawn = pic.SVG, v
 	c.Picture(pic.SVG, pic.Text)
 	return nil
+}
+
+// stepCommands returns, for a node's handle, the commands that expand and
+// compact it in the named profile: the lines of a picture's tooltips.
+func stepCommands(profile string) func(handle string) []string {
+	return func(h string) []string {
+		return []string{"expand " + profile + " " + h, "compact " + profile + " " + h}
+	}
 }
 
 // pictureOptions reads the options common to show and flame.

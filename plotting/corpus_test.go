@@ -29,8 +29,7 @@ func TestGoldenConprof(t *testing.T) {
 	}
 	for _, c := range cases {
 		v := compaction.Compact(tr, compaction.NewState(tr, c.level), p.DefaultValue)
-		o := c.o
-		o.Profile = "conprof"
+		o := withTips(c.o, "conprof")
 		name := fmt.Sprintf("conprof-level%d-%s", c.level, o.Layout)
 		if o.Inverted {
 			name += "-inverted"

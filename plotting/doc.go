@@ -18,8 +18,9 @@
 //     children, discs with areas ∝ total). Pure functions of a Pic.
 //   - paint: SVG with fixed float precision, ids from handles, no
 //     timestamps, a <title> tooltip per node (name, totals with units and
-//     percent, members, handle, the expand/compact commands), labels only
-//     where they fit (a monospaced font makes that exact).
+//     percent, members, handle, and the command lines the caller offers
+//     for the handle: plotting knows no command syntax), labels only where
+//     they fit (a monospaced font makes that exact).
 //
 // Each kind of picture is one Kind in the table kinds (kind.go): its name,
 // title, default order, budget rule and painter. A kind's layout and painter

@@ -34,7 +34,14 @@ type Options struct {
 	Inverted bool    // the bottom-up graph (callers of the leaves), for kinds that invert
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
 	MaxNodes int     // 0: DefaultMaxNodes
-	Profile  string  // the profile's name in the session, for the tooltips' commands
+	Profile  string  // the profile's name in the session, for the title
+	// Commands returns the command lines a compacted node's tooltip offers,
+	// given the node's handle (the kernel's expand and compact); nil offers
+	// none. Plotting knows no command syntax: the caller writes them.
+	Commands func(handle string) []string
+	// More is the last line of a fold mark's tooltip: how to draw more (the
+	// kernel names its option for the node budget); "" adds none.
+	More string
 	// Since is the view of the previous picture (of the same call tree), or
 	// nil. Drawn nodes that are new since (no node there has the same
 	// members: what an expand or compact split or merged) are outlined and

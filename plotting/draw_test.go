@@ -186,13 +186,13 @@ func within(v *compaction.View, n, root int32) bool {
 // resolves to the node, and the commands, totals and percent are there.
 func TestTooltips(t *testing.T) {
 	for fig, v := range toyViews(t) {
-		o := Options{Layout: LayoutFlame, Profile: "toy"}
+		o := withTips(Options{Layout: LayoutFlame}, "toy")
 		o.check(v)
 		p := o.pic(v, DefaultMaxNodes)
 		for i := range p.Items {
 			it := &p.Items[i]
 			n, h := v.Nodes[it.Nodes[0]], v.Handle(it.Nodes[0])
-			tipText := tip(p, int32(i), "toy")
+			tipText := tip(p, int32(i), o)
 			got, err := v.Resolve(h)
 			if err != nil || got != it.Nodes[0] {
 				t.Errorf("%s: handle %s resolves to %d (%v), want %d", fig, h, got, err, it.Nodes[0])
@@ -209,6 +209,48 @@ func TestTooltips(t *testing.T) {
 					t.Errorf("%s: tooltip of %s = %q, want it to contain %q", fig, n.Name, tipText, want)
 				}
 			}
+		}
+	}
+}
+
+// TestTooltipCommands: a tooltip offers exactly the lines the caller
+// gives for the node's handle (escaped in the SVG), and none without a
+// function; a fold mark's tooltip ends with the caller's hint.
+func TestTooltipCommands(t *testing.T) {
+	v := toyViews(t)["fig6"]
+	cmds := func(h string) []string { return []string{`look "` + h + `" > <x>`, "again " + h} }
+	for _, c := range []struct {
+		commands func(string) []string
+		more     string
+	}{{cmds, "ask for more"}, {nil, ""}} {
+		o := Options{Layout: LayoutFlame, Commands: c.commands, More: c.more}
+		o.check(v)
+		p := o.pic(v, DefaultMaxNodes)
+		for i := range p.Items {
+			h := v.Handle(p.Items[i].Nodes[0])
+			want := "handle " + h
+			if c.commands != nil {
+				want += "\n" + strings.Join(cmds(h), "\n")
+			}
+			if got := tip(p, int32(i), o); !strings.HasSuffix(got, want) {
+				t.Errorf("tooltip of %s = %q, want it to end with %q", p.Items[i].Name, got, want)
+			}
+		}
+		pic, _ := Draw(v, o)
+		if got := strings.Contains(string(pic.SVG), `look &quot;`); got != (c.commands != nil) {
+			t.Errorf("commands %v: the SVG has the escaped command: %v", c.commands != nil, got)
+		}
+		o = Options{Layout: LayoutFlame, MaxNodes: 10, More: c.more}
+		wide := wideView(40)
+		o.check(wide)
+		p = o.pic(wide, o.MaxNodes)
+		last := int32(len(p.Items) - 1)
+		want := "of the profile)"
+		if c.more != "" {
+			want += "\n" + c.more
+		}
+		if got := tip(p, last, o); p.Items[last].Fold == 0 || !strings.HasSuffix(got, want) {
+			t.Errorf("fold mark's tooltip = %q, want it to end with %q", got, want)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func TestGoldenToy(t *testing.T) {
 	views := toyViews(t)
 	for _, fig := range []string{"fig2", "fig6", "fig7", "fig10"} {
 		for _, o := range everyKind() {
-			o.Profile = "toy"
+			o = withTips(o, "toy")
 			name := "toy-" + fig + "-" + o.Layout
 			if o.Inverted {
 				name += "-inverted"

@@ -111,3 +111,12 @@ func everyKind() []Options {
 	}
 	return out
 }
+
+// withTips returns o with the kernel's tooltip lines for a profile named
+// name: expand and compact for a node, the maxnodes option for a fold mark.
+func withTips(o Options, name string) Options {
+	o.Profile = name
+	o.Commands = func(h string) []string { return []string{"expand " + name + " " + h, "compact " + name + " " + h} }
+	o.More = "maxnodes=N draws more"
+	return o
+}

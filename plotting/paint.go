@@ -34,7 +34,7 @@ func newCanvas(w io.Writer, p *Pic, o Options, prefix string, width, height floa
 // node on a shape width pixels wide.
 func (c *canvas) node(i int, width float64) {
 	id := int32(i)
-	c.open(nodeID(c.p, c.prefix, id), tip(c.p, id, c.o.Profile), outline(c.p, id, width))
+	c.open(nodeID(c.p, c.prefix, id), tip(c.p, id, c.o), outline(c.p, id, width))
 }
 
 // fill returns item i's colour: grey for a fold mark, else by its name.
