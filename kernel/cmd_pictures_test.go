@@ -38,7 +38,7 @@ func TestPictureBundles(t *testing.T) {
 	}
 	// The zoomed flame graph draws lib2.Muscle.stop's subtree only: 2 of 6 samples.
 	zoom := pics[4]["text/plain"].(string)
-	if strings.Contains(zoom, "contract") || !strings.Contains(zoom, "lib2.Muscle.stop [2 samples] 33.33%") {
+	if strings.Contains(zoom, "contract") || !strings.Contains(zoom, "lib2.Muscle.stop [2 samples] 33.3%") {
 		t.Errorf("flame root=… text =\n%s\nwant lib2.Muscle.stop's subtree", zoom)
 	}
 	// The picture agrees with plotting.Draw on the same view.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
 )
 
@@ -199,7 +200,7 @@ func TestTooltips(t *testing.T) {
 			}
 			for _, want := range []string{
 				n.Name + "\n",
-				fmt.Sprintf("total %d samples (%s)", n.Total, Percent(n.Total, 6)),
+				fmt.Sprintf("total %d samples (%s)", n.Total, analysis.Percent(n.Total, 6)),
 				fmt.Sprintf("self %d samples", n.Self),
 				fmt.Sprintf("%d member", len(n.Members)),
 				"expand toy " + h + "\n",

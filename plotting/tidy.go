@@ -3,6 +3,8 @@ package plotting
 import (
 	"io"
 	"math"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // The tidy tree's canvas, in pixels.
@@ -84,7 +86,7 @@ func paintTree(w io.Writer, p *Pic, o Options) error {
 			c.text(x, ly, 0, "middle", l)
 		}
 		if it.Fold == 0 {
-			c.text(x, ly+fontSize+1, 0, "middle", Percent(it.Total, p.Total))
+			c.text(x, ly+fontSize+1, 0, "middle", analysis.Percent(it.Total, p.Total))
 		}
 		c.closeGroup()
 	}

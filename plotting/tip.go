@@ -3,6 +3,8 @@ package plotting
 import (
 	"fmt"
 	"strings"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // caption is what a node shows: its full name, and a shorter tail used
@@ -13,7 +15,7 @@ type caption struct{ full, tail string }
 
 func label(p *Pic, it *Item) caption {
 	if it.Fold > 0 {
-		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
+		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, analysis.Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
 	e := elements(p.View, it.Nodes[0], it.Name)
 	if len(e) < 3 { // a package path: its last segment ("grpc", "http.(*conn)")
@@ -53,19 +55,19 @@ func tip(p *Pic, id int32, o Options) string {
 	var b strings.Builder
 	if it.Fold > 0 {
 		fmt.Fprintf(&b, "+%d more: %d smaller nodes folded\ntotal %s (%s of the profile)",
-			it.Fold, it.Fold, Amount(it.Total, vt), Percent(it.Total, p.Total))
+			it.Fold, it.Fold, Amount(it.Total, vt), analysis.Percent(it.Total, p.Total))
 		if o.More != "" {
 			b.WriteString("\n" + o.More)
 		}
 		return b.String()
 	}
 	b.WriteString(it.Name)
-	fmt.Fprintf(&b, "\ntotal %s (%s)", Amount(it.Total, vt), Percent(it.Total, p.Total))
+	fmt.Fprintf(&b, "\ntotal %s (%s)", Amount(it.Total, vt), analysis.Percent(it.Total, p.Total))
 	if p.Bottom {
 		b.WriteString(" on call paths through here")
 		return b.String() + handles(p, it, o)
 	}
-	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), Percent(it.Self, p.Total))
+	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), analysis.Percent(it.Self, p.Total))
 	return b.String() + handle(p, it.Nodes[0], o)
 }
 
