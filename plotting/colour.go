@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
 )
 
@@ -121,27 +120,4 @@ func hsl(h, s, l float64) string {
 	}
 	to := func(v float64) int { return int(math.Round((v + m) * 255)) }
 	return fmt.Sprintf("#%02x%02x%02x", to(r), to(g), to(b))
-}
-
-// elements splits a compacted node's name into its name elements, taking
-// them from the call tree (the first member's frame) when the view has one.
-func elements(v *compaction.View, node int32, name string) []string {
-	if v != nil && v.Tree != nil && v.Tree.Names != nil && node >= 0 && len(v.Nodes[node].Members) > 0 {
-		t := v.Tree
-		f := t.Frame[v.Nodes[node].Members[0]]
-		var out []string
-		n := 0
-		for _, e := range t.Names.Elems[f] {
-			if n >= len(name) {
-				break
-			}
-			s := t.Names.Strings[e]
-			out = append(out, s)
-			n += len(s)
-		}
-		if n == len(name) {
-			return out
-		}
-	}
-	return analysis.Split(name, analysis.LangAuto)
 }

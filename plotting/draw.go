@@ -3,7 +3,6 @@ package plotting
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
@@ -165,32 +164,20 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	return p
 }
 
-// fresh marks the items that stand for one compacted node that since
-// lacks: no node there has the same members (a node the step split, merged
-// or moved members into). Views without a call tree compare handles, names
-// and totals instead.
+// fresh marks the items that stand for one compacted node that is new
+// since the view since (see added); nil when nothing is compared.
 func fresh(p *Pic, since *compaction.View) []bool {
-	if since == nil || since == p.View || p.Bottom {
+	isNew := added(since, p.View)
+	if isNew == nil || p.Bottom {
 		return nil
 	}
 	out := make([]bool, len(p.Items))
 	for i := range p.Items {
 		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
-			out[i] = !inView(since, p.View, it.Nodes[0])
+			out[i] = isNew(it.Nodes[0])
 		}
 	}
 	return out
-}
-
-// inView reports whether v has a node with the members of node i of w.
-func inView(v, w *compaction.View, i int32) bool {
-	n := w.Nodes[i]
-	if v.Tree != nil && len(n.Members) > 0 && int(n.Members[0]) < v.Tree.Len() {
-		return slices.Equal(v.Nodes[v.NodeOf(n.Members[0])].Members, n.Members)
-	}
-	h := w.Handle(i)
-	j, err := v.Resolve(h)
-	return err == nil && v.Handle(j) == h && v.Nodes[j].Name == n.Name && v.Nodes[j].Total == n.Total
 }
 
 func marks(p *Pic) int {

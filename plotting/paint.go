@@ -45,7 +45,7 @@ func (c *canvas) fill(i int) string {
 	if it.Fold > 0 || len(it.Nodes) == 0 {
 		return foldFill
 	}
-	return c.pal.colour(elements(c.p.View, it.Nodes[0], it.Name))
+	return c.pal.colour(elements(c.p.View, it.Nodes[0]))
 }
 
 // title is the picture's first line: what is drawn and how much of it.

@@ -84,7 +84,7 @@ func TestColours(t *testing.T) {
 	col := func(name string) string {
 		for i := range v.Nodes {
 			if v.Nodes[i].Name == name {
-				return pal.colour(elements(v, int32(i), name))
+				return pal.colour(elements(v, int32(i)))
 			}
 		}
 		t.Fatalf("no node %s", name)
@@ -112,7 +112,7 @@ func TestColours(t *testing.T) {
 			}
 		}
 	}
-	if col("lib2.Muscle.stop") == "" || newPalette(v).colour(elements(v, 0, v.Nodes[0].Name)) != col(v.Nodes[0].Name) {
+	if col("lib2.Muscle.stop") == "" || newPalette(v).colour(elements(v, 0)) != col(v.Nodes[0].Name) {
 		t.Errorf("colours are not stable")
 	}
 }

@@ -17,7 +17,7 @@ func label(p *Pic, it *Item) caption {
 	if it.Fold > 0 {
 		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, analysis.Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
-	e := elements(p.View, it.Nodes[0], it.Name)
+	e := elements(p.View, it.Nodes[0])
 	if len(e) < 3 { // a package path: its last segment ("grpc", "http.(*conn)")
 		return caption{full: it.Name, tail: lastSegment(it.Name)}
 	}
