@@ -69,6 +69,22 @@ func TestExportSVG(t *testing.T) {
 	}
 }
 
+// TestPictureMaxNodes: maxnodes= reaches the picture's budget, and its
+// fold marks name the option in their tooltips.
+func TestPictureMaxNodes(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nflame maxnodes=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	text, _ := b[len(b)-1]["text/plain"].(string)
+	svg, _ := b[len(b)-1]["image/svg+xml"].(string)
+	if !strings.HasPrefix(text, "toy · top-down: 4 nodes drawn, ") || !strings.Contains(svg, "maxnodes=N draws more") {
+		t.Errorf("flame maxnodes=4 draws\n%s\nwant 4 nodes, some folded, and the maxnodes hint", text)
+	}
+}
+
 func TestPictureErrors(t *testing.T) {
 	for _, tc := range []struct{ code, want string }{
 		{"show", "no profile loaded"},

@@ -24,6 +24,10 @@ func TestElements(t *testing.T) {
 			t.Errorf("elements of %s = %q, want %q", v.Nodes[i].Name, elements(v, i), w)
 		}
 	}
+	v.Nodes[v.Roots[0]].Name = "renamed.Whale"
+	if got, want := elements(v, v.Roots[0]), []string{"renamed", ".Whale"}; !slices.Equal(got, want) {
+		t.Errorf("elements of a node whose frame's elements do not make its name = %q, want %q", got, want)
+	}
 	bare := makeView(&tnode{name: "net/http.(*conn).serve", self: 1})
 	if got, want := elements(bare, 0), []string{"net", "/http", ".(*conn)", ".serve"}; !slices.Equal(got, want) {
 		t.Errorf("elements without a call tree = %q, want %q", got, want)

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -135,18 +136,13 @@ func TestKinds(t *testing.T) {
 
 func TestByteBudget(t *testing.T) {
 	// Long names make every node expensive: the byte budget must win.
-	r := rand.New(rand.NewSource(7))
-	v := randomView(r, 20000)
-	long := strings.Repeat("github.com/some/very/long/module/path/", 12)
-	for i := range v.Nodes {
-		v.Nodes[i].Name = long + v.Nodes[i].Name
-	}
+	v := longNames(3000)
 	p, err := Draw(v, Options{Layout: LayoutFlame})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.SVG) > DefaultMaxBytes {
-		t.Errorf("Draw: %d bytes of SVG, budget %d", len(p.SVG), DefaultMaxBytes)
+	if len(p.SVG) > DefaultMaxBytes || p.Drawn > DefaultMaxNodes*3/4 {
+		t.Errorf("Draw: %d nodes, %d bytes of SVG; want the byte budget %d to bind well before %d nodes", p.Drawn, len(p.SVG), DefaultMaxBytes, DefaultMaxNodes)
 	}
 }
 
@@ -309,6 +305,115 @@ func TestSince(t *testing.T) {
 		if got := strings.Count(string(pic.SVG), "pl-n pl-new"); got != want {
 			t.Errorf("%s → %s: %d nodes outlined, want %d", c.from, c.to, got, want)
 		}
+		title := fmt.Sprintf(" · %d new since the last picture (outlined)</text>", want)
+		if got := strings.Contains(string(pic.SVG), title); got != (want > 0) {
+			t.Errorf("%s → %s: the title has %q: %v, want %v", c.from, c.to, title, got, want > 0)
+		}
+	}
+}
+
+// TestSlivers: shapes under 3 px wide get neither the white separator nor
+// the new node's outline, which would paint over them. lib.big and
+// lib.small are both new at level 2 since level 1 merged them into lib;
+// only the wide one is outlined.
+func TestSlivers(t *testing.T) {
+	p, err := analysis.Parse("slivers.folded", []byte("main;lib.big 10000\nmain;lib.small 10\n"), analysis.LoadOptions{Format: "folded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := analysis.NewTree(p)
+	old := compaction.Compact(tr, compaction.NewState(tr, 1), 0)
+	now := compaction.Compact(tr, compaction.NewState(tr, 2), 0)
+	pic, err := Draw(now, Options{Layout: LayoutFlame, Order: OrderWeight, Since: old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(pic.SVG)
+	_, small, _ := strings.Cut(svg, "<title>lib.small\n")
+	small, _, _ = strings.Cut(small, "</g>")
+	if small == "" || strings.Contains(small, "stroke") {
+		t.Errorf("the 1.2 px sliver of lib.small is missing or has a stroke: %s", small)
+	}
+	if n := strings.Count(svg, `class="pl-n pl-new"`); n != 1 || !strings.Contains(svg, "2 new since") {
+		t.Errorf("%d nodes outlined, want lib.big alone of the 2 new", n)
+	}
+	if !strings.Contains(svg, `stroke="#fff" stroke-width="0.50"/>`) {
+		t.Errorf("no shape has the white separator")
+	}
+}
+
+// TestZoomTitle: a picture of a subtree says what share of the profile it
+// draws.
+func TestZoomTitle(t *testing.T) {
+	v := toyViews(t)["fig2"]
+	r, err := v.Resolve("lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale > lib2.Muscle.stop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic, err := Draw(v, Options{Layout: LayoutFlame, Roots: []int32{r}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "· samples · 2 samples (33.3%) ·"; !strings.Contains(string(pic.SVG), want) {
+		t.Errorf("zoomed title lacks %q:\n%.300s", want, pic.SVG)
+	}
+}
+
+// TestOrder: siblings are drawn heaviest first (ties by name) under
+// OrderWeight and by name under OrderName, a fold mark last, in every kind.
+func TestOrder(t *testing.T) {
+	r := rand.New(rand.NewSource(14))
+	for i := 0; i < 100; i++ {
+		v := randomView(r, 20+r.Intn(300))
+		for _, o := range everyKind() {
+			o.Order = []string{OrderName, OrderWeight}[i%2]
+			p, err := Select(v, Options{Layout: o.Layout, Inverted: o.Inverted, Order: o.Order, MaxNodes: 5 + r.Intn(100)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			siblings := [][]int32{p.Top}
+			for j := range p.Items {
+				siblings = append(siblings, p.Items[j].Kids)
+			}
+			for _, ids := range siblings {
+				if err := ordered(p, ids, o.Order); err != "" {
+					t.Fatalf("view %d, %+v: %s", i, o, err)
+				}
+			}
+		}
+	}
+}
+
+// ordered checks the drawing order of siblings; "" when it is right.
+func ordered(p *Pic, ids []int32, order string) string {
+	for k := 1; k < len(ids); k++ {
+		a, b := &p.Items[ids[k-1]], &p.Items[ids[k]]
+		switch {
+		case a.Fold > 0:
+			return "a fold mark before a sibling"
+		case b.Fold > 0:
+		case order == OrderName && a.Name > b.Name,
+			order == OrderWeight && (a.Total < b.Total || a.Total == b.Total && a.Name > b.Name):
+			return fmt.Sprintf("%s (%d) before %s (%d)", a.Name, a.Total, b.Name, b.Total)
+		}
+	}
+	return ""
+}
+
+// TestTiesByName: of equally heavy siblings, the budget draws the first
+// by name.
+func TestTiesByName(t *testing.T) {
+	root := &tnode{name: "main"}
+	for _, n := range []string{"e", "c", "a", "d", "b"} {
+		root.kids = append(root.kids, &tnode{name: n, self: 1})
+	}
+	pic, err := Draw(makeView(root), Options{Layout: LayoutFlame, MaxNodes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "main [5 samples] 100.0%"; !strings.Contains(pic.Text, want) ||
+		!strings.Contains(pic.Text, "\n  a [") || !strings.Contains(pic.Text, "\n  b [") {
+		t.Errorf("MaxNodes 4 of five equal children draws\n%s\nwant main, a, b and a mark", pic.Text)
 	}
 }
 
@@ -342,6 +447,26 @@ func TestDrawRandom(t *testing.T) {
 		}
 		if n := strings.Count(string(pic.SVG), `<g class="pl-n`); n != pic.Drawn {
 			t.Errorf("view %d, %+v: %d node groups, Drawn %d", i, o, n, pic.Drawn)
+		}
+	}
+}
+
+// TestTreeSlots: a wide tidy tree gives each leaf treeSlotMin pixels, not
+// less, and a small one treeSlot.
+func TestTreeSlots(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		slot float64
+	}{{100, treeSlotMin}, {4, treeSlot}} {
+		v := wideView(c.n)
+		p, err := Select(v, Options{Layout: LayoutTree})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pic, _ := Draw(v, Options{Layout: LayoutTree})
+		want := fmt.Sprintf(`width="%.0f"`, math.Max(float64(Leaves(p))*c.slot, 600)+2*margin)
+		if !strings.Contains(string(pic.SVG), want) {
+			t.Errorf("%d leaves: want %s:\n%.200s", Leaves(p), want, pic.SVG)
 		}
 	}
 }

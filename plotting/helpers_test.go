@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
+	"strings"
 
 	"github.com/proflens/proflens/compaction"
 )
@@ -119,4 +120,18 @@ func withTips(o Options, name string) Options {
 	o.Commands = func(h string) []string { return []string{"expand " + name + " " + h, "compact " + name + " " + h} }
 	o.More = "maxnodes=N draws more"
 	return o
+}
+
+// longNames is a root with n children, each with a child, all named with
+// over 1,100 characters, so that the byte budget binds before the node
+// budget.
+func longNames(n int) *compaction.View {
+	long := strings.Repeat("github.com/some/very/long/module/path/", 30)
+	root := &tnode{name: long + "main"}
+	for i := range n {
+		kid := &tnode{name: fmt.Sprintf("%sf%d", long, i), self: int64(1 + i%7)}
+		kid.kids = []*tnode{{name: long + "leaf", self: int64(1 + i%5)}}
+		root.kids = append(root.kids, kid)
+	}
+	return makeView(root)
 }
