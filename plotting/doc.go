@@ -27,9 +27,13 @@
 // live in one file (flame.go, radial.go, tidy.go); painters write through a
 // canvas (paint.go). Adding a kind is a new file and one entry in the table.
 //
-// Colours follow structural closeness and depend only on names: one hue
-// family per top-level name element (spread by the golden angle over the
-// profile's sorted top-level elements), a shift within the family per
-// second element, a lightness per third. Draw is the entry point; the same
-// view and options give the same bytes on every run.
+// Colours follow structural closeness and depend only on names, so a
+// package looks the same in every profile of a program (colour.go has the
+// rule): a top-level name element (package, module) takes a place on the
+// colour wheel from hashes of its name, the packages of one organisation or
+// module side by side; two names of one profile that want the same place
+// are told apart by moving all but the first to the nearest free place;
+// second elements (classes) take shades of their package's hue, third
+// elements a lightness nudge. Draw is the entry point; the same view and
+// options give the same bytes on every run.
 package plotting
