@@ -93,7 +93,8 @@ func newPalette(v *compaction.View) *palette {
 
 // profileNames calls add with the first one or two name elements of the
 // frames of v's profile, once per distinct pair of elements (linear in the
-// profile's frames), or of v's nodes when v has no call tree.
+// profile's frames), or of v's nodes when v has no call tree. add may keep
+// the strings, not the slice, which is reused.
 func profileNames(v *compaction.View, add func([]string)) {
 	if v == nil {
 		return
@@ -106,6 +107,7 @@ func profileNames(v *compaction.View, add func([]string)) {
 	}
 	names := v.Tree.Names
 	seen := map[[2]int32]bool{}
+	var e [2]string
 	for _, f := range names.Elems {
 		n := min(len(f), 2)
 		key := [2]int32{-1, -1}
@@ -114,11 +116,10 @@ func profileNames(v *compaction.View, add func([]string)) {
 			continue
 		}
 		seen[key] = true
-		e := make([]string, n)
 		for k := range n {
 			e[k] = names.Strings[f[k]]
 		}
-		add(e)
+		add(e[:n])
 	}
 }
 
