@@ -38,11 +38,12 @@ func TestPictureBundles(t *testing.T) {
 	}
 	// The zoomed flame graph draws lib2.Muscle.stop's subtree only: 2 of 6 samples.
 	zoom := pics[4]["text/plain"].(string)
-	if strings.Contains(zoom, "contract") || !strings.Contains(zoom, "lib2.Muscle.stop [2 samples] 33.33%") {
+	if strings.Contains(zoom, "contract") || !strings.Contains(zoom, "lib2.Muscle.stop [2 samples] 33.3%") {
 		t.Errorf("flame root=… text =\n%s\nwant lib2.Muscle.stop's subtree", zoom)
 	}
 	// The picture agrees with plotting.Draw on the same view.
-	want, err := plotting.Draw(CompactedView(s.Get("toy")), plotting.Options{Layout: plotting.LayoutFlame, Inverted: true, Profile: "toy"})
+	want, err := plotting.Draw(CompactedView(s.Get("toy")), plotting.Options{Layout: plotting.LayoutFlame, Inverted: true,
+		Profile: "toy", Commands: stepCommands("toy"), More: "maxnodes=N draws more"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +66,22 @@ func TestExportSVG(t *testing.T) {
 	b := rec.Bundles()
 	if svg := b[len(b)-1]["image/svg+xml"].(string); !bytes.Equal(got, []byte(svg)) {
 		t.Errorf("toy.svg differs from the last picture")
+	}
+}
+
+// TestPictureMaxNodes: maxnodes= reaches the picture's budget, and its
+// fold marks name the option in their tooltips.
+func TestPictureMaxNodes(t *testing.T) {
+	s := NewSession(t.TempDir())
+	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nflame maxnodes=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	text, _ := b[len(b)-1]["text/plain"].(string)
+	svg, _ := b[len(b)-1]["image/svg+xml"].(string)
+	if !strings.HasPrefix(text, "toy · top-down: 4 nodes drawn, ") || !strings.Contains(svg, "maxnodes=N draws more") {
+		t.Errorf("flame maxnodes=4 draws\n%s\nwant 4 nodes, some folded, and the maxnodes hint", text)
 	}
 }
 

@@ -28,13 +28,22 @@ func TestGoldenConprof(t *testing.T) {
 		{1, Options{Layout: LayoutRadial}}, {1, Options{Layout: LayoutTree}}, {1, Options{Layout: LayoutFlame}},
 		{1, Options{Layout: LayoutFlame, Inverted: true}}, {99, Options{Layout: LayoutRadial}}, {99, Options{Layout: LayoutFlame}},
 	}
+	for _, o := range everyKind() { // on a small budget: fold marks in every kind
+		o.MaxNodes = 40
+		cases = append(cases, struct {
+			level int
+			o     Options
+		}{99, o})
+	}
 	for _, c := range cases {
 		v := compaction.Compact(tr, compaction.NewState(tr, c.level), p.DefaultValue)
-		o := c.o
-		o.Profile = "conprof"
+		o := withTips(c.o, "conprof")
 		name := fmt.Sprintf("conprof-level%d-%s", c.level, o.Layout)
 		if o.Inverted {
 			name += "-inverted"
+		}
+		if o.MaxNodes > 0 {
+			name += fmt.Sprintf("-max%d", o.MaxNodes)
 		}
 		pic, err := Draw(v, o)
 		if err != nil {

@@ -67,3 +67,10 @@ func ExampleFlame() {
 	// lib3.Blood.flow      x=  0.0 w=100.0 depth 4
 	// lib3.Signal.travel   x=100.0 w=500.0 depth 3
 }
+
+// The kinds of picture of a compacted tree, the default first.
+func ExampleKinds() {
+	fmt.Println(plotting.Kinds())
+	// Output:
+	// [radial tree flame]
+}

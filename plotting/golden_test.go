@@ -54,13 +54,9 @@ func toyViews(t testing.TB) map[string]*compaction.View {
 
 func TestGoldenToy(t *testing.T) {
 	views := toyViews(t)
-	layouts := []Options{
-		{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame},
-		{Layout: LayoutFlame, Inverted: true},
-	}
 	for _, fig := range []string{"fig2", "fig6", "fig7", "fig10"} {
-		for _, o := range layouts {
-			o.Profile = "toy"
+		for _, o := range everyKind() {
+			o = withTips(o, "toy")
 			name := "toy-" + fig + "-" + o.Layout
 			if o.Inverted {
 				name += "-inverted"

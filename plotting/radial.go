@@ -7,20 +7,61 @@ import (
 	"strings"
 )
 
+// radialRadius is the fan's radius, in pixels.
+const radialRadius = 420.0
+
+// Sector is one annular sector of the radial view: radii in pixels, angles
+// in radians counter-clockwise from the positive x axis (A0 > A1: the fan
+// runs clockwise from π on the left to 0 on the right).
+type Sector struct {
+	R0, R1, A0, A1 float64
+	Item           int32
+}
+
+// Ring returns the inner and outer radius of ring d out of n in a fan of
+// the given radius. The rings have equal areas (r_d = radius·√(d/n)), so a
+// sector's area is proportional to its angle, and the angle to its weight:
+// area = π·radius²/(2n) · Total/Scale at every depth. The price is that
+// outer rings are thinner than inner ones; the centre is a half disc.
+func Ring(d, n int, radius float64) (r0, r1 float64) {
+	return radius * math.Sqrt(float64(d)/float64(n)), radius * math.Sqrt(float64(d+1)/float64(n))
+}
+
+// Radial lays p out as ProfVis's semi-circular fan: the top items share
+// the half disc at the centre, and each item's children share its angular
+// sector on the next ring.
+func Radial(p *Pic, radius float64) []Sector {
+	out := make([]Sector, len(p.Items))
+	n := int(p.Depth) + 1
+	var place func(ids []int32, a float64)
+	place = func(ids []int32, a float64) {
+		for _, id := range ids {
+			it := &p.Items[id]
+			span := frac(it.Total, p.Scale) * math.Pi
+			r0, r1 := Ring(int(it.Depth), n, radius)
+			out[id] = Sector{R0: r0, R1: r1, A0: a, A1: a - span, Item: id}
+			place(it.Kids, a)
+			a -= span
+		}
+	}
+	place(p.Top, math.Pi)
+	return out
+}
+
+// paintRadial draws p as ProfVis's fan, one sector per item with its label
+// where it fits.
 func paintRadial(w io.Writer, p *Pic, o Options) error {
 	sectors := Radial(p, radialRadius)
 	cx, cy := margin+radialRadius, header+margin+radialRadius
-	s := newSVG(w, 2*(radialRadius+margin), cy+margin)
-	s.text(margin, 15, 0, "start", title(p, o))
-	pal := newPalette(p.View)
+	c := newCanvas(w, p, o, "r", 2*(radialRadius+margin), cy+margin)
 	for i, sc := range sectors {
-		it := &p.Items[i]
-		s.open(nodeID(p, "r", int32(i)), tip(p, int32(i), o.Profile), outline(p, int32(i), (sc.A0-sc.A1)*sc.R1))
-		s.printf(`<path d="%s" fill="%s"%s/>`, sectorPath(cx, cy, sc), fill(p, pal, it), separator((sc.A0-sc.A1)*sc.R1, 0.75))
-		radialLabel(s, cx, cy, sc, label(p, it))
-		s.closeGroup()
+		arc := (sc.A0 - sc.A1) * sc.R1
+		c.node(i, arc)
+		c.printf(`<path d="%s" fill="%s"%s/>`, sectorPath(cx, cy, sc), c.fill(i), separator(arc, 0.75))
+		radialLabel(c.svgWriter, cx, cy, sc, label(p, &p.Items[i]))
+		c.closeGroup()
 	}
-	return s.close()
+	return c.close()
 }
 
 // polar returns the SVG point at radius r and angle a (radians,
