@@ -121,6 +121,12 @@ type Profile struct {
 	// IntervalNames names each profile of a series.
 	IntervalNames []string
 
+	// Calls and Events, for an evented recording: every call with its entry
+	// and exit, and the entries and exits in time order (calls.go). Nil for
+	// sampled profiles.
+	Calls  []Call
+	Events []Event
+
 	Warnings []string
 }
 
@@ -158,10 +164,16 @@ func (p *Profile) Value(s *Sample, v int) int64 {
 
 // Thread returns the thread or goroutine label of sample s, "" when unknown.
 func (p *Profile) Thread(s *Sample) string {
-	if s.thread == 0 {
+	return p.ThreadName(s.thread)
+}
+
+// ThreadName returns the label of thread id (Step.Thread): "" for 0, the
+// unknown thread.
+func (p *Profile) ThreadName(id int32) string {
+	if id == 0 {
 		return ""
 	}
-	return p.threads[s.thread-1]
+	return p.threads[id-1]
 }
 
 // Labels returns the labels of sample s, nil when it has none. The map is
@@ -185,6 +197,8 @@ type Builder struct {
 
 	lastThread   string // the thread of the last sample added, and its id
 	lastThreadID int32
+
+	open []openCalls // per thread id: the calls entered and not yet left (calls.go)
 }
 
 // NewBuilder starts a profile with the given value types.
@@ -244,13 +258,7 @@ func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thr
 	p.values = appendDoubling(p.values, values...)
 	if thread != "" {
 		if thread != b.lastThread { // samples come in runs of one thread
-			t, ok := b.threads[thread]
-			if !ok {
-				p.threads = append(p.threads, thread)
-				t = int32(len(p.threads))
-				b.threads[thread] = t
-			}
-			b.lastThread, b.lastThreadID = thread, t
+			b.lastThread, b.lastThreadID = thread, b.threadID(thread)
 		}
 		s.thread = b.lastThreadID
 	}
@@ -259,6 +267,20 @@ func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thr
 		s.labels = int32(len(p.labelSets))
 	}
 	p.Samples = appendDoubling(p.Samples, s)
+}
+
+// threadID interns a thread label: 1 + its index in Profile.threads, 0 for "".
+func (b *Builder) threadID(thread string) int32 {
+	if thread == "" {
+		return 0
+	}
+	t, ok := b.threads[thread]
+	if !ok {
+		b.p.threads = append(b.p.threads, thread)
+		t = int32(len(b.p.threads))
+		b.threads[thread] = t
+	}
+	return t
 }
 
 // Grow reserves room for n more samples, for loaders that know the count.
@@ -276,6 +298,7 @@ func (b *Builder) Finish() *Profile {
 	if len(p.Samples) == 0 {
 		p.Timed = false
 	}
+	b.finishCalls()
 	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p
 }
