@@ -125,3 +125,35 @@ func TestChromeSpans(t *testing.T) {
 		t.Errorf("Parse = %q %v timed %v, want %q wall/nanoseconds timed", got, p.ValueTypes, p.Timed, want)
 	}
 }
+
+// Spans are kept as calls: exact entries, exits and depths, the end that
+// matches no open span ignored.
+func TestChromeSpanCalls(t *testing.T) {
+	p, err := analysis.Parse("spans.json", []byte(spanTrace), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Calls {
+		got = append(got, fmt.Sprintf("%s [%d,%d] depth %d", testprof.StackNames(p, &analysis.Sample{Stack: c.Stack}), c.Enter/1000, c.Exit/1000, c.Depth))
+	}
+	want := "a [0,10] depth 0, a;c [2,7] depth 1, a;c;b [2,5] depth 2" // µs
+	if strings.Join(got, ", ") != want || len(p.Events) != 6 {
+		t.Errorf("calls = %q (%d events), want %s (6 events)", got, len(p.Events), want)
+	}
+}
+
+// format=chrome-spans reads the spans of a trace that has a CPU profile.
+func TestChromeSpansFormat(t *testing.T) {
+	p, err := analysis.Parse("two.json", []byte(twoThreads), analysis.LoadOptions{Format: "chrome-spans"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Calls) != 1 || p.Frames[p.Calls[0].Frame].Name != "RunTask" || p.Calls[0].Exit-p.Calls[0].Enter != 5000 {
+		t.Errorf("calls = %+v, want one RunTask of 5 µs", p.Calls)
+	}
+	_, err = analysis.Parse("nospans.json", []byte(`[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`), analysis.LoadOptions{Format: "chrome-spans"})
+	if err == nil || !strings.Contains(err.Error(), "nospans.json: expected B/E/X span events") {
+		t.Errorf("Parse of a trace without spans: error %v, want one asking for B/E/X events", err)
+	}
+}
