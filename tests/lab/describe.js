@@ -109,7 +109,7 @@ export function describe(view, i) {
     const out = child.querySelector('.jp-OutputArea-output');
     return {
       mime: out ? out.getAttribute('data-mime-type') : null,
-      text: child.innerText.trim().slice(0, 400),
+      text: child.innerText.trim().slice(0, 5000),
       svgs: [...child.querySelectorAll('svg')].filter((s) => !s.closest('svg svg') && !s.closest('.jp-OutputPrompt')).map(describeSvg),
       imgs: [...child.querySelectorAll('img')].map((im) => ({ natural: [im.naturalWidth, im.naturalHeight], shown: [im.width, im.height] })),
       tables: [...child.querySelectorAll('table')].map(describeTable),

@@ -129,25 +129,37 @@ function tables(cells) {
   return fails;
 }
 
-// tableLooks: columns of words are left-aligned (Lab right-aligns table cells
-// unless told otherwise) and no cell shows markdown's literal backticks.
+// tableLooks: columns of words are left-aligned (Lab right-aligns table
+// cells unless told otherwise), live and untrusted.
 function tableLooks(cells) {
   const fails = [];
   for (const c of cells) {
     c.outputs.forEach((out, o) => {
       for (const [view, d] of [['live', c.live[o]], ['untrusted', c.saved[o]]]) {
         for (const t of d.tables) {
-          const cols = t.align.length;
-          for (let j = 0; j < cols; j++) {
+          t.align.forEach((align, j) => {
             const vals = t.cells.map((r) => r[j] || '').filter(Boolean);
             const words = vals.filter((v) => !/^[-+−]?[\d.]/.test(v)).length;
-            if (words * 2 > vals.length && !['left', 'start'].includes(t.align[j])) {
-              fails.push(`${where(c, o)}: ${view}, column ${j} holds text (${quote(vals[0], 30)}) but is ${t.align[j]}-aligned`);
+            if (words * 2 > vals.length && !['left', 'start'].includes(align)) {
+              fails.push(`${where(c, o)}: ${view}, column ${j} holds text (${quote(vals[0], 30)}) but is ${align}-aligned`);
             }
-          }
-          const tick = t.cells.flat().find((v) => v.includes('`'));
-          if (tick) fails.push(`${where(c, o)}: ${view}, a table cell shows literal backticks: ${quote(tick, 60)}`);
+          });
         }
+      }
+    });
+  }
+  return fails;
+}
+
+// backticks: what Lab renders as HTML or markdown shows no literal
+// backticks (markdown's code spans left unconverted).
+function backticks(cells) {
+  const fails = [];
+  for (const c of cells) {
+    c.live.forEach((d, o) => {
+      const k = d.text.indexOf('`');
+      if (k >= 0 && ['text/html', 'text/markdown'].includes(d.mime)) {
+        fails.push(`${where(c, o)}: the ${d.mime} output shows a literal backtick: ${quote(d.text.slice(Math.max(0, k - 40), k + 40), 90)}`);
       }
     });
   }
@@ -244,6 +256,29 @@ function fonts(cells) {
   return [`${seen.size} font families: ${[...seen].map(([f, w]) => `${quote(f)} (first in ${w})`).join(', ')}`];
 }
 
+// FIELDS are the fields nbformat 4 allows in each kind of output.
+const FIELDS = {
+  stream: ['output_type', 'name', 'text'],
+  display_data: ['output_type', 'data', 'metadata'],
+  execute_result: ['output_type', 'data', 'metadata', 'execution_count'],
+  error: ['output_type', 'ename', 'evalue', 'traceback'],
+};
+
+// outputFields: the outputs as Lab saves them (an iopub message's content
+// and its type) hold only nbformat's fields, or the saved notebook does not
+// validate and the classic Notebook and jupyter_server warn on opening it.
+function outputFields(cells) {
+  const fails = [];
+  for (const c of cells) {
+    c.outputs.forEach((out, o) => {
+      const allowed = FIELDS[out.output_type] || [];
+      const extra = Object.keys(out).filter((k) => !allowed.includes(k));
+      if (extra.length) fails.push(`${where(c, o)}: the ${out.output_type} message's content has ${extra.map((k) => `${k}=${JSON.stringify(out[k])}`).join(', ')}, which nbformat does not allow in a saved ${out.output_type} output`);
+    });
+  }
+  return fails;
+}
+
 // expectedOutputs applies a cell's iopub messages as the messaging spec
 // defines them: outputs append (consecutive streams of one name merge),
 // clear_output empties, update_display_data replaces every output of its
@@ -296,4 +331,4 @@ function displayUpdates(cells) {
   return fails;
 }
 
-module.exports = { counts, cellsRun, livePictures, untrustedPictures, tables, tableLooks, errors, contrast, overlaps, cut, fonts, displayUpdates, isPicture };
+module.exports = { counts, cellsRun, outputFields, backticks, livePictures, untrustedPictures, tables, tableLooks, errors, contrast, overlaps, cut, fonts, displayUpdates, isPicture };

@@ -1,7 +1,7 @@
 // The JupyterLab-stack front-end test (issue 21): the proflens kernel served
 // by Debian's jupyter-server and driven from a page built from JupyterLab's
-// own npm packages (services, rendermime, outputarea; tests/lab/page.js,
-// bundled with esbuild) in headless Chromium.
+// own npm packages (services, rendermime, outputarea; page.js and
+// describe.js, bundled with esbuild) in headless Chromium.
 //
 //   node tests/lab/lab.js      (make lab runs it after make build)
 //
@@ -10,9 +10,9 @@
 // and rendered again untrusted (trusted: false), as Lab shows a notebook it
 // did not run. judge.js checks pictures, tooltips, tables, errors, label
 // contrast in Lab's light and dark themes, display updates; completion goes
-// through Lab's services. The saved notebooks are then converted by
-// nbconvert (plain and --sanitize-html) and opened in the classic Notebook,
-// untrusted and trusted. Everything lands in .build/lab/: the saved notebooks,
+// through Lab's services. elsewhere.js then converts the saved notebooks with
+// nbconvert (plain and --sanitize-html) and opens them in the classic
+// Notebook, untrusted and trusted. Everything lands in .build/lab/: the saved notebooks,
 // screenshots NAME-{live,untrusted}-{light,dark}.png and the HTML.
 // Each check prints ok or FAIL with its reasons; the last line counts them.
 'use strict';
@@ -21,9 +21,11 @@ const { spawn, spawnSync, execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
+const os = require('node:os');
 const path = require('node:path');
 const srv = require('../browser/server.js');
 const judge = require('./judge.js');
+const elsewhere = require('./elsewhere.js');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, '.build', 'lab');
@@ -173,6 +175,13 @@ async function runNotebook(page, server, name, nb) {
   return { cells, info };
 }
 
+// validate runs nbformat's own validation, as jupyter_server and the classic
+// Notebook do on opening a notebook.
+function validate(file) {
+  const r = spawnSync(PYTHON, ['-c', 'import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))', file], { encoding: 'utf8' });
+  return r.status === 0 ? [] : [`nbformat.validate: ${r.stderr.trim().split('\n').filter(Boolean).slice(-4).join(' | ')}`];
+}
+
 async function describe(page, cells) {
   for (const c of cells) {
     c.live = await page.evaluate(([k]) => lab.describe('live', k), [c.i]);
@@ -210,13 +219,15 @@ async function judgeNotebook(page, name, cells) {
   const n = judge.counts(cells);
   console.log(`-- ${name}: ${n.cells} code cells, ${n.pictures} picture outputs (${n.svgs} live <svg>), ${n.tables} tables, ${n.errors} errors`);
   check(`${name}: every code cell runs (errors only where tagged raises-exception)`, judge.cellsRun(cells));
+  check(`${name}: the notebook Lab saves validates (nbformat)`, [...validate(path.join(OUT, name)), ...judge.outputFields(cells)]);
+  check(`${name}: HTML outputs show no literal markdown backticks`, judge.backticks(cells));
   if (n.pictures) {
     check(`${name}: live pictures are inline <svg>; proflens's have <title> tooltips that show on hover`, await judge.livePictures(cells, hover(page)));
     check(`${name}: saved, untrusted pictures still show as pictures`, judge.untrustedPictures(cells));
   }
   if (n.tables) {
     check(`${name}: tables render as tables, live and untrusted`, judge.tables(cells));
-    check(`${name}: table columns of words are left-aligned, no literal backticks`, judge.tableLooks(cells));
+    check(`${name}: table columns of words are left-aligned, live and untrusted`, judge.tableLooks(cells));
   }
   if (n.errors) check(`${name}: errors show ename and evalue, live and untrusted`, judge.errors(cells));
   if (n.svgs) {
@@ -261,73 +272,6 @@ function scenario() {
   return { cells, metadata: {}, nbformat: 4, nbformat_minor: 5 };
 }
 
-// missingPictures compares the output areas of a page of nbconvert's or the
-// classic Notebook's (one per saved output, in order) with the notebook nb:
-// a picture output must show an inline <svg> with shapes or a loaded <img>.
-async function missingPictures(page, selector, nb, label) {
-  const areas = await page.evaluate((sel) => [...document.querySelectorAll(sel)].map((o) => ({
-    picture: [...o.querySelectorAll('svg')].some((s) => s.querySelector('path, rect, circle')) ||
-      [...o.querySelectorAll('img')].some((im) => im.naturalWidth > 0),
-    svg: o.querySelector('svg') !== null,
-    text: o.innerText.trim().replace(/\s+/g, ' ').slice(0, 100),
-  })), selector);
-  const outs = nb.cells.flatMap((c, i) => (c.outputs || []).map((out, o) => ({ i, o, out })));
-  if (areas.length !== outs.length) return [`${label}: ${areas.length} output areas for ${outs.length} saved outputs`];
-  return outs.flatMap(({ i, o, out }, k) => (judge.isPicture(out) && !areas[k].picture
-    ? [`${label}: cell ${i} output ${o} shows no picture` + (areas[k].svg ? ' (an <svg> without shapes)' : '') +
-      (areas[k].text ? `, only the text ${JSON.stringify(areas[k].text)}` : '')] : []));
-}
-
-// nbconvert converts each saved notebook to HTML, plainly and as nbviewer
-// does (--sanitize-html), and counts the pictures Chromium shows.
-async function nbconvert(page, names) {
-  for (const flags of [[], ['--sanitize-html']]) {
-    const fails = [];
-    for (const name of names) {
-      const out = path.join(OUT, 'html', name.replace(/\.ipynb$/, flags.length ? '-sanitized' : ''));
-      const r = spawnSync(JUPYTER, ['nbconvert', '--to', 'html', ...flags, '--output', out, path.join(OUT, name)], { encoding: 'utf8' });
-      if (r.status !== 0) { fails.push(`${name}: nbconvert exited ${r.status}: ${r.stderr.slice(-300)}`); continue; }
-      await page.goto(`file://${out}.html`);
-      const nb = JSON.parse(fs.readFileSync(path.join(OUT, name), 'utf8'));
-      fails.push(...await missingPictures(page, '.jp-OutputArea-output', nb, path.relative(ROOT, out) + '.html'));
-    }
-    check(`nbconvert --to html${flags.map((f) => ' ' + f).join('')}: the saved notebooks show every picture`, fails);
-  }
-}
-
-// classic opens the saved notebooks in the classic Notebook, untrusted as
-// written and then trusted as `jupyter trust` does (nbformat.sign, into the
-// server's data directory), and counts their pictures.
-async function classic(context, tmp, names) {
-  const dir = path.join(tmp, 'classic', 'notebooks');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const name of names) fs.copyFileSync(path.join(OUT, name), path.join(dir, name));
-  const server = await srv.startNotebook({ jupyter: JUPYTER, bin: BIN, tmp: path.join(tmp, 'classic'), notebookDir: dir, timeoutMs: 30000 });
-  const page = await context.newPage();
-  try {
-    for (const trusted of [false, true]) {
-      if (trusted) execFileSync(PYTHON, ['-m', 'nbformat.sign', ...names.map((n) => path.join(dir, n))], { env: server.env, stdio: 'pipe' });
-      const fails = [];
-      for (const name of names) {
-        await page.goto(`${server.url}/notebooks/${name}?token=${server.token}`);
-        await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded, null, { timeout: 30000 });
-        await page.waitForFunction(() => [...document.images].every((im) => im.complete));
-        const t = await page.evaluate(() => Jupyter.notebook.trusted);
-        if (t !== trusted) fails.push(`${name}: the Notebook says trusted=${t}, want ${trusted}`);
-        fails.push(...await missingPictures(page, '.output_subarea', JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')), name));
-        const h = await page.evaluate(() => document.querySelector('#notebook').scrollHeight + 200);
-        await page.setViewportSize({ width: 1400, height: Math.min(h, 16000) }); // the Notebook scrolls inside #site
-        await page.screenshot({ path: path.join(OUT, `classic-${name.replace(/\.ipynb$/, '')}-${trusted ? 'trusted' : 'untrusted'}.png`) });
-        await page.setViewportSize({ width: 1400, height: 1000 });
-      }
-      check(`classic Notebook, ${trusted ? 'trusted' : 'untrusted'}: the saved notebooks show every picture`, fails);
-    }
-  } finally {
-    await page.close();
-    await server.stop();
-  }
-}
-
 async function main() {
   for (const [what, p] of [['chromium', CHROMIUM], ['jupyter', JUPYTER], ['kernel binary (make build)', BIN]]) {
     if (!fs.existsSync(p)) throw new Error(`no ${what} at ${p}`);
@@ -336,7 +280,7 @@ async function main() {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(path.join(OUT, 'html'), { recursive: true });
   await bundle();
-  const tmp = srv.makeTemp();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'proflens-lab-'));
   const nbDir = path.join(tmp, 'notebooks');
   srv.copyNotebooks(path.join(ROOT, 'notebooks'), nbDir);
   let server = null;
@@ -391,8 +335,9 @@ async function main() {
     check('update_display_data replaces an output in place', judge.displayUpdates(all));
     check('completion through Lab\'s services (cursor in code points)', await completion(page, server));
     check('no JavaScript errors or failed requests in the page', [...pageErrors]);
-    await nbconvert(page, names);
-    await classic(context, tmp, names);
+    check(...await elsewhere.nbconvert(page, OUT, names, []));
+    check(...await elsewhere.nbconvert(page, OUT, names, ['--sanitize-html']));
+    for (const c of await elsewhere.classic(context, OUT, path.join(tmp, 'classic'), names)) check(...c);
     if (blocked.length) console.log(`note: blocked ${blocked.length} off-host requests, e.g. ${blocked[0]}`);
   } catch (e) {
     check('the harness ran to its end', [e.stack || e.message]);
