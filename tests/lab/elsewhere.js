@@ -65,10 +65,14 @@ async function classic(context, dir, tmp, names) {
         await page.goto(`${server.url}/notebooks/${name}?token=${server.token}`);
         await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded, null, { timeout: 30000 });
         await page.waitForFunction(() => [...document.images].every((im) => im.complete));
-        const dialog = page.locator('.modal.in .modal-dialog');
-        if (await dialog.count()) {
+        // A dialog opened while loading has put its backdrop in place by now;
+        // Bootstrap adds the dialog itself once the backdrop has faded in.
+        const dialog = page.locator('.modal .modal-dialog');
+        if (await page.locator('.modal-backdrop, .modal').count()) {
+          await dialog.waitFor();
           fails.push(`${name}: the Notebook opens with a dialog: ${JSON.stringify((await dialog.innerText()).replace(/\s+/g, ' ').slice(0, 200))}`);
           await dialog.locator('.modal-footer button').first().click();
+          await page.locator('.modal').waitFor({ state: 'detached' });
         }
         const t = await page.evaluate(() => Jupyter.notebook.trusted);
         if (t !== trusted) fails.push(`${name}: the Notebook says trusted=${t}, want ${trusted}`);

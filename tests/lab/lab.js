@@ -321,17 +321,17 @@ async function main() {
 
     const names = fs.readdirSync(nbDir).filter((n) => n.endsWith('.ipynb')).sort();
     const all = [];
+    let info = null;
     for (const name of [...names, 'scenario.ipynb']) {
       const nb = name === 'scenario.ipynb' ? scenario() : JSON.parse(fs.readFileSync(path.join(nbDir, name), 'utf8'));
-      const { cells, info } = await runNotebook(page, server, name, nb);
-      await judgeNotebook(page, name, cells);
-      all.push(...cells);
-      if (name === names[0]) {
-        const spec = JSON.parse(fs.readFileSync(server.spec, 'utf8'));
-        check('kernel.json\'s kernel_protocol_version is what kernel_info reports',
-          spec.kernel_protocol_version === info.protocol_version ? [] : [`kernel.json says ${JSON.stringify(spec.kernel_protocol_version)}, kernel_info ${JSON.stringify(info.protocol_version)}`]);
-      }
+      const r = await runNotebook(page, server, name, nb);
+      await judgeNotebook(page, name, r.cells);
+      all.push(...r.cells);
+      info = r.info;
     }
+    const spec = JSON.parse(fs.readFileSync(server.spec, 'utf8'));
+    check('kernel.json\'s kernel_protocol_version is what kernel_info reports', spec.kernel_protocol_version === info.protocol_version ? []
+      : [`kernel.json says ${JSON.stringify(spec.kernel_protocol_version)}, kernel_info ${JSON.stringify(info.protocol_version)}`]);
     check('update_display_data replaces an output in place', judge.displayUpdates(all));
     check('completion through Lab\'s services (cursor in code points)', await completion(page, server));
     check('no JavaScript errors or failed requests in the page', [...pageErrors]);
