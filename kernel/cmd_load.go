@@ -15,17 +15,24 @@ func init() {
 	Register(&Command{
 		Name:    "load",
 		Summary: "Load a profile, a series of profiles (a glob), or a demo.",
-		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE]",
+		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE] [max-samples=N] [max-frames=N] [max-depth=N] [max-stack-frames=N] [max-labels=N]",
 		Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
 			"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
 			"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
 			"Without `as NAME` the name comes from the file name, made unique. " +
-			"The loaded profile becomes the current one; the answer is its summary (see `info`).",
+			"The loaded profile becomes the current one; the answer is its summary (see `info`). " +
+			"The max- options bound the model, so that a small file cannot take the machine's memory; " +
+			"a profile past one is refused with an error naming the option to raise.",
 		Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
 		Options: []Option{
 			{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
 			{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)"},
 			{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+			{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
+			{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
+			{Name: "max-depth", Doc: "cap on frames in one stack", Default: "65536"},
+			{Name: "max-stack-frames", Doc: "cap on frames over all distinct stacks", Default: "20M"},
+			{Name: "max-labels", Doc: "cap on label values over all samples", Default: "10M"},
 		},
 		Examples: []string{"load demo:profvis-toy as toy"},
 		AllowAs:  true,
@@ -45,7 +52,20 @@ func runLoad(c *Call) error {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
 	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	for _, m := range []struct {
+		opt string
+		dst *int64
+	}{{"max-samples", &opts.Limits.Samples}, {"max-frames", &opts.Limits.Frames}, {"max-depth", &opts.Limits.Depth},
+		{"max-stack-frames", &opts.Limits.StackFrames}, {"max-labels", &opts.Limits.Labels}} {
+		if *m.dst, err = parseCount(c.Opt(m.opt)); err != nil {
+			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
+		}
+	}
 	p, err := loadSource(c, src, opts)
+	if err != nil {
+		return err
+	}
+	tree, err := analysis.NewTreeContext(c.Ctx, p)
 	if err != nil {
 		return err
 	}
@@ -53,7 +73,7 @@ func runLoad(c *Call) error {
 	if name == "" {
 		name = uniqueName(c.Session, defaultName(src))
 	}
-	l := &Loaded{Name: name, Profile: p, Tree: analysis.NewTree(p), Value: p.DefaultValue}
+	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
 	c.Session.Add(l)
 	showInfo(c, l, "loaded "+name)
 	return nil
@@ -66,13 +86,13 @@ func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profi
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {
-		p, err := analysis.LoadSeries(path, opts)
+		p, err := analysis.LoadSeries(c.Ctx, path, opts)
 		if err == nil {
 			p.Source = src
 		}
 		return p, err
 	}
-	p, err := analysis.Load(path, opts)
+	p, err := analysis.Load(c.Ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -150,4 +170,20 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
 	}
 	return int64(f * float64(factor)), nil
+}
+
+// parseCount parses a count such as 65536, 10M (10^6 units) or 2k.
+func parseCount(s string) (int64, error) {
+	low := strings.ToLower(strings.TrimSpace(s))
+	factor := 1.0
+	for suffix, f := range map[string]float64{"k": 1e3, "m": 1e6, "g": 1e9} {
+		if strings.HasSuffix(low, suffix) {
+			low, factor = strings.TrimSuffix(low, suffix), f
+		}
+	}
+	f, err := strconv.ParseFloat(low, 64)
+	if err != nil || !(f >= 1) || f*factor > 1<<62 { // NaN fails the first test
+		return 0, fmt.Errorf("not a count: write e.g. 65536, 2k or 10M")
+	}
+	return int64(f * factor), nil
 }

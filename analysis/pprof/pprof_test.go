@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestPprofInlineLabels(t *testing.T) {
 	if err := pp.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	p, err := analysis.Parse("inline.pb.gz", buf.Bytes(), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "inline.pb.gz", buf.Bytes(), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
