@@ -1,6 +1,7 @@
 package chrome
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ const twoThreads = `[
 ]`
 
 func TestChromeThreads(t *testing.T) {
-	p, err := analysis.Parse("two.json", []byte(twoThreads), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "two.json", []byte(twoThreads), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestChromeThreads(t *testing.T) {
 // TestChromeNoArgData loads a Chrome 141 trace whose first profile has
 // chunks without data and whose second profile on the same thread is empty.
 func TestChromeNoArgData(t *testing.T) {
-	p, err := analysis.Load("testdata/chrome141-no-arg-data.json", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "testdata/chrome141-no-arg-data.json", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestChromeErrors(t *testing.T) {
 		{"truncated", `{"traceEvents":[{"name":"CpuProfile","ph":"I",`, "byte 46"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := analysis.Parse(c.name+".json", []byte(c.data), analysis.LoadOptions{Format: "chrome"})
+			_, err := analysis.Parse(context.Background(), c.name+".json", []byte(c.data), analysis.LoadOptions{Format: "chrome"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".json: ") {
 				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
 			}
@@ -108,7 +109,7 @@ const spanTrace = `[
 ]`
 
 func TestChromeSpans(t *testing.T) {
-	p, err := analysis.Parse("spans.json", []byte(spanTrace), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
