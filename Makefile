@@ -4,6 +4,8 @@
 #   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks,
 #                  the classic Notebook driven in headless Chromium
 #   make bench     start-up and round trip against ipykernel
+#   make lab       JupyterLab's own renderers on every notebook, in headless Chromium
+#                  (issue 21; not yet in make test)
 
 SHELL   := /bin/bash
 GO      ?= go
@@ -19,14 +21,19 @@ TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(
 # CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing).
 JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
                 python3-jupyter-kernel-test jupyter-console
-CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium fonts-dejavu-core fonts-liberation make git ca-certificates
-# npm packages for browser tests, installed into $(BUILD)/node (.ci/run exports
-# NODE_PATH; make browser installs them there when they are missing).
-# playwright-core brings no browser: tests/browser uses Debian's chromium.
-NPM_PKGS     := playwright-core
+CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq python3-jupyter-server chromium fonts-dejavu-core fonts-liberation make git ca-certificates
+# npm packages for browser tests, pinned, installed into $(BUILD)/node by
+# make npm-install (.ci/run runs it and exports NODE_PATH; make browser
+# installs them when playwright-core is missing). playwright-core brings no
+# browser: the tests use Debian's chromium. tests/lab bundles JupyterLab's
+# services, rendermime, outputarea and lumino widgets with esbuild, and takes
+# its themes' CSS from the two theme extensions.
+NPM_PKGS     := playwright-core@1.65.1 esbuild@0.28.2 @jupyterlab/services@7.6.6 @jupyterlab/coreutils@6.6.6 \
+                @jupyterlab/rendermime@4.6.6 @jupyterlab/outputarea@4.6.6 @lumino/widgets@2.10.0 \
+                @jupyterlab/theme-light-extension@4.6.4 @jupyterlab/theme-dark-extension@4.6.4
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
-.PHONY: build demo notebook test gotest conformance notebooks browser bench jupyter-check ci-packages npm-packages clean
+.PHONY: build demo notebook test gotest conformance notebooks browser lab bench jupyter-check ci-packages npm-packages npm-install clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/proflens
@@ -105,6 +112,28 @@ browser: build
 	  npm install --prefix $(BUILD)/node --no-audit --no-fund $(NPM_PKGS) </dev/null || exit 1; \
 	fi; \
 	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) node tests/browser/notebook.js
+
+# lab serves the kernel through Debian's jupyter-server and drives it from a
+# page built with JupyterLab's own npm packages in headless Chromium
+# (tests/lab/lab.js): every notebook run, its outputs rendered trusted and,
+# from the saved file, untrusted, in Lab's light and dark themes; then
+# nbconvert and the classic Notebook on the saved notebooks. Screenshots,
+# saved notebooks and HTML land in $(BUILD)/lab. It asserts what issue 21
+# asks of the kernel, so it joins make test once those fixes land.
+lab: build npm-install
+	@echo "== lab (JupyterLab's renderers in headless Chromium)"
+	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) PYTHON=$(PYTHON) NODE_MODULES=$(NODE_MODULES) node tests/lab/lab.js
+
+# npm-install installs $(NPM_PKGS) into $(BUILD)/node unless that exact list
+# is already there.
+npm-install:
+	@command -v npm >/dev/null || { echo "npm is missing (the machine's Node.js brings it)"; exit 1; }
+	@if [ "$$(cat $(BUILD)/node/.packages 2>/dev/null)" != "$(NPM_PKGS)" ]; then \
+	  echo "installing $(NPM_PKGS) into $(BUILD)/node"; \
+	  mkdir -p $(BUILD)/node && \
+	  npm install --prefix $(BUILD)/node --save-exact --no-audit --no-fund $(NPM_PKGS) </dev/null && \
+	  echo "$(NPM_PKGS)" > $(BUILD)/node/.packages; \
+	fi
 
 bench: build
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)

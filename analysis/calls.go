@@ -53,6 +53,9 @@ type openCalls struct {
 // before the thread's previous event counts as that event's time, so that
 // every thread's events stay in order.
 func (b *Builder) Enter(thread string, frame int32, t int64) {
+	if b.busy() || b.over(int64(len(b.p.Calls))+1, b.limits.Samples, callsLimit) {
+		return
+	}
 	p, id := b.p, b.threadID(thread)
 	o := b.openOf(id)
 	o.last = max(t, o.last)
@@ -71,7 +74,21 @@ func (b *Builder) Enter(thread string, frame int32, t int64) {
 // Exit records that the innermost open call of thread returned at t (a
 // time before the thread's previous event counts as that event's time). It
 // reports false, recording nothing, when the thread has no open call.
-func (b *Builder) Exit(thread string, t int64) bool { return b.exit(b.threadID(thread), t) }
+func (b *Builder) Exit(thread string, t int64) bool {
+	return !b.busy() && b.exit(b.threadID(thread), t)
+}
+
+// callsLimit bounds the calls of a recording, which cost about what a
+// sample does.
+var callsLimit = limitName{"calls", "max-samples"}
+
+// threadID is the id of a thread label, 0 for "".
+func (b *Builder) threadID(thread string) int32 {
+	if thread == "" {
+		return 0
+	}
+	return b.thread(thread)
+}
 
 func (b *Builder) exit(thread int32, t int64) bool {
 	o := b.openOf(thread)

@@ -47,6 +47,18 @@ func TestFormatValue(t *testing.T) {
 		{1023, "bytes", "1023B"},
 		{250, "microseconds", "250us"},
 		{42, "count", "42"},
+		// Each step of a ladder starts at exactly one of its unit.
+		{1e9, "nanoseconds", "1s"},
+		{-1e9, "nanoseconds", "-1s"},
+		{1e6, "nanoseconds", "1ms"},
+		{1e3, "nanoseconds", "1us"},
+		{3600e9, "nanoseconds", "1hrs"},
+		{1000, "milliseconds", "1s"},
+		{1000, "microseconds", "1ms"},
+		{1 << 10, "bytes", "1kB"},
+		{1 << 20, "bytes", "1MB"},
+		{1 << 30, "bytes", "1GB"},
+		{1e9 - 1, "nanoseconds", "1000ms"},
 	} {
 		if got := analysis.FormatValue(tc.v, tc.unit); got != tc.want {
 			t.Errorf("analysis.FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)

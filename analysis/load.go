@@ -3,11 +3,10 @@ package analysis
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf16"
 )
@@ -20,18 +19,21 @@ type LoadOptions struct {
 	Format string // "" or "auto": chosen by content
 	Limit  int64  // cap on decompressed bytes; 0 means DefaultLimit
 	Value  string // preferred value type; "" keeps the format's default
+	Limits Limits // caps on the model; zero fields mean DefaultLimits
 }
 
 // Load reads the profile at path: it decompresses gzip (at most opts.Limit
 // bytes), picks the format by content unless opts.Format names one, and
 // applies opts.Value. Errors name the file and, for bad content, the line or
-// byte offset.
-func Load(path string, opts LoadOptions) (*Profile, error) {
-	data, err := readFile(path, opts.Limit)
+// byte offset. Reading, decoding and building stop soon after ctx ends (a
+// named pipe without a writer included), with an error wrapping ctx.Err();
+// a model that would pass opts.Limits is refused with a *LimitError.
+func Load(ctx context.Context, path string, opts LoadOptions) (*Profile, error) {
+	data, err := readFile(ctx, path, capOf(opts.Limit))
 	if err != nil {
 		return nil, fmt.Errorf("load %w", err)
 	}
-	p, err := Parse(path, data, opts)
+	p, err := Parse(ctx, path, data, opts)
 	if err != nil {
 		return nil, fmt.Errorf("load %w", err)
 	}
@@ -40,8 +42,8 @@ func Load(path string, opts LoadOptions) (*Profile, error) {
 
 // Parse is Load on content already in memory; name is used in errors and as
 // the profile's Source. Gzip content is decompressed first.
-func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
-	p, err := parse(name, data, opts)
+func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Profile, error) {
+	p, err := parse(ctx, name, data, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -52,17 +54,29 @@ func Parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
 	return p, nil
 }
 
-func parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
+func parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Profile, error) {
+	// A builder that fails cancels ctx, so that whatever watches ctx (line
+	// readers, decompression) stops too.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	input := func(f Format, data []byte) *Input {
+		return &Input{Name: name, Data: data, Limit: capOf(opts.Limit), ctx: ctx, cancel: cancel, limits: opts.Limits, format: f.Name}
+	}
 	if isGzip(data) {
 		for _, f := range formats {
 			if f.Gzipped != nil && (opts.Format == "" || opts.Format == "auto" || opts.Format == f.Name) {
-				if p, ok := f.Gzipped(&Input{Name: name, Data: data, Limit: capOf(opts.Limit), format: f.Name}); ok {
-					return p, nil
+				in := input(f, data)
+				p, ok, err := f.Gzipped(in)
+				if err == nil {
+					err = in.err()
+				}
+				if err != nil || ok {
+					return p, err
 				}
 			}
 		}
 	}
-	data, err := gunzip(name, data, opts.Limit)
+	data, err := gunzip(ctx, name, data, opts.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -71,26 +85,12 @@ func parse(name string, data []byte, opts LoadOptions) (*Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.Parse(&Input{Name: name, Data: data, Limit: capOf(opts.Limit), format: f.Name})
-}
-
-func readFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if u := errors.Unwrap(err); u != nil {
-			err = u
-		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+	in := input(f, data)
+	p, err := f.Parse(in)
+	if berr := in.err(); berr != nil {
+		return nil, berr // a limit or the context: the format's own error, if any, follows from it
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, capOf(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: read: %w", path, err)
-	}
-	if int64(len(data)) > capOf(limit) {
-		return nil, fmt.Errorf("%s: larger than the limit of %d bytes (set limit= to raise it)", path, capOf(limit))
-	}
-	return data, nil
+	return p, err
 }
 
 func capOf(limit int64) int64 {
@@ -107,8 +107,8 @@ func isGzip(data []byte) bool {
 
 // gunzip decompresses gzip content (all members), refusing more than limit
 // bytes of output; other content is returned as is. A gzip bomb is an error,
-// not an out-of-memory kill.
-func gunzip(name string, data []byte, limit int64) ([]byte, error) {
+// not an out-of-memory kill, and decompression stops when ctx ends.
+func gunzip(ctx context.Context, name string, data []byte, limit int64) ([]byte, error) {
 	if !isGzip(data) {
 		return data, nil
 	}
@@ -118,7 +118,10 @@ func gunzip(name string, data []byte, limit int64) ([]byte, error) {
 		return nil, OffsetError(name, 0, err, "expected a gzip header")
 	}
 	max := capOf(limit)
-	out, err := readAllSized(io.LimitReader(zr, max+1), gzipSize(data, max))
+	out, err := readAllSized(nil, io.LimitReader(ctxReader{ctx, zr}, max+1), gzipSize(data, max))
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
+	}
 	if err != nil {
 		return nil, OffsetError(name, cr.n, err, "expected valid gzip data (%d bytes decompressed so far)", len(out))
 	}
@@ -138,15 +141,6 @@ func gzipSize(data []byte, max int64) int64 {
 		return 0
 	}
 	return min(int64(binary.LittleEndian.Uint32(data[len(data)-4:])), max, 1032*int64(len(data)))
-}
-
-// readAllSized is io.ReadAll starting with room for hint bytes, so that a
-// correct hint costs one allocation instead of a doubling series.
-func readAllSized(r io.Reader, hint int64) ([]byte, error) {
-	var b bytes.Buffer
-	b.Grow(int(hint) + bytes.MinRead)
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }
 
 // countReader counts the compressed bytes gzip consumed, for error offsets.

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
@@ -9,14 +10,14 @@ import (
 )
 
 func ExampleLoad() {
-	p, err := analysis.Load("pprof/testdata/devirt.pprof", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "pprof/testdata/devirt.pprof", analysis.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	vt := p.ValueTypes[p.DefaultValue]
 	fmt.Println(p.Format, len(p.Samples), "samples;", vt.Type, p.Total(p.DefaultValue), vt.Unit)
-	_, err = analysis.Load("pprof/testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
+	_, err = analysis.Load(context.Background(), "pprof/testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
 	fmt.Println(err)
 	// Output:
 	// pprof 28 samples; cpu 7390000000 nanoseconds
@@ -24,9 +25,9 @@ func ExampleLoad() {
 }
 
 func ExampleParse() {
-	p, _ := analysis.Parse("x.folded", []byte("main;work 3\nmain;idle 1\nmain;work 2\n"), analysis.LoadOptions{})
+	p, _ := analysis.Parse(context.Background(), "x.folded", []byte("main;work 3\nmain;idle 1\nmain;work 2\n"), analysis.LoadOptions{})
 	fmt.Println(p.Format, p.Stacks.Len(), "stacks", p.Total(0), "samples")
-	_, err := analysis.Parse("y.folded", []byte("main;work 3\nmain;work\n"), analysis.LoadOptions{})
+	_, err := analysis.Parse(context.Background(), "y.folded", []byte("main;work 3\nmain;work\n"), analysis.LoadOptions{})
 	fmt.Println(err)
 	// Output:
 	// folded 2 stacks 6 samples
@@ -38,7 +39,7 @@ func ExampleLoadSeries() {
 	defer os.RemoveAll(dir)
 	os.WriteFile(dir+"/2.folded", []byte("main;parse 5\n"), 0o644)
 	os.WriteFile(dir+"/1.folded", []byte("main;read 3\nmain;parse 1\n"), 0o644)
-	p, err := analysis.LoadSeries(dir+"/*.folded", analysis.LoadOptions{})
+	p, err := analysis.LoadSeries(context.Background(), dir+"/*.folded", analysis.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,13 +20,13 @@ func TestGzipBomb(t *testing.T) {
 		zw.Write(zero)
 	}
 	zw.Close()
-	_, err := Parse("bomb.gz", buf.Bytes(), LoadOptions{Limit: 1 << 20})
+	_, err := Parse(context.Background(), "bomb.gz", buf.Bytes(), LoadOptions{Limit: 1 << 20})
 	if err == nil || !strings.Contains(err.Error(), "bomb.gz: gzip content exceeds the limit of 1048576 decompressed bytes") {
 		t.Errorf("Parse(bomb) error = %v, want the limit", err)
 	}
 	path := filepath.Join(t.TempDir(), "big.folded")
 	os.WriteFile(path, bytes.Repeat([]byte("a;b 1\n"), 1000), 0o644)
-	if _, err := Load(path, LoadOptions{Limit: 100}); err == nil || !strings.Contains(err.Error(), "larger than the limit of 100 bytes") {
+	if _, err := Load(context.Background(), path, LoadOptions{Limit: 100}); err == nil || !strings.Contains(err.Error(), "larger than the limit of 100 bytes") {
 		t.Errorf("Load(big, limit=100) error = %v, want the limit", err)
 	}
 }

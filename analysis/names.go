@@ -189,10 +189,16 @@ type Names struct {
 }
 
 // NewNames splits every frame name of p once.
-func NewNames(p *Profile) *Names {
+func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
+
+// newNames is NewNames that stops early, incomplete, when stop is done.
+func newNames(p *Profile, stop *interrupt) *Names {
 	n := &Names{Elems: make([][]int32, len(p.Frames))}
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
+		if stop.done() {
+			break
+		}
 		parts := Split(fr.Name, p.Lang)
 		e := make([]int32, len(parts))
 		for i, s := range parts {

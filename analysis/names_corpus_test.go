@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestSplitCorpus(t *testing.T) {
 		if err != nil || info.IsDir() || strings.HasPrefix(info.Name(), ".") || strings.HasSuffix(path, ".md") {
 			return err
 		}
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil {
 			return nil
 		}

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"math/rand"
 	"reflect"
 	"sort"
@@ -185,7 +186,7 @@ func oracleProfiles(t *testing.T) []*analysis.Profile {
 	t.Helper()
 	var out []*analysis.Profile
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
-		p, err := analysis.Load("pprof/testdata/pprof-oracle/"+name, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), "pprof/testdata/pprof-oracle/"+name, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

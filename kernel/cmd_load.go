@@ -17,13 +17,20 @@ var loadCommand = &Command{
 		"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
 		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
 		"Without `as NAME` the name comes from the file name, made unique. " +
-		"The loaded profile becomes the current one; the answer is its summary (see `info`).",
+		"The loaded profile becomes the current one; the answer is its summary (see `info`). " +
+		"The max- options bound the model, so that a small file cannot take the machine's memory; " +
+		"a profile past one is refused with an error naming the option to raise.",
 	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
 	Options: []Option{
 		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
 			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
 		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
 		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+		{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
+		{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
+		{Name: "max-depth", Doc: "cap on frames in one stack", Default: "65536"},
+		{Name: "max-stack-frames", Doc: "cap on frames over all distinct stacks", Default: "20M"},
+		{Name: "max-labels", Doc: "cap on label values over all samples", Default: "10M"},
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "load demo:phasedemo as run limit=64MiB"},
 	AllowAs:  true,
@@ -42,7 +49,20 @@ func runLoad(c *Call) error {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
 	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	for _, m := range []struct {
+		opt string
+		dst *int64
+	}{{"max-samples", &opts.Limits.Samples}, {"max-frames", &opts.Limits.Frames}, {"max-depth", &opts.Limits.Depth},
+		{"max-stack-frames", &opts.Limits.StackFrames}, {"max-labels", &opts.Limits.Labels}} {
+		if *m.dst, err = parseCount(c.Opt(m.opt)); err != nil {
+			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
+		}
+	}
 	p, err := loadSource(c, src, opts)
+	if err != nil {
+		return err
+	}
+	tree, err := analysis.NewTreeContext(c.Ctx, p)
 	if err != nil {
 		return err
 	}
@@ -50,7 +70,7 @@ func runLoad(c *Call) error {
 	if name == "" {
 		name = uniqueName(c.Session, defaultName(src))
 	}
-	l := &Loaded{Name: name, Profile: p, Tree: analysis.NewTree(p), Value: p.DefaultValue}
+	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
 	c.Session.Add(l)
 	showInfo(c, l, "loaded "+name)
 	return nil
@@ -63,13 +83,13 @@ func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profi
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {
-		p, err := analysis.LoadSeries(path, opts)
+		p, err := analysis.LoadSeries(c.Ctx, path, opts)
 		if err == nil {
 			p.Source = src
 		}
 		return p, err
 	}
-	p, err := analysis.Load(path, opts)
+	p, err := analysis.Load(c.Ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}

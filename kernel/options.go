@@ -182,6 +182,27 @@ func parseSize(s string) (int64, error) {
 	return int64(f * float64(factor)), nil
 }
 
+// parseCount parses a positive count of at most 2^62, such as 65536, 2k or
+// 10M (decimal units: k = 10^3, M = 10^6, G = 10^9).
+func parseCount(s string) (int64, error) {
+	low := strings.ToLower(strings.TrimSpace(s))
+	factor := 1.0
+	for _, u := range []struct {
+		suffix string
+		factor float64
+	}{{"k", 1e3}, {"m", 1e6}, {"g", 1e9}} {
+		if strings.HasSuffix(low, u.suffix) {
+			low, factor = strings.TrimSuffix(low, u.suffix), u.factor
+			break
+		}
+	}
+	f, err := ParseFloat(low)
+	if err != nil || !(f >= 1 && f*factor <= 1<<62) {
+		return 0, fmt.Errorf("not a count: write e.g. 65536, 2k or 10M")
+	}
+	return int64(f * factor), nil
+}
+
 // Regexp compiles option name; it returns nil when the option is empty.
 func (c *Call) Regexp(name string) (*regexp.Regexp, error) {
 	s := c.Opt(name)

@@ -21,7 +21,8 @@ func drawView(c *Call, o plotting.Options) error {
 		return c.Usagef("maxnodes=%d: draw at least 2 nodes", n)
 	}
 	l, v := c.Profile(), c.View()
-	o.MaxNodes, o.Profile = n, l.Name
+	o.MaxNodes, o.Profile, o.Commands = n, l.Name, stepCommands(l.Name)
+	o.More = maxNodesOpt.Name + "=N draws more"
 	if d := l.Drawn; d != nil && d.Tree == v.Tree && d.Value == v.Value {
 		o.Since = d
 	}
@@ -32,4 +33,12 @@ func drawView(c *Call, o plotting.Options) error {
 	l.Picture, l.Drawn = pic.SVG, v
 	c.Picture(pic.SVG, pic.Text)
 	return nil
+}
+
+// stepCommands returns, for a node's handle, the commands that expand and
+// compact it in the named profile: the lines of a picture's tooltips.
+func stepCommands(profile string) func(handle string) []string {
+	return func(h string) []string {
+		return []string{"expand " + profile + " " + h, "compact " + profile + " " + h}
+	}
 }

@@ -1,6 +1,7 @@
 package phase
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := analysis.Parse(path, data, analysis.LoadOptions{Format: "gotrace"})
+	p, err := analysis.Parse(context.Background(), path, data, analysis.LoadOptions{Format: "gotrace"})
 	if err != nil {
 		t.Fatal(err)
 	}

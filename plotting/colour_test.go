@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -140,7 +141,7 @@ func TestFamily(t *testing.T) {
 
 // conprofPalette is the palette of the conprof golden's profile.
 func conprofPalette(t *testing.T) *palette {
-	p, err := analysis.Load(filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestColoursAcrossProfiles(t *testing.T) {
 	}
 	var pals []*palette
 	for _, f := range files {
-		p, err := analysis.Load(f, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), f, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

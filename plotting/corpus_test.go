@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // TestGoldenConprof draws a real Go CPU profile at package level and with
 // full names.
 func TestGoldenConprof(t *testing.T) {
-	p, err := analysis.Load(filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestCorpus(t *testing.T) {
 	})
 	drawn := 0
 	for _, f := range files {
-		p, err := analysis.Load(f, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), f, analysis.LoadOptions{})
 		if err != nil {
 			continue
 		}

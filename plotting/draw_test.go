@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -317,7 +318,7 @@ func TestSince(t *testing.T) {
 // lib.small are both new at level 2 since level 1 merged them into lib;
 // only the wide one is outlined.
 func TestSlivers(t *testing.T) {
-	p, err := analysis.Parse("slivers.folded", []byte("main;lib.big 10000\nmain;lib.small 10\n"), analysis.LoadOptions{Format: "folded"})
+	p, err := analysis.Parse(context.Background(), "slivers.folded", []byte("main;lib.big 10000\nmain;lib.small 10\n"), analysis.LoadOptions{Format: "folded"})
 	if err != nil {
 		t.Fatal(err)
 	}

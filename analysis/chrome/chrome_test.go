@@ -1,6 +1,8 @@
 package chrome
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,7 +35,7 @@ const twoThreads = `[
 ]`
 
 func TestChromeThreads(t *testing.T) {
-	p, err := analysis.Parse("two.json", []byte(twoThreads), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "two.json", []byte(twoThreads), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestChromeThreads(t *testing.T) {
 // TestChromeNoArgData loads a Chrome 141 trace whose first profile has
 // chunks without data and whose second profile on the same thread is empty.
 func TestChromeNoArgData(t *testing.T) {
-	p, err := analysis.Load("testdata/chrome141-no-arg-data.json", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "testdata/chrome141-no-arg-data.json", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestChromeErrors(t *testing.T) {
 		{"truncated", `{"traceEvents":[{"name":"CpuProfile","ph":"I",`, "byte 46"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := analysis.Parse(c.name+".json", []byte(c.data), analysis.LoadOptions{Format: "chrome"})
+			_, err := analysis.Parse(context.Background(), c.name+".json", []byte(c.data), analysis.LoadOptions{Format: "chrome"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".json: ") {
 				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
 			}
@@ -108,7 +110,7 @@ const spanTrace = `[
 ]`
 
 func TestChromeSpans(t *testing.T) {
-	p, err := analysis.Parse("spans.json", []byte(spanTrace), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestChromeSpans(t *testing.T) {
 // Spans are kept as calls: exact entries, exits and depths, the end that
 // matches no open span ignored.
 func TestChromeSpanCalls(t *testing.T) {
-	p, err := analysis.Parse("spans.json", []byte(spanTrace), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,15 +147,24 @@ func TestChromeSpanCalls(t *testing.T) {
 
 // format=chrome-spans reads the spans of a trace that has a CPU profile.
 func TestChromeSpansFormat(t *testing.T) {
-	p, err := analysis.Parse("two.json", []byte(twoThreads), analysis.LoadOptions{Format: "chrome-spans"})
+	p, err := analysis.Parse(context.Background(), "two.json", []byte(twoThreads), analysis.LoadOptions{Format: "chrome-spans"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Calls) != 1 || p.Frames[p.Calls[0].Frame].Name != "RunTask" || p.Calls[0].Exit-p.Calls[0].Enter != 5000 {
 		t.Errorf("calls = %+v, want one RunTask of 5 µs", p.Calls)
 	}
-	_, err = analysis.Parse("nospans.json", []byte(`[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`), analysis.LoadOptions{Format: "chrome-spans"})
+	_, err = analysis.Parse(context.Background(), "nospans.json", []byte(`[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`), analysis.LoadOptions{Format: "chrome-spans"})
 	if err == nil || !strings.Contains(err.Error(), "nospans.json: expected B/E/X span events") {
 		t.Errorf("Parse of a trace without spans: error %v, want one asking for B/E/X events", err)
+	}
+}
+
+// The calls of a recording count against max-samples.
+func TestChromeCallsLimit(t *testing.T) {
+	_, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{Limits: analysis.Limits{Samples: 2}})
+	var le *analysis.LimitError
+	if !errors.As(err, &le) || le.What != "calls" || le.Option != "max-samples" {
+		t.Errorf("Parse with max-samples=2 of 3 calls: error %v, want a limit on calls", err)
 	}
 }

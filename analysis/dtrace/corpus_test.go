@@ -1,6 +1,7 @@
 package dtrace
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 // TestDTraceExample: FlameGraph's example-dtrace.svg says "all (57,441
 // samples)" for example-dtrace-stacks.txt (3,411 stack blocks).
 func TestDTraceExample(t *testing.T) {
-	p, err := analysis.Load(filepath.Join(testprof.Corpus(t), "flamegraph", "example-dtrace-stacks.txt"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join(testprof.Corpus(t), "flamegraph", "example-dtrace-stacks.txt"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func sniff(head []byte) bool { return dtraceHeader.Match(head) }
 func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
 	b := in.NewBuilder(analysis.ValueType{Type: "samples", Unit: "count"})
-	r := text.NewReader(data)
+	r := text.NewReader(in.Context(), data)
 	var stack []int32 // leaf first
 	for r.Next() {
 		if r.N <= 3 {

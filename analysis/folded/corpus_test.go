@@ -1,6 +1,7 @@
 package folded
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +30,7 @@ func TestFoldedCorpus(t *testing.T) {
 		{ss + "tall.txt", 1, 1, 1},
 		{"firefox-profiler/src/test/fixtures/upgrades/flamegraph.txt", 45, 45, 152364},
 	} {
-		p, err := analysis.Load(filepath.Join(dir, c.file), analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), filepath.Join(dir, c.file), analysis.LoadOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", c.file, err)
 			continue
@@ -39,7 +40,7 @@ func TestFoldedCorpus(t *testing.T) {
 				c.file, p.Format, len(p.Samples), p.Stacks.Len(), p.Total(0), c.lines, c.stacks, c.total)
 		}
 	}
-	_, err := analysis.Load(filepath.Join(dir, ss+"simple-with-invalids.txt"), analysis.LoadOptions{})
+	_, err := analysis.Load(context.Background(), filepath.Join(dir, ss+"simple-with-invalids.txt"), analysis.LoadOptions{})
 	if err == nil || !strings.Contains(err.Error(), `simple-with-invalids.txt: line 8: expected "frame;frame;... COUNT" (folded stacks), got "invalid line"`) {
 		t.Errorf("simple-with-invalids: error %v, want line 8", err)
 	}

@@ -32,7 +32,7 @@ func sniff(head []byte) bool {
 	if !text.Is(head) {
 		return false
 	}
-	r := text.NewReader(head)
+	r := text.NewReader(nil, head)
 	first := true
 	for r.Next() {
 		l := bytes.TrimSpace(r.Line)
@@ -42,7 +42,7 @@ func sniff(head []byte) bool {
 		if !r.Ended && len(head) == 4096 { // a line cut by the head's end
 			return !first || (bytes.IndexByte(l, ';') > 0 && l[0] != '{' && l[0] != '[')
 		}
-		if _, counts := splitFolded(string(l)); counts == 0 {
+		if _, counts := splitFolded(l); counts == 0 {
 			return false
 		}
 		if !first || bytes.IndexByte(l, ';') >= 0 {
@@ -55,49 +55,56 @@ func sniff(head []byte) bool {
 
 // splitFolded returns the stack part of a folded line and how many count
 // columns (1 or 2) end it; 0 when the line does not end with a count.
-func splitFolded(line string) (string, int) {
+func splitFolded(line []byte) ([]byte, int) {
 	stack, n := line, 0
 	for n < 2 {
-		i := strings.LastIndexAny(stack, " \t")
+		i := bytes.LastIndexAny(stack, " \t")
 		if i < 0 || !text.Digits(stack[i+1:]) {
 			break
 		}
-		stack, n = strings.TrimRight(stack[:i], " \t"), n+1
+		stack, n = bytes.TrimRight(stack[:i], " \t"), n+1
 	}
-	if stack == "" {
-		return "", 0
+	if len(stack) == 0 {
+		return nil, 0
 	}
 	return stack, n
 }
 
 func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
-	r := text.NewReader(data)
+	r := text.NewReader(in.Context(), data)
 	var b *analysis.Builder
 	cols := 0
 	var stack []int32
 	for r.Next() {
-		line := strings.TrimSpace(string(r.Line))
-		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "//") {
+		raw := bytes.TrimSpace(r.Line)
+		if len(raw) == 0 || raw[0] == '#' || bytes.HasPrefix(raw, []byte("//")) {
 			continue // blank lines and comments
 		}
-		frames, n := splitFolded(line)
+		frames, n := splitFolded(raw)
 		if n == 0 {
-			return nil, analysis.LineError(name, r.N, "expected \"frame;frame;... COUNT\" (folded stacks), got %q", text.Clip(line))
+			return nil, analysis.LineError(name, r.N, "expected \"frame;frame;... COUNT\" (folded stacks), got %q", text.Clip(string(raw[:min(len(raw), 61)])))
 		}
 		if b == nil {
 			cols = n
 			b = in.NewBuilder(foldedTypes(n)...)
 		}
-		values, err := foldedCounts(line, cols)
+		// The depth is checked before the line is copied: it could be most
+		// of the file.
+		if stack = stack[:0]; !b.CheckDepth(bytes.Count(frames, []byte{';'}) + 1) {
+			return nil, b.Err()
+		}
+		line := string(raw)
+		values, err := foldedCounts(line[len(frames):], cols)
 		if err != nil {
 			return nil, analysis.LineError(name, r.N, "%v", err)
 		}
-		stack = stack[:0]
-		for _, f := range strings.Split(frames, ";") {
+		for f := range strings.SplitSeq(line[:len(frames)], ";") {
 			stack = append(stack, b.Frame(analysis.Frame{Name: f}))
 		}
-		b.Add(b.Stack(stack), values, 0, false, "", nil)
+		if b.Add(b.Stack(stack), values, 0, false, "", nil); b.Err() != nil {
+			return nil, b.Err()
+		}
 	}
 	if b == nil {
 		return nil, analysis.LineError(name, r.N+1, "expected at least one folded stack line, found none")
@@ -112,11 +119,12 @@ func foldedTypes(n int) []analysis.ValueType {
 	return []analysis.ValueType{{Type: "samples", Unit: "count"}, {Type: "samples2", Unit: "count"}}
 }
 
-// foldedCounts parses the last cols fields of line as counts.
-func foldedCounts(line string, cols int) ([]int64, error) {
-	f := strings.Fields(line)
-	if len(f) < cols+1 {
-		return nil, fmt.Errorf("expected a stack and %d count column(s), got %q", cols, text.Clip(line))
+// foldedCounts parses the last cols fields of counts, the count columns
+// that end a line, as counts.
+func foldedCounts(counts string, cols int) ([]int64, error) {
+	f := strings.Fields(counts)
+	if len(f) < cols {
+		return nil, fmt.Errorf("expected %d count column(s) like the first line, got %d", cols, len(f))
 	}
 	out := make([]int64, cols)
 	for i, s := range f[len(f)-cols:] {

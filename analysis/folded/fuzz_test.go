@@ -2,6 +2,7 @@ package folded
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func FuzzFolded(f *testing.F) {
 func FuzzFoldedRoundTrip(f *testing.F) {
 	f.Add([]byte("a;b 1\nb;c 2\na;b 3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := analysis.Parse("in", data, analysis.LoadOptions{Format: "folded"})
+		p, err := analysis.Parse(context.Background(), "in", data, analysis.LoadOptions{Format: "folded"})
 		if err != nil || len(p.ValueTypes) != 1 {
 			return
 		}
@@ -31,7 +32,7 @@ func FuzzFoldedRoundTrip(f *testing.F) {
 		if err := Write(&once, p, 0); err != nil {
 			t.Fatal(err)
 		}
-		q, err := analysis.Parse("once", once.Bytes(), analysis.LoadOptions{Format: "folded"})
+		q, err := analysis.Parse(context.Background(), "once", once.Bytes(), analysis.LoadOptions{Format: "folded"})
 		if err != nil {
 			if once.Len() == 0 {
 				return // nothing but zero counts

@@ -2,6 +2,7 @@ package folded
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -32,7 +33,7 @@ func checkRoundTrip(t *testing.T, name string, p *analysis.Profile) {
 	if buf.Len() == 0 {
 		return // nothing to write: every stack weighs zero
 	}
-	back, err := analysis.Parse("export.folded", buf.Bytes(), analysis.LoadOptions{Format: "folded"})
+	back, err := analysis.Parse(context.Background(), "export.folded", buf.Bytes(), analysis.LoadOptions{Format: "folded"})
 	if err != nil {
 		t.Fatalf("%s: reload folded: %v\n%s", name, err, buf.String())
 	}

@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestDamagedInput(t *testing.T) {
 	for file, data := range badInputs(t) {
 		for how, bad := range damage(data) {
 			name := file + "." + how
-			p, err := analysis.Parse(name, bad, analysis.LoadOptions{})
+			p, err := analysis.Parse(context.Background(), name, bad, analysis.LoadOptions{})
 			switch {
 			case err == nil && p == nil:
 				t.Errorf("Parse(%s) = nil, nil", name)
@@ -122,7 +123,7 @@ func TestTruncationDetected(t *testing.T) {
 			}
 			c.data, c.want = data, `pprof-fuzz-7e3c9248: line 2: expected a pprof legacy text profile: .*second value must be non-zero`
 		}
-		_, err := analysis.Parse(c.file, c.data, analysis.LoadOptions{})
+		_, err := analysis.Parse(context.Background(), c.file, c.data, analysis.LoadOptions{})
 		if err == nil || !regexp.MustCompile(c.want).MatchString(err.Error()) {
 			t.Errorf("Parse(%s) error = %v, want %s", c.file, err, c.want)
 		}

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"sort"
@@ -40,7 +41,7 @@ func Demo(name string) (*analysis.Profile, error) {
 			if err != nil {
 				return nil, fmt.Errorf("load demo:%s: %w", name, err)
 			}
-			p, err := analysis.Parse("demo:"+name, data, analysis.LoadOptions{})
+			p, err := analysis.Parse(context.Background(), "demo:"+name, data, analysis.LoadOptions{})
 			if err != nil {
 				return nil, fmt.Errorf("load %w", err)
 			}

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestJSONCorpus(t *testing.T) {
 		{ss + "speedscope/0.1.2/simple-sampled.speedscope.json", "speedscope", 5, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			p, err := analysis.Load(testprof.CorpusFile(t, c.file), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, c.file), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestJSONCorpusSweep(t *testing.T) {
 		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".cpuprofile") {
 			return nil
 		}
-		_, lerr := analysis.Load(path, analysis.LoadOptions{})
+		_, lerr := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if lerr != nil && !strings.Contains(lerr.Error(), path) {
 			t.Errorf("Load(%s) error %v does not name the file", path, lerr)
 		}

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"math/rand"
 	"os"
 	"strings"
@@ -32,7 +33,7 @@ func TestJSONBadInput(t *testing.T) {
 		t.Run(s.file, func(t *testing.T) {
 			for k := 0; k < 20; k++ {
 				cut := len(data) * k / 20
-				_, err := analysis.Parse("cut.json", data[:cut], analysis.LoadOptions{Format: s.format})
+				_, err := analysis.Parse(context.Background(), "cut.json", data[:cut], analysis.LoadOptions{Format: s.format})
 				if err == nil {
 					t.Errorf("Parse of the first %d bytes succeeded, want an error", cut)
 				}
@@ -59,7 +60,7 @@ func TestJSONSniff(t *testing.T) {
 		{"speedscope", `{"shared":{"frames":[{"name":"A"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}`},
 		{"speedscope", `{"shared":{"frames":[` + strings.Repeat(`{"name":"A"},`, 400) + `{"name":"A"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[1]}]}`},
 	} {
-		p, err := analysis.Parse("sniff.json", []byte(c.data), analysis.LoadOptions{})
+		p, err := analysis.Parse(context.Background(), "sniff.json", []byte(c.data), analysis.LoadOptions{})
 		if err != nil {
 			// The padded V8 profile has more deltas than samples: detection is
 			// what is checked, so its loader's error is fine.

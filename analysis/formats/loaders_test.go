@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ var loaderCases = []loaderCase{
 func TestLoaders(t *testing.T) {
 	for _, c := range loaderCases {
 		t.Run(c.file, func(t *testing.T) {
-			p, err := analysis.Load(c.file, analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), c.file, analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +78,7 @@ func TestLoaders(t *testing.T) {
 // value, and both name what is available when wrong.
 func TestLoadOptions(t *testing.T) {
 	path := "../pprof/testdata/devirt.pprof"
-	p, err := analysis.Load(path, analysis.LoadOptions{Value: "samples"})
+	p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{Value: "samples"})
 	if err != nil || p.ValueTypes[p.DefaultValue].Type != "samples" {
 		t.Fatalf("Load value=samples = %v, %v; want default samples", p, err)
 	}
@@ -89,12 +90,12 @@ func TestLoadOptions(t *testing.T) {
 		{analysis.LoadOptions{Format: "nope"}, `unknown format "nope"`},
 		{analysis.LoadOptions{Format: "folded"}, "line 1: expected"},
 	} {
-		_, err := analysis.Load(path, c.opts)
+		_, err := analysis.Load(context.Background(), path, c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "load "+path+": ") {
 			t.Errorf("Load(%+v) error = %v, want \"load %s: ...%s...\"", c.opts, err, path, c.want)
 		}
 	}
-	_, err = analysis.Load(filepath.Join(t.TempDir(), "missing.pprof"), analysis.LoadOptions{})
+	_, err = analysis.Load(context.Background(), filepath.Join(t.TempDir(), "missing.pprof"), analysis.LoadOptions{})
 	if err == nil || !strings.Contains(err.Error(), "missing.pprof") {
 		t.Errorf("Load(missing) error = %v, want one naming the file", err)
 	}
@@ -123,12 +124,12 @@ func TestSniff(t *testing.T) {
 // as, or the one whose error it gives when it fails; "" when it recognises
 // none.
 func sniffed(data string) string {
-	p, err := analysis.Parse("sniff", []byte(data), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "sniff", []byte(data), analysis.LoadOptions{})
 	if err == nil {
 		return p.Format
 	}
 	for _, f := range analysis.Formats() {
-		_, ferr := analysis.Parse("sniff", []byte(data), analysis.LoadOptions{Format: f})
+		_, ferr := analysis.Parse(context.Background(), "sniff", []byte(data), analysis.LoadOptions{Format: f})
 		if ferr != nil && ferr.Error() == err.Error() {
 			return f
 		}

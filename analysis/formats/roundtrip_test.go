@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"testing"
 
@@ -18,7 +19,7 @@ var oracleFiles = []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.p
 // load back to the same tree of names.
 func TestFoldedRoundTripOfPprof(t *testing.T) {
 	for _, name := range oracleFiles {
-		p, err := analysis.Load("../pprof/testdata/pprof-oracle/"+name, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), "../pprof/testdata/pprof-oracle/"+name, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +28,7 @@ func TestFoldedRoundTripOfPprof(t *testing.T) {
 		if err := folded.Write(&buf, p, v); err != nil {
 			t.Fatal(err)
 		}
-		back, err := analysis.Parse("export.folded", buf.Bytes(), analysis.LoadOptions{Format: "folded"})
+		back, err := analysis.Parse(context.Background(), "export.folded", buf.Bytes(), analysis.LoadOptions{Format: "folded"})
 		if err != nil {
 			t.Fatalf("%s: reload folded: %v", name, err)
 		}

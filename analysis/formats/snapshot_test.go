@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -212,7 +213,7 @@ func TestSpeedscopeSnapshots(t *testing.T) {
 			if !ok {
 				t.Fatalf("snapshot %s has no export %q", c.snap, c.export)
 			}
-			p, err := analysis.Load(testprof.CorpusFile(t, c.file), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, c.file), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

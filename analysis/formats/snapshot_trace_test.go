@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sort"
@@ -76,7 +77,7 @@ func TestSpeedscopeTraceEventSnapshots(t *testing.T) {
 			continue
 		}
 		t.Run(e, func(t *testing.T) {
-			p, err := analysis.Load(testprof.CorpusFile(t, ss+"trace-event/"+file), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, ss+"trace-event/"+file), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

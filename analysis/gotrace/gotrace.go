@@ -59,7 +59,7 @@ func parse(in *analysis.Input) (p *analysis.Profile, err error) {
 	}
 	g := &goTrace{b: in.NewBuilder(analysis.ValueType{Type: "samples", Unit: "count"}), regions: map[trace.GoID][]string{}, labels: map[string]map[string][]string{}}
 	g.b.Profile().Lang = analysis.LangGo
-	for n := 0; ; n++ {
+	for n := 0; n&4095 != 4095 || in.Context().Err() == nil; n++ {
 		ev, err := r.ReadEvent()
 		if errors.Is(err, io.EOF) {
 			break

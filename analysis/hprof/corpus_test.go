@@ -1,6 +1,7 @@
 package hprof
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestHprofCorpus(t *testing.T) {
 		"basex/java.hprof.2009-11-27.txt": 1575,
 		"xfvrp/java.hprof.txt":            41825,
 	} {
-		p, err := analysis.Load(filepath.Join(dir, file), analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), filepath.Join(dir, file), analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

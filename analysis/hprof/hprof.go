@@ -52,7 +52,7 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
 	h := &hprofParser{
 		name:    name,
-		r:       text.NewReader(data),
+		r:       text.NewReader(in.Context(), data),
 		b:       in.NewBuilder(analysis.ValueType{Type: "samples", Unit: "count"}),
 		threads: map[string]string{},
 		traces:  map[string]hprofTrace{},

@@ -1,6 +1,7 @@
 package hprof
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // TestHprofCutoff: the xfvrp file lists fewer samples than its header total
 // (hprof's cutoff); the loader keeps the listed rows and says so.
 func TestHprofCutoff(t *testing.T) {
-	p, err := analysis.Load(filepath.Join(testprof.Corpus(t), "java-hprof", "xfvrp", "java.hprof.txt"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join(testprof.Corpus(t), "java-hprof", "xfvrp", "java.hprof.txt"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"context"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
@@ -12,7 +13,7 @@ func BenchmarkLoadPerf(b *testing.B) {
 	path := testprof.CorpusFile(b, "flamegraph/example-perf-stacks.txt.gz")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := analysis.Load(path, analysis.LoadOptions{}); err != nil {
+		if _, err := analysis.Load(context.Background(), path, analysis.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

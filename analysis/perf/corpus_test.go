@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +32,7 @@ func TestPerfCorpusFacts(t *testing.T) {
 		}
 		n++
 		t.Run(m[1], func(t *testing.T) {
-			p, err := analysis.Load(filepath.Join(dir, m[1]), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), filepath.Join(dir, m[1]), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +59,7 @@ func TestPerfCorpusFacts(t *testing.T) {
 // TestPerfExampleJava: FlameGraph's example-perf.svg says "all (1,315
 // samples)" and "java (995 samples, 75.67%)".
 func TestPerfExampleJava(t *testing.T) {
-	p, err := analysis.Load(filepath.Join(testprof.Corpus(t), "flamegraph", "example-perf-stacks.txt.gz"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join(testprof.Corpus(t), "flamegraph", "example-perf-stacks.txt.gz"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func sniff(head []byte) bool {
 	if bytes.HasPrefix(head, []byte("# ========\n# captured on")) {
 		return true // perf script --header, which can be longer than head
 	}
-	r := text.NewReader(head)
+	r := text.NewReader(nil, head)
 	for r.Next() {
 		line := string(r.Line)
 		if line == "" || line[0] == '#' {
@@ -109,7 +109,7 @@ type perfParser struct {
 func parseWith(in *analysis.Input, o perfOptions) (*analysis.Profile, error) {
 	name := in.Name
 	pp := &perfParser{in: in, o: o, dropped: map[string]int{}, cache: [2]map[string][]int32{{}, {}}, allTimed: true}
-	r := text.NewReader(in.Data)
+	r := text.NewReader(in.Context(), in.Data)
 	for r.Next() {
 		line := string(r.Line)
 		if strings.HasPrefix(line, "#") {

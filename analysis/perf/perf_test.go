@@ -2,6 +2,7 @@ package perf
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,7 +99,7 @@ func firstDiff(got, want string) string {
 // TestPerfSamples checks what the folded comparison cannot see: times,
 // threads and order.
 func TestPerfSamples(t *testing.T) {
-	p, err := analysis.Load(filepath.Join("testdata", "perf-dd-stacks-01.txt"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "perf-dd-stacks-01.txt"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestPerfLongHeader(t *testing.T) {
 	data := "# ========\n# captured on    : Sat Sep  4 10:27:47 2021\n" +
 		strings.Repeat("# cpu pmu capabilities: branches=32, max_precise=3\n", 100) +
 		"# ========\n#\nprog 12/12 [000] 1.000001: 100 cycles:\n\t400570 f (/bin/prog)\n\t4005b1 main (/bin/prog)\n\n"
-	p, err := analysis.Parse("header.perf", []byte(data), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "header.perf", []byte(data), analysis.LoadOptions{})
 	if err != nil || p.Format != "perf" || p.Total(1) != 100 {
 		t.Fatalf("Parse(header.perf) = %v, %v; want perf with 100 cycles", p, err)
 	}

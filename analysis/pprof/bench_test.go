@@ -1,6 +1,7 @@
 package pprof_test
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -18,7 +19,7 @@ func BenchmarkLoadGenerated(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := analysis.Load(path, analysis.LoadOptions{}); err != nil {
+		if _, err := analysis.Load(context.Background(), path, analysis.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package pprof
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -61,7 +62,7 @@ func TestPprofCorpusFacts(t *testing.T) {
 	}
 	for _, f := range facts {
 		t.Run(f.path, func(t *testing.T) {
-			p, err := analysis.Load(filepath.Join(dir, f.path), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), filepath.Join(dir, f.path), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

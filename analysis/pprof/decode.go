@@ -1,6 +1,7 @@
 package pprof
 
 import (
+	"fmt"
 	"path/filepath"
 	"time"
 
@@ -176,26 +177,47 @@ func pbCheck(f pbField, schema []pbKind) (known, ok bool) {
 // is valid only during the call of fn.
 type pbSource func(fn func(f pbField) bool) bool
 
-// decode decodes uncompressed pprof protobuf data (in.Data) into the model; ok
-// is false when the data is anything but a well-formed profile with at
-// least one sample type, and the caller should use profile.ParseData.
-func decode(in *analysis.Input) (p *analysis.Profile, ok bool) {
+// decode decodes uncompressed pprof protobuf data (in.Data) into the
+// model; ok is false when the data is anything but a well-formed profile
+// with at least one sample type, and the caller should use
+// profile.ParseData. An error (a limit, the context) ends the load.
+func decode(in *analysis.Input) (p *analysis.Profile, ok bool, err error) {
 	return decodeSource(in, func(fn func(f pbField) bool) bool { return pbFields(in.Data, pbProfileSchema, fn) })
 }
 
 // decodeSource reads the tables in a first pass over src and the samples in
 // a second.
-func decodeSource(in *analysis.Input, src pbSource) (p *analysis.Profile, ok bool) {
-	d := &pbDecoder{funcs: map[uint64]int32{}, locs: map[uint64]int32{}, maps: map[uint64]int32{}}
-	if !d.header(src) || !d.resolve() {
-		return nil, false
+func decodeSource(in *analysis.Input, src pbSource) (p *analysis.Profile, ok bool, err error) {
+	lim := in.Limits()
+	d := &pbDecoder{funcs: map[uint64]int32{}, locs: map[uint64]int32{}, maps: map[uint64]int32{},
+		ctx: in.Context(), room: 8 * lim.Frames, maxSamples: int(lim.Samples)}
+	if !d.header(src) {
+		return nil, false, d.headerError(in.Name, lim)
+	}
+	if !d.resolve() {
+		return nil, false, nil
 	}
 	b := d.builder(in)
-	if !d.samples(b, src) {
-		return nil, false
+	if !d.samples(b, src) || b.Err() != nil {
+		return nil, false, b.Err()
 	}
 	b.Profile().Lang = guessLang(d.funcNames)
-	return b.Finish(), true
+	return b.Finish(), true, nil
+}
+
+// headerError says why the header pass stopped, when it was not the data:
+// a table or the samples past their limit, or the end of the context.
+func (d *pbDecoder) headerError(file string, lim analysis.Limits) error {
+	switch {
+	case d.room < 0:
+		return &analysis.LimitError{File: file, What: "entries in the pprof tables of strings, mappings, functions, locations and lines (8 × max-frames)",
+			Max: 8 * lim.Frames, Option: "max-frames"}
+	case d.nSamples > d.maxSamples:
+		return &analysis.LimitError{File: file, What: "samples", Max: lim.Samples, Option: "max-samples"}
+	case d.ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", file, d.ctx.Err())
+	}
+	return nil
 }
 
 // builder starts the profile with the header's metadata, as fromProfile does.
@@ -266,6 +288,9 @@ func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
 		if f.num != 2 {
 			return true
 		}
+		if b.Err() != nil {
+			return false
+		}
 		vals = vals[:0]
 		var ls labelSet
 		key = key[:0]
@@ -305,7 +330,9 @@ func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
 				if !found {
 					return false
 				}
-				frames = append(frames, d.locationFrames(b, li)...)
+				if frames = append(frames, d.locationFrames(b, li)...); !b.CheckDepth(len(frames)) {
+					return false
+				}
 			}
 			stack = b.Stack(frames)
 			stackOf[string(key)] = stack

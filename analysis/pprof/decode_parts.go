@@ -1,6 +1,7 @@
 package pprof
 
 import (
+	"context"
 	"strconv"
 )
 
@@ -33,6 +34,11 @@ type pbDecoder struct {
 	lineFuncs  []int32
 	locFrames  [][]int32
 	strsRead   []string // the string table as read, before resolve checks it
+
+	ctx        context.Context
+	room       int64 // table entries still allowed; below 0, the tables are too large
+	maxSamples int
+	fields     int // top-level fields read so far
 }
 
 // pbFunction is a function record: string indices and its start line.
@@ -45,6 +51,12 @@ type pbFunction struct {
 func (d *pbDecoder) header(src pbSource) bool {
 	timeSeen := false
 	return src(func(f pbField) bool {
+		if f.num != 2 {
+			d.room--
+		}
+		if d.fields++; d.room < 0 || d.nSamples > d.maxSamples || d.fields%4096 == 0 && d.ctx.Err() != nil {
+			return false
+		}
 		switch f.num {
 		case 1:
 			vt, ok := pbValueType(f.data)
@@ -164,6 +176,7 @@ func (d *pbDecoder) location(msg []byte) bool {
 				return true
 			})
 			d.lineIDs = append(d.lineIDs, fid)
+			d.room--
 			return ok
 		}
 		return true

@@ -45,7 +45,7 @@ func gunzip(gz []byte) ([]byte, error) {
 // decompressed bytes: both decline, or both give the same profile.
 func checkStream(t *testing.T, name string, gz []byte) {
 	t.Helper()
-	got, ok := gzipped(input(name, gz, analysis.DefaultLimit))
+	got, ok, _ := gzipped(input(name, gz, analysis.DefaultLimit))
 	data, err := gunzip(gz)
 	if err != nil {
 		if ok {
@@ -53,7 +53,7 @@ func checkStream(t *testing.T, name string, gz []byte) {
 		}
 		return
 	}
-	want, wok := decode(input(name, data, 0))
+	want, wok, _ := decode(input(name, data, 0))
 	if ok != wok || !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: gzipped (ok %v) differs from decode (ok %v)", name, ok, wok)
 	}
@@ -63,7 +63,7 @@ func checkStream(t *testing.T, name string, gz []byte) {
 // what the oracle gives.
 func checkDecode(t *testing.T, name string, data []byte) bool {
 	t.Helper()
-	got, ok := decode(input("oracle", data, 0))
+	got, ok, _ := decode(input("oracle", data, 0))
 	if !ok {
 		return false
 	}
@@ -142,10 +142,10 @@ func TestDecodePprofRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkStream(t, "random", gz.Bytes())
-		if _, ok := gzipped(input("random", gz.Bytes(), analysis.DefaultLimit)); !ok {
+		if _, ok, _ := gzipped(input("random", gz.Bytes(), analysis.DefaultLimit)); !ok {
 			t.Fatalf("case %d: gzipped declined a valid profile", i)
 		}
-		if _, ok := gzipped(input("random", gz.Bytes(), int64(len(data)-1))); ok {
+		if _, ok, _ := gzipped(input("random", gz.Bytes(), int64(len(data)-1))); ok {
 			t.Fatalf("case %d: gzipped accepted a profile over the limit", i)
 		}
 	}

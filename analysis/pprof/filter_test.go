@@ -1,6 +1,7 @@
 package pprof
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -137,7 +138,7 @@ func TestFilterAgainstPprof(t *testing.T) {
 	}
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
 		path := filepath.Join("testdata", "pprof-oracle", name)
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +181,7 @@ func comparePaths(t *testing.T, got, want map[string]int64) {
 // ids, its stacks are subsequences of the originals, and the zero filter
 // is the profile itself.
 func TestFilterKeepsIDs(t *testing.T) {
-	p, err := analysis.Load(filepath.Join("testdata", "pprof-oracle", "fib.pb.gz"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "pprof-oracle", "fib.pb.gz"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

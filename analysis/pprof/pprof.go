@@ -50,8 +50,8 @@ func sniff(head []byte) bool {
 
 func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
-	if p, ok := decode(in); ok { // fast path, same result (decode.go)
-		return p, nil
+	if p, ok, err := decode(in); ok || err != nil { // fast path, same result (decode.go)
+		return p, err
 	}
 	pp, err := profile.ParseData(data)
 	if err != nil {
@@ -89,7 +89,7 @@ func head4k(data []byte) []byte {
 // lineOf returns the number of the first non-trivial line of data quoted in
 // msg, or 0.
 func lineOf(data []byte, msg string) int {
-	r := text.NewReader(data)
+	r := text.NewReader(nil, data)
 	for r.Next() {
 		l := strings.TrimSpace(string(r.Line))
 		if len(l) >= 3 && strings.Contains(msg, l) {

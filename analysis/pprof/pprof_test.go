@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestPprofInlineLabels(t *testing.T) {
 	if err := pp.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	p, err := analysis.Parse("inline.pb.gz", buf.Bytes(), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "inline.pb.gz", buf.Bytes(), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +74,53 @@ func TestPprofInlineLabels(t *testing.T) {
 	want := []any{0, int64(524288), analysis.ValueType{Type: "space", Unit: "bytes"}, time.Unix(1_700_000_000, 0).UTC(), 3 * time.Second, "hello", analysis.LangGo, false}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("metadata = %v, want %v", got, want)
+	}
+}
+
+// TestThreadLabelPriority names the thread of a sample from its labels, in
+// the order thread_name, thread, goroutine, thread_id, stated here rather
+// than taken from the loader (the go tool pprof oracle has no threads to
+// compare with). Both decoders are checked: the fast one, and the
+// conversion of a profile.ParseData result.
+func TestThreadLabelPriority(t *testing.T) {
+	cases := []struct {
+		labels map[string][]string
+		want   string
+	}{
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}, "thread_name": {"main"}}, "main"},
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}}, "worker"},
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}}, "12"},
+		{map[string][]string{"thread_id": {"7"}, "other": {"x"}}, "7"},
+		{map[string][]string{"other": {"x"}}, ""},
+	}
+	fn := &profile.Function{ID: 1, Name: "main.main"}
+	loc := &profile.Location{ID: 1, Line: []profile.Line{{Function: fn}}}
+	pp := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}},
+		Location:   []*profile.Location{loc},
+		Function:   []*profile.Function{fn},
+	}
+	for _, c := range cases {
+		pp.Sample = append(pp.Sample, &profile.Sample{Location: []*profile.Location{loc}, Value: []int64{1}, Label: c.labels})
+	}
+	var buf bytes.Buffer
+	if err := pp.WriteUncompressed(&buf); err != nil {
+		t.Fatal(err)
+	}
+	fast, ok, err := decode(&analysis.Input{Name: "threads.pb", Data: buf.Bytes()})
+	if !ok || err != nil {
+		t.Fatalf("decode declined: %v", err)
+	}
+	parsed, err := profile.ParseData(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := fromProfile(&analysis.Input{Name: "threads.pb"}, parsed)
+	for name, p := range map[string]*analysis.Profile{"decode": fast, "fromProfile": slow} {
+		for i, c := range cases {
+			if got := p.Thread(&p.Samples[i]); got != c.want {
+				t.Errorf("%s: sample with labels %v: thread %q, want %q", name, c.labels, got, c.want)
+			}
+		}
 	}
 }

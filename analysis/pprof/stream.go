@@ -2,8 +2,6 @@ package pprof
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"io"
 	"slices"
@@ -20,19 +18,17 @@ import (
 // as decode would: content that decompresses to text or beyond in.Limit, or
 // is malformed; the caller then takes the ordinary path, which also reports
 // the errors.
-func gzipped(in *analysis.Input) (p *analysis.Profile, ok bool) {
-	max := in.Limit
+func gzipped(in *analysis.Input) (p *analysis.Profile, ok bool, err error) {
 	return decodeSource(in, func(fn func(f pbField) bool) bool {
-		zr, err := gzip.NewReader(bytes.NewReader(in.Data))
+		zr, err := in.Unzip()
 		if err != nil {
 			return false
 		}
-		lr := &io.LimitedReader{R: zr, N: max + 1}
-		br := bufio.NewReaderSize(lr, 64<<10)
+		br := bufio.NewReaderSize(zr, 64<<10)
 		if head, _ := br.Peek(4096); len(head) == 0 || text.Is(head) {
 			return false
 		}
-		return pbStreamFields(br, pbProfileSchema, fn) && lr.N > 0
+		return pbStreamFields(br, pbProfileSchema, fn)
 	})
 }
 

@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -156,7 +157,7 @@ func TestTopAgainstPprof(t *testing.T) {
 			continue
 		}
 		t.Run(strings.TrimPrefix(path, corpus+"/"), func(t *testing.T) {
-			p, err := analysis.Load(path, analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +206,7 @@ func TestTopAgainstPprofGolden(t *testing.T) {
 	dir := filepath.Join("testdata", "pprof-oracle")
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
 		t.Run(name, func(t *testing.T) {
-			p, err := analysis.Load(filepath.Join(dir, name), analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), filepath.Join(dir, name), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +250,7 @@ func TestTopFiltersAgainstPprof(t *testing.T) {
 	}
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
 		path := filepath.Join("testdata", "pprof-oracle", name)
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"bytes"
+	"context"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -17,7 +18,7 @@ func roundTrip(t *testing.T, p *analysis.Profile) *analysis.Profile {
 	if err := Write(&buf, p); err != nil {
 		t.Fatal(err)
 	}
-	back, err := analysis.Parse("export.pprof", buf.Bytes(), analysis.LoadOptions{Format: "pprof"})
+	back, err := analysis.Parse(context.Background(), "export.pprof", buf.Bytes(), analysis.LoadOptions{Format: "pprof"})
 	if err != nil {
 		t.Fatalf("reload exported pprof: %v", err)
 	}
@@ -59,7 +60,7 @@ func TestWriteRoundTripRandom(t *testing.T) {
 
 func TestWriteRoundTripCorpus(t *testing.T) {
 	for _, path := range corpusFiles(t) {
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

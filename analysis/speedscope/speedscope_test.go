@@ -1,6 +1,7 @@
 package speedscope
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestSpeedscopeTwoSampled(t *testing.T) {
-	p, err := analysis.Load("testdata/speedscope-two-sampled.json", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "testdata/speedscope-two-sampled.json", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestSpeedscopeTwoSampled(t *testing.T) {
 }
 
 func TestSpeedscopeEvented(t *testing.T) {
-	p, err := analysis.Load("testdata/speedscope-evented.json", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "testdata/speedscope-evented.json", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +74,9 @@ func TestSpeedscopeErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
 			if c.data == "" {
-				_, err = analysis.Load(c.name, analysis.LoadOptions{})
+				_, err = analysis.Load(context.Background(), c.name, analysis.LoadOptions{})
 			} else {
-				_, err = analysis.Parse(c.name, []byte(c.data), analysis.LoadOptions{})
+				_, err = analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{})
 			}
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.name+": ") {
 				t.Errorf("load %s: error = %v, want one naming the file and %q", c.name, err, c.want)
@@ -88,7 +89,7 @@ func TestSpeedscopeMixedUnits(t *testing.T) {
 	data := `{"shared":{"frames":[{"name":"A"}]},"activeProfileIndex":1,"profiles":[
 	 {"type":"sampled","name":"cpu","unit":"milliseconds","samples":[[0]],"weights":[2]},
 	 {"type":"sampled","name":"heap","unit":"bytes","samples":[[0]],"weights":[64]}]}`
-	p, err := analysis.Parse("mixed.json", []byte(data), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "mixed.json", []byte(data), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

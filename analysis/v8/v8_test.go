@@ -1,6 +1,7 @@
 package v8
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strconv"
@@ -26,7 +27,7 @@ const placementProfile = `{"nodes":[
  "timeDeltas":[100,10,20,30,40,50,60,-5]}`
 
 func TestV8Placement(t *testing.T) {
-	p, err := analysis.Parse("placement.cpuprofile", []byte(placementProfile), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "placement.cpuprofile", []byte(placementProfile), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestV8Files(t *testing.T) {
 			} else {
 				span = ts[n-1].(float64) - ts[0].(float64)
 			}
-			p, err := analysis.Load(c.file, analysis.LoadOptions{})
+			p, err := analysis.Load(context.Background(), c.file, analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +115,7 @@ func TestV8Errors(t *testing.T) {
 		{"truncated", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samp`, "byte 58"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := analysis.Parse(c.name+".cpuprofile", []byte(c.data), analysis.LoadOptions{Format: "v8"})
+			_, err := analysis.Parse(context.Background(), c.name+".cpuprofile", []byte(c.data), analysis.LoadOptions{Format: "v8"})
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".cpuprofile: ") {
 				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
 			}
@@ -129,7 +130,7 @@ const heapProfile = `{"head":{"callFrame":{"functionName":"(root)","scriptId":"0
  {"callFrame":{"functionName":"(V8 API)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":8,"children":[]}]}}`
 
 func TestV8Heap(t *testing.T) {
-	p, err := analysis.Parse("app.heapprofile", []byte(heapProfile), analysis.LoadOptions{})
+	p, err := analysis.Parse(context.Background(), "app.heapprofile", []byte(heapProfile), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestV8Heap(t *testing.T) {
 		"speedscope/sample/profiles/Chrome/69/Heap-20181005T144546.heapprofile":    10030888,
 		"speedscope/sample/profiles/node/10.11.0/Heap-20181003T105432.heapprofile": 525704,
 	} {
-		p, err := analysis.Load(testprof.CorpusFile(t, file), analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, file), analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

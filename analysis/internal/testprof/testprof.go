@@ -5,6 +5,7 @@
 package testprof
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -119,7 +120,7 @@ func CheckError(t testing.TB, name string, err error) {
 // place (CheckError).
 func CheckParse(t testing.TB, format, name string, data []byte) {
 	t.Helper()
-	p, err := analysis.Parse(name, data, analysis.LoadOptions{Format: format, Limit: 1 << 24})
+	p, err := analysis.Parse(context.Background(), name, data, analysis.LoadOptions{Format: format, Limit: 1 << 24})
 	if err != nil {
 		CheckError(t, name, err)
 		return
@@ -142,6 +143,16 @@ func Fuzz(f *testing.F, format string, seeds ...string) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { CheckParse(t, format, "in", data) })
+}
+
+// WantLimit fails the test unless err is a *analysis.LimitError naming the
+// load option that raises the limit.
+func WantLimit(t testing.TB, err error, option string) {
+	t.Helper()
+	var le *analysis.LimitError
+	if !errors.As(err, &le) || le.Option != option {
+		t.Fatalf("error %v, want a LimitError naming %s=", err, option)
+	}
 }
 
 // StackNames renders a sample's stack as "a;b;c" with frame names.

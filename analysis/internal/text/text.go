@@ -3,7 +3,10 @@
 // messages.
 package text
 
-import "bytes"
+import (
+	"bytes"
+	"context"
+)
 
 // Reader walks text content line by line without copying. Lines are
 // numbered from 1; a trailing "\r" is dropped.
@@ -12,16 +15,20 @@ type Reader struct {
 	N     int    // the number of the line last returned
 	Ended bool   // whether the line last returned ended with "\n"
 
+	ctx  context.Context
 	data []byte
 	pos  int
 }
 
-// NewReader returns a reader at the start of data.
-func NewReader(data []byte) *Reader { return &Reader{data: data} }
+// NewReader returns a reader at the start of data that stops, as at the
+// end of the data, once ctx has ended (it looks every 4096 lines); ctx may
+// be nil.
+func NewReader(ctx context.Context, data []byte) *Reader { return &Reader{ctx: ctx, data: data} }
 
-// Next advances to the next line; it returns false at the end of the data.
+// Next advances to the next line; it returns false at the end of the data
+// or of the context.
 func (r *Reader) Next() bool {
-	if r.pos >= len(r.data) {
+	if r.pos >= len(r.data) || r.N&4095 == 4095 && r.ctx != nil && r.ctx.Err() != nil {
 		return false
 	}
 	rest := r.data[r.pos:]
@@ -67,8 +74,8 @@ func Is(head []byte) bool {
 }
 
 // Digits reports whether s is a non-empty run of decimal digits.
-func Digits(s string) bool {
-	if s == "" {
+func Digits[T ~string | ~[]byte](s T) bool {
+	if len(s) == 0 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
