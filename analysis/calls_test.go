@@ -16,15 +16,24 @@ type recording struct {
 	ops    string
 }
 
+// The time between two events goes to a sample of the stack open in it,
+// as the span loaders do.
 func buildRecording(recs ...recording) *Profile {
 	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
 	for _, r := range recs {
 		t := r.start
+		var stack []int32
 		for _, op := range strings.Fields(r.ops) {
+			if len(stack) > 0 {
+				b.Add(b.Stack(stack), []int64{1}, t-1, true, r.thread, nil)
+			}
 			if op == "-" {
 				b.Exit(r.thread, t)
+				stack = stack[:len(stack)-1]
 			} else {
-				b.Enter(r.thread, b.Frame(Frame{Name: op[1:]}), t)
+				f := b.Frame(Frame{Name: op[1:]})
+				b.Enter(r.thread, f, t)
+				stack = append(stack, f)
 			}
 			t++
 		}
