@@ -1,0 +1,69 @@
+package plotting
+
+import (
+	"bytes"
+	"html"
+)
+
+// The cels player is plain HTML that works offline: the cels as small
+// multiples, side by side, and a script that, where scripts run (a trusted
+// notebook, an exported page), shows one cel at a time under a bar with
+// step back, play and step forward buttons and a slider. Where scripts do
+// not run, the small multiples stay. The script finds its players by class,
+// so the page needs no ids, and marks each one it has set up.
+
+// celsScript turns every .pl-cels not yet set up into a player.
+const celsScript = `(function(){
+var roots=document.querySelectorAll('.pl-cels:not([data-pl-ready])');
+Array.prototype.forEach.call(roots,function(root){
+root.setAttribute('data-pl-ready','1');
+var frames=root.querySelectorAll('.pl-cel'),n=frames.length,cur=0,timer=null;
+if(n<2)return;
+var bar=document.createElement('div');
+bar.style.cssText='display:flex;gap:6px;align-items:center;margin:4px 0;font:12px monospace';
+function button(text,title,fn){var b=document.createElement('button');b.textContent=text;b.title=title;b.onclick=fn;bar.appendChild(b);return b;}
+function stop(){if(timer){clearInterval(timer);timer=null;}play.textContent='\u25b6 play';}
+function show(k){cur=Math.max(0,Math.min(n-1,k));for(var i=0;i<n;i++){frames[i].style.display=i==cur?'':'none';}slider.value=cur;label.textContent='cel '+(cur+1)+' of '+n;}
+button('\u25c0','step back',function(){stop();show(cur-1);});
+var play=button('\u25b6 play','play the cels',function(){
+if(timer){stop();return;}
+if(cur==n-1){show(0);}
+play.textContent='\u275a\u275a pause';
+timer=setInterval(function(){if(cur>=n-1){stop();return;}show(cur+1);},700);});
+button('\u25b6','step forward',function(){stop();show(cur+1);});
+var slider=document.createElement('input');
+slider.type='range';slider.min=0;slider.max=n-1;slider.oninput=function(){stop();show(+slider.value);};
+bar.appendChild(slider);
+var label=document.createElement('span');bar.appendChild(label);
+root.insertBefore(bar,root.firstChild);
+show(0);
+});
+})();`
+
+// player returns the cels as the player's HTML.
+func player(cels [][]byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<div class="pl-cels">` + "\n")
+	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start">` + "\n")
+	for _, c := range cels {
+		b.WriteString(`<div class="pl-cel">`)
+		b.Write(bytes.TrimSuffix(c, []byte("\n")))
+		b.WriteString("</div>\n")
+	}
+	b.WriteString("</div>\n<script>" + celsScript + "</script>\n</div>\n")
+	return b.Bytes()
+}
+
+// CelsPage returns the player as a page of its own, for a file that opens
+// offline in any browser.
+func CelsPage(pic *CelsPicture, title string) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
+	b.WriteString(html.EscapeString(title))
+	b.WriteString("</title>\n</head>\n<body>\n<h1 style=\"font:16px monospace\">")
+	b.WriteString(html.EscapeString(title))
+	b.WriteString("</h1>\n")
+	b.Write(pic.Player)
+	b.WriteString("</body>\n</html>\n")
+	return b.Bytes()
+}
