@@ -116,5 +116,5 @@ func mapNamesOf(m *Mapping, names ...string) (*Profile, *EntityMap) {
 		b.Add(b.Stack([]int32{b.Frame(Frame{Name: n})}), []int64{1}, 0, false, "", nil)
 	}
 	p := b.Finish()
-	return p, m.Apply(NewTree(p))
+	return p, m.Apply(p)
 }

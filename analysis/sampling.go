@@ -153,11 +153,15 @@ func (th *thinner) stackAfter(e Event) []int32 {
 }
 
 // addSnaps adds the snapshots as samples in time order, each weighing the
-// time to its thread's next snapshot, the last ones to the end. The
-// snapshots of C-1 are the thinned recording's states: there, only the
+// time to its thread's next snapshot, at most to the thread's last event.
+// The snapshots of C-1 are the thinned recording's states: there, only the
 // non-empty stacks become samples.
 func (th *thinner) addSnaps() {
 	evented := len(th.b.p.Calls) > 0
+	last := map[int32]int64{} // per thread: the time of its last event
+	for _, e := range th.p.Events {
+		last[th.p.Calls[e.Call].thread] = th.p.EventTime(e)
+	}
 	next := map[int32]int64{}
 	w := make([]int64, len(th.snaps))
 	for i := len(th.snaps) - 1; i >= 0; i-- {
@@ -166,7 +170,7 @@ func (th *thinner) addSnaps() {
 		if !ok {
 			end = th.end
 		}
-		w[i], next[s.thread] = end-s.time, s.time
+		w[i], next[s.thread] = max(min(end, last[s.thread])-s.time, 0), s.time
 	}
 	order := make([]int, len(th.snaps))
 	for i := range order {
@@ -201,7 +205,8 @@ func RecordSize(p *Profile) int64 {
 // and C-2 every x events and C-3 every x events' mean time, for x = 1000
 // and 100 as the paper has them when p has 100,000 events or more; for a
 // shorter recording the coarse x is a hundredth of its events (at least 2)
-// and the fine one a tenth of that (at least 2).
+// and the fine one a tenth of that (at least 2), and a setting the same as
+// the one before it is left out.
 func Settings(p *Profile) []Sampling {
 	events := int64(len(p.Events))
 	coarse := min(max(events/100, 2), 1000)
@@ -210,6 +215,21 @@ func Settings(p *Profile) []Sampling {
 	if events > 0 {
 		span = p.EventTime(p.Events[events-1]) - p.EventTime(p.Events[0])
 	}
-	period := func(x int64) int64 { return max(span*x/max(events, 1), 1) }
-	return []Sampling{{"C-1", coarse}, {"C-1", fine}, {"C-2", coarse}, {"C-2", fine}, {"C-3", period(coarse)}, {"C-3", period(fine)}}
+	period := func(x int64) int64 { return twoDigits(max(span*x/max(events, 1), 1)) }
+	var out []Sampling
+	for _, s := range []Sampling{{"C-1", coarse}, {"C-1", fine}, {"C-2", coarse}, {"C-2", fine}, {"C-3", period(coarse)}, {"C-3", period(fine)}} {
+		if len(out) == 0 || out[len(out)-1] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// twoDigits rounds n to its two leading digits (677118 to 680000).
+func twoDigits(n int64) int64 {
+	scale := int64(1)
+	for n/scale >= 100 {
+		scale *= 10
+	}
+	return (n + scale/2) / scale * scale
 }

@@ -86,7 +86,7 @@ func TestSettings(t *testing.T) {
 		events int
 		want   string
 	}{
-		{20, "[C-1 every 2 events C-1 every 2 events C-2 every 2 events C-2 every 2 events C-3 every 100µs C-3 every 100µs]"},
+		{20, "[C-1 every 2 events C-2 every 2 events C-3 every 100µs]"},
 		{5000, "[C-1 every 50 events C-1 every 5 events C-2 every 50 events C-2 every 5 events C-3 every 10µs C-3 every 1µs]"},
 		{1_000_000, "[C-1 every 1000 events C-1 every 100 events C-2 every 1000 events C-2 every 100 events C-3 every 1µs C-3 every 100ns]"},
 	} {

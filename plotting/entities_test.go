@@ -26,7 +26,7 @@ func shop(t *testing.T) (*analysis.Entities, *analysis.Cels) {
 		t.Fatal(err)
 	}
 	tree := analysis.NewTree(p)
-	em := m.Apply(tree)
+	em := m.Apply(p)
 	cs, err := analysis.NewCels(tree, em, analysis.CelStep{Entries: 2}, 100)
 	if err != nil {
 		t.Fatal(err)
