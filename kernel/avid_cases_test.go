@@ -115,8 +115,8 @@ func TestAVIDDeterministic(t *testing.T) {
 // line that matches nothing is a note.
 func TestAVIDBadInput(t *testing.T) {
 	for _, c := range []struct{ code, want string }{
-		{"mapping m <<\nUI class ui.*\nCore ui.core.*\nend", "mapping m: line 2: expected `ENTITY class PATTERN` (three words), found 2 words"},
-		{"mapping m <<\nUI klass ui.*\nend", `mapping m: line 1: expected class (or package, module, namespace, file, function) after the entity UI, found "klass"`},
+		{"mapping m <<\nUI class ui.*\nCore ui.core.*\nend", "mapping m: line 2 of the mapping (line 3 of the cell): expected `ENTITY class PATTERN` (three words), found 2 words"},
+		{"mapping m <<\nUI klass ui.*\nend", `mapping m: line 1 of the mapping (line 2 of the cell): expected class (or package, module, namespace, file, function) after the entity UI, found "klass"`},
 		{"mapping m <<\nUI class ui.*", "<< opens a block that no line `end` closes"},
 		{"mapping m <<\n# nothing\nend", "mapping m: no mapping lines"},
 		{"load demo:profvis-toy\ncels", "cels profvis-toy: no time order: cels and sampling need an evented recording"},

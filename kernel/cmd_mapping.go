@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -43,6 +44,10 @@ func runMapping(c *Call) error {
 		return nil
 	}
 	m, err := analysis.ParseMapping(name, c.Arg(1))
+	var se *analysis.SyntaxError
+	if errors.As(err, &se) && se.Line > 0 { // the block starts on the line after the command
+		return fmt.Errorf("mapping %s: line %d of the mapping (line %d of the cell): %s", name, se.Line, c.Line+se.Line, se.Msg)
+	}
 	if err != nil {
 		return fmt.Errorf("mapping %w", err)
 	}

@@ -20,7 +20,7 @@ type CelsPicture struct {
 }
 
 // celColumns is the number of cels side by side in the sheet.
-const celColumns = 3
+const celColumns = 2
 
 // DrawCels draws the cels of cs, its entities placed as in DrawEntities(e)
 // (e and cs come from one tree and mapping). The same input gives the same

@@ -21,9 +21,9 @@ import (
 const (
 	graphWidth  = 640.0
 	graphHeight = 520.0
-	maxBox      = 84.0 // side of the box of the entity with the most self
+	maxBox      = 72.0 // side of the box of the entity with the most self
 	minBox      = 6.0
-	celScale    = 0.55
+	celScale    = 0.8
 	labelRoom   = 34.0 // under the lowest box: its name, share and allocation bar
 )
 
