@@ -46,6 +46,10 @@ type rule struct {
 	re      *regexp.Regexp
 }
 
+// MaxMappingLines bounds a mapping: applying one costs the frames times
+// its lines, at worst.
+const MaxMappingLines = 1000
+
 // mappingKinds are the words a mapping line may use between entity and
 // pattern.
 var mappingKinds = []string{"class", "package", "module", "namespace", "file", "function"}
@@ -71,7 +75,9 @@ func ParseMapping(name, text string) (*Mapping, error) {
 			m.Entities = append(m.Entities, f[0])
 		}
 		r.entity, r.text = id, strings.TrimSpace(line)
-		m.rules = append(m.rules, r)
+		if m.rules = append(m.rules, r); len(m.rules) > MaxMappingLines {
+			return nil, LineError(name, i+1, "more than %d mapping lines: group frames with * patterns", MaxMappingLines)
+		}
 	}
 	if len(m.rules) == 0 {
 		return nil, fmt.Errorf("%s: no mapping lines: expected lines `ENTITY class PATTERN`, such as `JDK class java.*`", name)

@@ -165,8 +165,38 @@ func TestMappingFileAndLevelUsing(t *testing.T) {
 	if strings.Contains(view, "ui.Main") {
 		t.Errorf("level using= view shows frame names:\n%s", view)
 	}
-	rec, err = RunForTest(t, s, "level 99")
+	rec, err = RunForTest(t, s, "filter focus=Cart\nview")
+	if err != nil || !strings.Contains(rec.Text(), "Core [12us") || strings.Contains(rec.Text(), "core.Cart") {
+		t.Errorf("a standing filter after level using= keeps the entities: %v\n%s", err, rec.Text())
+	}
+	rec, err = RunForTest(t, s, "filter off\nlevel 99")
 	if err != nil || !strings.Contains(rec.Text(), "ui.Main.run") {
 		t.Errorf("level 99 after using=: %v\n%s", err, rec.Text())
+	}
+}
+
+// A heap profile has allocation values: entities shows them per entity (and
+// no arcs: a heap profile has no call counts, which the answer says). The
+// oracle: go tool pprof -sample_index=alloc_objects -top -nodefraction=0
+// gives regexp's and regexp/syntax's functions 14,295 objects flat.
+func TestEntitiesAllocations(t *testing.T) {
+	path, err := filepath.Abs("../notebooks/data/heap-series/1644509272337470000.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := avidRun(t, "load "+path+" as heap\nentities")[1]
+	doc := jsonOf(t, b)
+	var alloc float64
+	for _, e := range doc["entities"].([]any) {
+		if e := e.(map[string]any); e["name"] == "regexp" {
+			alloc = e["alloc"].(float64)
+		}
+	}
+	text := b["text/plain"].(string)
+	if alloc != 14295 || doc["source"] != "none" || !strings.Contains(text, "allocations (alloc_objects)") || !strings.Contains(text, "calls: none") {
+		t.Errorf("heap entities: regexp allocations %v, source %v; want 14295 alloc_objects, none\n%s", alloc, doc["source"], text)
+	}
+	if !strings.Contains(b["image/svg+xml"].(string), "allocations 14295 alloc_objects") {
+		t.Errorf("the picture has no allocation bar for regexp")
 	}
 }
