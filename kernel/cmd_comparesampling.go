@@ -62,7 +62,8 @@ func runCompareSampling(c *Call) error {
 		n := analysis.RecordSize(q)
 		t.Rows = append(t.Rows, []any{s.String(), n, percentCell(n, size), fmt.Sprintf("%d of %d", d.Found, d.Of), shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)})
 	}
-	t.Note = "calls recovered: Σ min(thinned, full) ÷ Σ full over the arcs between entities; calls spurious: Σ max(thinned − full, 0) ÷ Σ thinned; " +
+	t.Note = "calls: the recording's and C-1's from their events, C-2's and C-3's by stack diffs; " +
+		"calls recovered: Σ min(thinned, full) ÷ Σ full over the arcs between entities; calls spurious: Σ max(thinned − full, 0) ÷ Σ thinned; " +
 		"phases ARI: adjusted Rand index of the phases by entity on the recording's intervals"
 	if phaseErr != nil {
 		t.Note += fmt.Sprintf("; no phases: %v", phaseErr)
