@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/phase"
 )
 
 var compareSamplingCommand = &Command{
@@ -35,41 +36,71 @@ func runCompareSampling(c *Call) error {
 	if err != nil {
 		return err
 	}
-	fullTree := analysis.NewTree(p)
-	full := analysis.NewEntities(fullTree, em, p.DefaultValue)
-	fv, fr, phaseErr := entityPhases(c.Ctx, fullTree, em, 0)
-	size := analysis.RecordSize(p)
+	ref := newSamplingRef(c, p, em)
 	t := &Table{Title: fmt.Sprintf("%s: samplings compared by %s (%d events)", l.Name, by, len(p.Events)),
 		Columns: []string{"sampling", "records", "size", "arcs found", "calls recovered", "calls spurious", "phases ARI"}, Precision: 3}
-	t.Rows = append(t.Rows, []any{"recording", size, percentCell(size, size), fmt.Sprintf("%d of %d", len(full.Arcs), len(full.Arcs)), shareCell(1), shareCell(0), ariCell(1, phaseErr)})
+	n := len(ref.full.Arcs)
+	t.Rows = append(t.Rows, []any{"recording", ref.size, percentCell(ref.size, ref.size), fmt.Sprintf("%d of %d", n, n),
+		shareCell(1), shareCell(0), ariCell(1, ref.phaseErr)})
 	for _, s := range analysis.Settings(p) {
 		if err := c.Ctx.Err(); err != nil {
 			return err
 		}
-		q, err := analysis.Thin(p, s)
+		row, err := samplingRow(c, ref, s)
 		if err != nil {
 			return fmt.Errorf("compare-sampling %s: %v: %w", l.Name, s, err)
 		}
-		qt := analysis.NewTree(q)
-		d := analysis.CompareArcs(full, analysis.NewEntities(qt, em, q.DefaultValue))
-		ari := 0.0
-		if phaseErr == nil {
-			tv, tr, err := entityPhases(c.Ctx, qt, em, fv.Intervals[0].End-fv.Intervals[0].Start)
-			if err == nil {
-				ari = alignedARI(fv, fr, tv, tr)
-			}
-		}
-		n := analysis.RecordSize(q)
-		t.Rows = append(t.Rows, []any{s.String(), n, percentCell(n, size), fmt.Sprintf("%d of %d", d.Found, d.Of), shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)})
+		t.Rows = append(t.Rows, row)
 	}
 	t.Note = "calls: the recording's and C-1's from their events, C-2's and C-3's by stack diffs; " +
 		"calls recovered: Σ min(thinned, full) ÷ Σ full over the arcs between entities; calls spurious: Σ max(thinned − full, 0) ÷ Σ thinned; " +
 		"phases ARI: adjusted Rand index of the phases by entity on the recording's intervals"
-	if phaseErr != nil {
-		t.Note += fmt.Sprintf("; no phases: %v", phaseErr)
+	if ref.phaseErr != nil {
+		t.Note += fmt.Sprintf("; no phases: %v", ref.phaseErr)
 	}
 	c.Table(t)
 	return nil
+}
+
+// samplingRef is the full recording the samplings are measured against.
+type samplingRef struct {
+	p        *analysis.Profile
+	em       *analysis.EntityMap
+	full     *analysis.Entities
+	size     int64
+	vectors  *phase.Vectors
+	phases   *phase.Result
+	phaseErr error // why the recording has no phases, or nil
+}
+
+func newSamplingRef(c *Call, p *analysis.Profile, em *analysis.EntityMap) *samplingRef {
+	t := analysis.NewTree(p)
+	ref := &samplingRef{p: p, em: em, full: analysis.NewEntities(t, em, p.DefaultValue), size: analysis.RecordSize(p)}
+	ref.vectors, ref.phases, ref.phaseErr = entityPhases(c.Ctx, t, em, 0)
+	return ref
+}
+
+// samplingRow thins the recording by s and measures it: size, arcs, phases (n/a
+// where the thinned recording has none).
+func samplingRow(c *Call, ref *samplingRef, s analysis.Sampling) ([]any, error) {
+	q, err := analysis.Thin(ref.p, s)
+	if err != nil {
+		return nil, err
+	}
+	qt := analysis.NewTree(q)
+	d := analysis.CompareArcs(ref.full, analysis.NewEntities(qt, ref.em, q.DefaultValue))
+	phaseErr, ari := ref.phaseErr, 0.0
+	if phaseErr == nil {
+		iv := ref.vectors.Intervals[0]
+		var tv *phase.Vectors
+		var tr *phase.Result
+		if tv, tr, phaseErr = entityPhases(c.Ctx, qt, ref.em, iv.End-iv.Start); phaseErr == nil {
+			ari = alignedARI(ref.vectors, ref.phases, tv, tr)
+		}
+	}
+	n := analysis.RecordSize(q)
+	return []any{s.String(), n, percentCell(n, ref.size), fmt.Sprintf("%d of %d", d.Found, d.Of),
+		shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)}, nil
 }
 
 // shareCell shows a share as a percentage; its JSON is the fraction.
