@@ -57,6 +57,9 @@ func Thin(p *Profile, s Sampling) (*Profile, error) {
 	case "C-2":
 		th.c2(s.Every)
 	case "C-3":
+		if err := th.c3Room(s.Every); err != nil {
+			return nil, err
+		}
 		th.c3(s.Every)
 	default:
 		return nil, fmt.Errorf("sampling %q: want C-1, C-2 or C-3", s.Kind)
@@ -137,6 +140,24 @@ func (th *thinner) c3(period int64) {
 			th.snaps = append(th.snaps, snap{next, t, th.stackAfter(current[t])})
 		}
 	}
+}
+
+// c3Room refuses a period that would take more snapshots (ticks times
+// threads) than a profile may hold samples (DefaultLimits.Samples), naming
+// a period that fits.
+func (th *thinner) c3Room(period int64) error {
+	threads := map[int32]bool{}
+	for i := range th.p.Calls {
+		threads[th.p.Calls[i].thread] = true
+	}
+	span := th.end - th.p.EventTime(th.p.Events[0])
+	n, max := (span/period+1)*int64(len(threads)), DefaultLimits.Samples
+	if span/period+1 > max || n > max {
+		fit := twoDigitsUp(span/(max/int64(len(threads))-1) + 1) // (span/fit + 1) × threads ≤ max
+		return fmt.Errorf("C-3 every %v takes %d snapshots of %d threads, more than the limit of %d: use a period of %v or more",
+			time.Duration(period), n, len(threads), max, time.Duration(fit))
+	}
+	return nil
 }
 
 // stackAfter returns the frames of the stack of e's thread right after e.
@@ -227,9 +248,22 @@ func Settings(p *Profile) []Sampling {
 
 // twoDigits rounds n to its two leading digits (677118 to 680000).
 func twoDigits(n int64) int64 {
+	scale := twoDigitScale(n)
+	return (n + scale/2) / scale * scale
+}
+
+// twoDigitsUp rounds n up to two leading digits (677118 to 680000, 101 to
+// 110).
+func twoDigitsUp(n int64) int64 {
+	scale := twoDigitScale(n)
+	return (n + scale - 1) / scale * scale
+}
+
+// twoDigitScale is the power of ten below n's two leading digits.
+func twoDigitScale(n int64) int64 {
 	scale := int64(1)
 	for n/scale >= 100 {
 		scale *= 10
 	}
-	return (n + scale/2) / scale * scale
+	return scale
 }

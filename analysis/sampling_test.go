@@ -98,3 +98,25 @@ func TestSettings(t *testing.T) {
 		}
 	}
 }
+
+// C-3 refuses a period that takes more snapshots than a profile may hold,
+// before taking any.
+func TestThinC3Limit(t *testing.T) {
+	_, err := Thin(secondLong(), Sampling{"C-3", 1})
+	want := "C-3 every 1ns takes 1000000001 snapshots of 1 threads, more than the limit of 10000000: use a period of 110ns or more"
+	if err == nil || err.Error() != want {
+		t.Errorf("Thin every 1ns of 1s: error %v, want %q", err, want)
+	}
+	th := &thinner{p: secondLong(), end: 1e9}
+	if err := th.c3Room(110); err != nil {
+		t.Errorf("the period the error names is refused too: %v", err)
+	}
+}
+
+// secondLong is the recording of TestThinC3Limit: f from 0 to 1 s.
+func secondLong() *Profile {
+	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
+	b.Enter("t", b.Frame(Frame{Name: "f"}), 0)
+	b.Exit("t", 1e9)
+	return b.Finish()
+}
