@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
@@ -77,6 +78,9 @@ func newSamplingRef(c *Call, p *analysis.Profile, em *analysis.EntityMap) *sampl
 	t := analysis.NewTree(p)
 	ref := &samplingRef{p: p, em: em, full: analysis.NewEntities(t, em, p.DefaultValue), size: analysis.RecordSize(p)}
 	ref.vectors, ref.phases, ref.phaseErr = entityPhases(c.Ctx, t, em, 0)
+	if ref.phaseErr == nil && len(ref.vectors.Intervals) == 0 {
+		ref.phaseErr = errors.New("the recording has no intervals")
+	}
 	return ref
 }
 
