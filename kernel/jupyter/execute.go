@@ -45,10 +45,10 @@ func (r *request) execute() {
 		r.reply(map[string]any{"status": "ok", "execution_count": k.count, "payload": out.payload, "user_expressions": map[string]any{}})
 		return
 	}
-	content := errorContent(jerr)
 	if !c.Silent {
-		k.publish(r.m, "error", content)
+		k.publish(r.m, "error", errorMessage(jerr))
 	}
+	content := errorContent(jerr)
 	content["execution_count"] = k.count
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
