@@ -28,6 +28,7 @@ type Loaded struct {
 // commands.
 type Session struct {
 	Dir      string // directory that relative paths are resolved against
+	Settings Settings
 	profiles map[string]*Loaded
 	current  string
 	loads    int // profiles loaded so far, for default names
@@ -38,7 +39,7 @@ type Session struct {
 
 // NewSession returns an empty session resolving paths against dir.
 func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}}
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings()}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes
