@@ -99,6 +99,10 @@ func interrupted(line int) *jupyter.Error {
 
 // stmt runs one statement: a help request CMD? or a command.
 func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyter.Error {
+	st, err := expandStmt(st, in.s.Param)
+	if err != nil {
+		return &jupyter.Error{Name: "NameError", Value: err.Error()}
+	}
 	if name, ok := helpWord(st.Words[0]); ok && Lookup(name) != nil {
 		out.Payload(pager(Lookup(name)))
 		return nil
