@@ -146,6 +146,16 @@ func (o *cellOutput) Display(data Bundle, metadata map[string]any) {
 	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{}})
 }
 
+// DisplayID implements Updater.
+func (o *cellOutput) DisplayID(id string, data Bundle, metadata map[string]any) {
+	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
+// Update implements Updater.
+func (o *cellOutput) Update(id string, data Bundle, metadata map[string]any) {
+	o.emit("update_display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
 // Result implements Output.
 func (o *cellOutput) Result(data Bundle, metadata map[string]any) {
 	o.mu.Lock()
@@ -188,4 +198,7 @@ func object(m map[string]any) map[string]any {
 	return m
 }
 
-var _ Output = (*cellOutput)(nil)
+var (
+	_ Output  = (*cellOutput)(nil)
+	_ Updater = (*cellOutput)(nil)
+)

@@ -277,3 +277,29 @@ func TestErrorMessageFields(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplayUpdate: an Updater's display carries its id in
+// transient.display_id, and its update is an update_display_data of the
+// same id with the new data.
+func TestDisplayUpdate(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	id := c.execute("progress p-1", true)
+	var got []string
+	for len(got) < 2 {
+		m := c.next(c.iopubC, "the display and its update")
+		var p Header
+		json.Unmarshal(m.Parent, &p)
+		if p.MsgID != id || (m.Header.MsgType != "display_data" && m.Header.MsgType != "update_display_data") {
+			continue
+		}
+		var ct struct {
+			Data      Bundle            `json:"data"`
+			Transient map[string]string `json:"transient"`
+		}
+		json.Unmarshal(m.Content, &ct)
+		got = append(got, fmt.Sprintf("%s %s %v", m.Header.MsgType, ct.Transient["display_id"], ct.Data["text/plain"]))
+	}
+	if want := []string{"display_data p-1 working…", "update_display_data p-1 done"}; !slices.Equal(got, want) {
+		t.Errorf("iopub = %q, want %q", got, want)
+	}
+}
