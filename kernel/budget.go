@@ -29,8 +29,14 @@ type budgetOutput struct {
 	noted bool // a note about a stream cut was shown
 }
 
-func withBudget(out jupyter.Output, st *Settings) *budgetOutput {
-	return &budgetOutput{Output: out, st: st}
+// withBudget returns out under the budget of st.MaxOutput; it is an
+// Updater when out is one.
+func withBudget(out jupyter.Output, st *Settings) jupyter.Output {
+	b := &budgetOutput{Output: out, st: st}
+	if u, ok := out.(jupyter.Updater); ok {
+		return updaterBudget{b, u}
+	}
+	return b
 }
 
 func (b *budgetOutput) left() int64 { return max(b.st.MaxOutput-b.used, 0) }

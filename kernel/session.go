@@ -32,6 +32,7 @@ type Session struct {
 	profiles map[string]*Loaded
 	current  string
 	loads    int // profiles loaded so far, for default names
+	displays int // progress lines shown so far, for unique display ids (progress.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
