@@ -17,7 +17,7 @@ var commands = []*Command{
 	// AVID: architectural views of calls between entities, over time, and sampled.
 	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
 	// The session itself.
-	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
+	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
 
 func init() {
