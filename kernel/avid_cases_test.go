@@ -156,7 +156,7 @@ func TestMappingFileAndLevelUsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	view := rec.Bundles()[1]["text/plain"].(string)
+	view := rec.Bundles()[1]["text/plain"].(string) // level's view; entities' picture and tables follow
 	for _, want := range []string{"every frame compacted to its entity by the mapping shop.map", "UI [19us", "Core [12us", "(other) [1us"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("level using= view lacks %q:\n%s", want, view)
@@ -184,7 +184,8 @@ func TestEntitiesAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := avidRun(t, "load "+path+" as heap\nentities")[1]
+	bs := avidRun(t, "set pictures=svg\nload "+path+" as heap\nentities")
+	pic, b := bs[1], bs[2]
 	doc := jsonOf(t, b)
 	var alloc float64
 	for _, e := range doc["entities"].([]any) {
@@ -196,7 +197,7 @@ func TestEntitiesAllocations(t *testing.T) {
 	if alloc != 14295 || doc["source"] != "none" || !strings.Contains(text, "allocations (alloc_objects)") || !strings.Contains(text, "calls: none") {
 		t.Errorf("heap entities: regexp allocations %v, source %v; want 14295 alloc_objects, none\n%s", alloc, doc["source"], text)
 	}
-	if !strings.Contains(b["image/svg+xml"].(string), "allocations 14295 alloc_objects") {
+	if !strings.Contains(pic["image/svg+xml"].(string), "allocations 14295 alloc_objects") {
 		t.Errorf("the picture has no allocation bar for regexp")
 	}
 }

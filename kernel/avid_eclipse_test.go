@@ -27,7 +27,7 @@ type features struct {
 
 func eclipseFeatures(t *testing.T, demo string) features {
 	t.Helper()
-	b := avidRun(t, "load demo:"+demo+"\n"+eclipseMapping+"cels mapping=eclipse step=1 max=1000")[1]
+	b := avidRun(t, "set max=64MiB\nload demo:"+demo+"\n"+eclipseMapping+"cels mapping=eclipse step=1 max=1000")[1]
 	var f features
 	var javaProject, atUI, atSecond int64
 	for _, c := range jsonOf(t, b)["cels"].([]any) {

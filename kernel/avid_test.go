@@ -60,7 +60,8 @@ func indented(t *testing.T, v any) []byte {
 // calls a helper of no entity (UI→(other) 1); Cart.add calling Price.total
 // stays inside Core. Self and total: one µs per interval between events.
 func TestEntitiesShop(t *testing.T) {
-	b := avidRun(t, shopCell+"entities mapping=shop")[1]
+	bs := avidRun(t, shopCell+"entities mapping=shop")
+	pic, b := bs[1], bs[2] // the picture, then the tables
 	want := map[string]any{
 		"source": "events", "unit": "nanoseconds",
 		"entities": []any{
@@ -82,10 +83,8 @@ func TestEntitiesShop(t *testing.T) {
 		t.Errorf("entities JSON:\n%s\nwant\n%s", indented(t, got), indented(t, want))
 	}
 	golden.Check(t, filepath.Join("testdata", "avid", "shop-entities.txt"), []byte(b["text/plain"].(string)))
-	for _, mime := range []string{"image/svg+xml", "text/html"} {
-		if !strings.Contains(b[mime].(string), "<svg") {
-			t.Errorf("entities %s holds no SVG", mime)
-		}
+	if !strings.Contains(pic["text/html"].(string), `<img class="proflens-picture" src="data:image/svg+xml;base64,`) {
+		t.Errorf("entities' picture is not sent as a picture: %.200s", pic["text/html"])
 	}
 }
 
@@ -118,8 +117,8 @@ func TestCelsShop(t *testing.T) {
 		t.Errorf("cels (%v):\n%s\nwant\n%s", got["source"], strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 	golden.Check(t, filepath.Join("testdata", "avid", "shop-cels.txt"), []byte(b["text/plain"].(string)))
-	if html := b["text/html"].(string); strings.Count(html, `class="pl-cel"`) != 5 || !strings.Contains(html, "<script>") {
-		t.Errorf("cels text/html is not a player of 5 cels")
+	if html := b["text/html"].(string); strings.Count(html, `<div class="pl-cel"><img class="proflens-picture"`) != 5 || !strings.Contains(html, "<script>") {
+		t.Errorf("cels text/html is not a player of 5 cels, each a picture")
 	}
 }
 

@@ -17,7 +17,8 @@ var celsCommand = &Command{
 		"default into about 12 cels. Each cel is the entity graph of `entities` with, on every arc, the calls " +
 		"made up to the cel's end and, in colour, \"(+N)\" for those made in the cel, and the call stack at the " +
 		"cel's end as a grey hyperarc through its entities. Inline, the cels are small multiples that a script " +
-		"turns into a player (step back, play, step forward, a slider) where the notebook runs scripts; " +
+		"turns into a player (step back, play, step forward, a slider) where the notebook runs scripts (a " +
+		"trusted notebook); elsewhere they stay small multiples (`set pictures=` chooses how they are sent); " +
 		"`export cels FILE.html` writes the player as a page that works offline. Cels need time order: an " +
 		"evented recording, or samples with times (calls then recovered by stack diffs). The JSON is " +
 		"`{\"cels\": [{\"start\", \"end\", \"stack\": [entity…], \"arcs\": [{\"from\", \"to\", \"step\", \"total\"}]}]}`.",
@@ -58,12 +59,18 @@ func runCels(c *Call) error {
 	}
 	note := mappingNotes(c.Subject(), cs.Source, em)
 	l.Picture, l.Cels = pic.Sheet, plotting.CelsPage(pic, l.Name+" · cels by "+by)
-	c.Out.Display(jupyter.Bundle{
-		"image/svg+xml":    string(pic.Sheet),
-		"text/html":        string(pic.Player) + "<pre>" + html.EscapeString(note) + "</pre>",
-		"text/plain":       pic.Text + note + "\n",
-		"application/json": celsDoc(cs),
-	}, nil)
+	b := jupyter.Bundle{"text/plain": pic.Text + note + "\n", "application/json": celsDoc(cs)}
+	mode := c.Session.Settings.Pictures
+	if mode != PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
+		embed := func(svg []byte, k int) string {
+			return PictureHTML(svg, fmt.Sprintf("cel %d of %d", k+1, len(pic.Cels)))
+		}
+		b["text/html"] = string(plotting.CelsPlayer(pic.Cels, embed)) + "<pre>" + html.EscapeString(note) + "</pre>"
+	}
+	if mode == PicturesSVG || mode == PicturesBoth {
+		b["image/svg+xml"] = string(pic.Sheet)
+	}
+	c.Out.Display(b, nil)
 	return nil
 }
 

@@ -43,9 +43,9 @@ func runEntities(c *Call) error {
 	ents, arcs, doc := entityTables(e)
 	note := mappingNotes(c.Subject(), e.Source, em)
 	l.Picture = pic.SVG
+	c.Picture(pic.SVG, pic.Text)
 	c.Out.Display(jupyter.Bundle{
-		"image/svg+xml":    string(pic.SVG),
-		"text/html":        "<div>" + string(pic.SVG) + "</div>\n" + ents.HTML() + arcs.HTML() + "<pre>" + html.EscapeString(note) + "</pre>",
+		"text/html":        ents.HTML() + arcs.HTML() + "<pre>" + html.EscapeString(note) + "</pre>",
 		"text/plain":       fmt.Sprintf("%s: entities by %s\n", c.Subject(), by) + ents.Plain() + arcs.Plain() + note + "\n",
 		"application/json": doc,
 	}, nil)

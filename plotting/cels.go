@@ -15,7 +15,7 @@ import (
 type CelsPicture struct {
 	Cels   [][]byte // one SVG per cel
 	Sheet  []byte   // every cel in one SVG, as small multiples
-	Player []byte   // HTML: the small multiples, which a script turns into a player
+	Player []byte   // HTML: the small multiples inline, which a script turns into a player (CelsPlayer)
 	Text   string   // one line per cel
 }
 
@@ -44,7 +44,7 @@ func DrawCels(cs *analysis.Cels, e *analysis.Entities, profile string) (*CelsPic
 	}
 	pic.Text = text.String()
 	pic.Sheet = sheet(pic.Cels)
-	pic.Player = player(pic.Cels)
+	pic.Player = CelsPlayer(pic.Cels, Inline)
 	return pic, nil
 }
 

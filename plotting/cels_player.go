@@ -40,14 +40,20 @@ show(0);
 });
 })();`
 
-// player returns the cels as the player's HTML.
-func player(cels [][]byte) []byte {
+// Inline embeds a cel in the player as inline SVG, with its tooltips: for
+// pages that are trusted, such as an exported file.
+func Inline(svg []byte, _ int) string { return string(bytes.TrimSuffix(svg, []byte("\n"))) }
+
+// CelsPlayer returns the player of the cels, each put in the page by embed
+// (given the cel's SVG and index): Inline, or the caller's own form, such
+// as an <img> that front ends keep where they remove inline SVG.
+func CelsPlayer(cels [][]byte, embed func(svg []byte, k int) string) []byte {
 	var b bytes.Buffer
 	b.WriteString(`<div class="pl-cels">` + "\n")
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:6px;align-items:flex-start">` + "\n")
-	for _, c := range cels {
+	for k, c := range cels {
 		b.WriteString(`<div class="pl-cel">`)
-		b.Write(bytes.TrimSuffix(c, []byte("\n")))
+		b.WriteString(embed(c, k))
 		b.WriteString("</div>\n")
 	}
 	b.WriteString("</div>\n<script>" + celsScript + "</script>\n</div>\n")
