@@ -187,6 +187,7 @@ func TestEntitiesAllocations(t *testing.T) {
 	bs := avidRun(t, "set pictures=svg\nload "+path+" as heap\nentities")
 	pic, b := bs[1], bs[2]
 	doc := jsonOf(t, b)
+	arcsText := bs[3]["text/plain"].(string)
 	var alloc float64
 	for _, e := range doc["entities"].([]any) {
 		if e := e.(map[string]any); e["name"] == "regexp" {
@@ -194,7 +195,7 @@ func TestEntitiesAllocations(t *testing.T) {
 		}
 	}
 	text := b["text/plain"].(string)
-	if alloc != 14295 || doc["source"] != "none" || !strings.Contains(text, "allocations (alloc_objects)") || !strings.Contains(text, "calls: none") {
+	if alloc != 14295 || doc["source"] != "none" || !strings.Contains(text, "allocations (alloc_objects)") || !strings.Contains(arcsText, "calls: none") {
 		t.Errorf("heap entities: regexp allocations %v, source %v; want 14295 alloc_objects, none\n%s", alloc, doc["source"], text)
 	}
 	if !strings.Contains(pic["image/svg+xml"].(string), "allocations 14295 alloc_objects") {

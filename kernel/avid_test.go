@@ -61,7 +61,7 @@ func indented(t *testing.T, v any) []byte {
 // stays inside Core. Self and total: one µs per interval between events.
 func TestEntitiesShop(t *testing.T) {
 	bs := avidRun(t, shopCell+"entities mapping=shop")
-	pic, b := bs[1], bs[2] // the picture, then the tables
+	pic, b, arcs := bs[1], bs[2], bs[3] // the picture, the entities' table and JSON, the arcs' table
 	want := map[string]any{
 		"source": "events", "unit": "nanoseconds",
 		"entities": []any{
@@ -82,7 +82,7 @@ func TestEntitiesShop(t *testing.T) {
 	if got := jsonOf(t, b); !reflect.DeepEqual(got, want) {
 		t.Errorf("entities JSON:\n%s\nwant\n%s", indented(t, got), indented(t, want))
 	}
-	golden.Check(t, filepath.Join("testdata", "avid", "shop-entities.txt"), []byte(b["text/plain"].(string)))
+	golden.Check(t, filepath.Join("testdata", "avid", "shop-entities.txt"), []byte(b["text/plain"].(string)+arcs["text/plain"].(string)))
 	if !strings.Contains(pic["text/html"].(string), `<img class="proflens-picture" src="data:image/svg+xml;base64,`) {
 		t.Errorf("entities' picture is not sent as a picture: %.200s", pic["text/html"])
 	}

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"html"
 	"strconv"
 
 	"github.com/proflens/proflens/analysis"
@@ -59,18 +58,19 @@ func runCels(c *Call) error {
 	}
 	note := mappingNotes(c.Subject(), cs.Source, em)
 	l.Picture, l.Cels = pic.Sheet, plotting.CelsPage(pic, l.Name+" · cels by "+by)
-	b := jupyter.Bundle{"text/plain": pic.Text + note + "\n", "application/json": celsDoc(cs)}
+	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}
 	mode := c.Session.Settings.Pictures
 	if mode != PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
 		embed := func(svg []byte, k int) string {
 			return PictureHTML(svg, fmt.Sprintf("cel %d of %d", k+1, len(pic.Cels)))
 		}
-		b["text/html"] = string(plotting.CelsPlayer(pic.Cels, embed)) + "<pre>" + html.EscapeString(note) + "</pre>"
+		b["text/html"] = string(plotting.CelsPlayer(pic.Cels, embed))
 	}
 	if mode == PicturesSVG || mode == PicturesBoth {
 		b["image/svg+xml"] = string(pic.Sheet)
 	}
 	c.Out.Display(b, nil)
+	c.Print(note + "\n")
 	return nil
 }
 

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"html"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel/jupyter"
@@ -19,7 +18,7 @@ var entitiesCommand = &Command{
 		"speedscope evented profiles) and recovered by diffing consecutive stacks per thread for samples in " +
 		"time order; the answer says which. The picture comes with a table of the entities and one of the arcs; " +
 		"its JSON is `{\"source\", \"entities\": [{\"name\", \"self\", \"total\", \"calls_in\"}], \"arcs\": " +
-		"[{\"from\", \"to\", \"calls\"}]}`, values as raw integers in the profile's unit. Without `mapping=`, " +
+		"[{\"from\", \"to\", \"calls\"}]}` (with the entities' table), values as raw integers in the profile's unit. Without `mapping=`, " +
 		"each package (top-level name) is an entity.",
 	Options: []Option{mappingOpt},
 	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
@@ -44,10 +43,9 @@ func runEntities(c *Call) error {
 	note := mappingNotes(c.Subject(), e.Source, em)
 	l.Picture = pic.SVG
 	c.Picture(pic.SVG, pic.Text)
-	c.Out.Display(jupyter.Bundle{
-		"text/html":        ents.HTML() + arcs.HTML() + "<pre>" + html.EscapeString(note) + "</pre>",
-		"text/plain":       fmt.Sprintf("%s: entities by %s\n", c.Subject(), by) + ents.Plain() + arcs.Plain() + note + "\n",
-		"application/json": doc,
-	}, nil)
+	ents.Title = fmt.Sprintf("%s: entities by %s", c.Subject(), by)
+	c.Out.Display(jupyter.Bundle{"text/html": ents.HTML(), "text/plain": ents.Plain(), "application/json": doc}, nil)
+	arcs.Title, arcs.Note = "calls between entities", note
+	c.Out.Display(jupyter.Bundle{"text/html": arcs.HTML(), "text/plain": arcs.Plain()}, nil)
 	return nil
 }

@@ -8,22 +8,25 @@ import (
 // The cels player is plain HTML that works offline: the cels as small
 // multiples, side by side, and a script that, where scripts run (a trusted
 // notebook, an exported page), shows one cel at a time under a bar with
-// step back, play and step forward buttons and a slider. Where scripts do
-// not run, the small multiples stay. The script finds its players by class,
-// so the page needs no ids, and marks each one it has set up.
+// step back, play and step forward buttons and a slider; the other cels
+// leave the page until shown. Where scripts do not run, the small multiples
+// stay. The script finds its players by class, so the page needs no ids,
+// and marks each one it has set up.
 
 // celsScript turns every .pl-cels not yet set up into a player.
 const celsScript = `(function(){
 var roots=document.querySelectorAll('.pl-cels:not([data-pl-ready])');
 Array.prototype.forEach.call(roots,function(root){
 root.setAttribute('data-pl-ready','1');
-var frames=root.querySelectorAll('.pl-cel'),n=frames.length,cur=0,timer=null;
+var frames=Array.prototype.slice.call(root.querySelectorAll('.pl-cel')),n=frames.length,cur=0,timer=null;
 if(n<2)return;
+var holder=frames[0].parentNode;
+for(var i=1;i<n;i++){holder.removeChild(frames[i]);}
 var bar=document.createElement('div');
 bar.style.cssText='display:flex;gap:6px;align-items:center;margin:4px 0;font:12px monospace';
 function button(text,title,fn){var b=document.createElement('button');b.textContent=text;b.title=title;b.onclick=fn;bar.appendChild(b);return b;}
 function stop(){if(timer){clearInterval(timer);timer=null;}play.textContent='\u25b6 play';}
-function show(k){cur=Math.max(0,Math.min(n-1,k));for(var i=0;i<n;i++){frames[i].style.display=i==cur?'':'none';}slider.value=cur;label.textContent='cel '+(cur+1)+' of '+n;}
+function show(k){k=Math.max(0,Math.min(n-1,k));if(k!=cur){holder.replaceChild(frames[k],frames[cur]);cur=k;}slider.value=cur;label.textContent='cel '+(cur+1)+' of '+n;}
 button('\u25c0','step back',function(){stop();show(cur-1);});
 var play=button('\u25b6 play','play the cels',function(){
 if(timer){stop();return;}

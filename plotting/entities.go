@@ -97,13 +97,21 @@ type entityBox struct {
 	x, y, side float64 // centre and side
 	fill, tip  string
 	alloc      float64 // the allocation bar's share of the widest, -1 for none
+	labelY     float64 // the middle of its label (place)
 }
+
+// label is what a box shows: the entity's name and share.
+func (b *entityBox) label() string { return b.name + " " + b.share }
 
 type graphArc struct {
 	from, to   int32
 	label, tip string
 	width      float64
 	hot        bool // has calls in the cel drawn
+
+	x0, y0, cx, cy, x1, y1 float64 // the curve: ends and control point (place)
+	lx, ly                 float64 // the label's centre
+	shown                  bool    // the label has a free place
 }
 
 // shownEntities returns the entities drawn: all of the mapping's, and
@@ -179,6 +187,7 @@ func (g *graph) arc(a analysis.Arc, label string, most int64, hot bool) graphArc
 // paint writes the graph as SVG: the stack's hyperarc, the arcs, then the
 // boxes on top.
 func (g *graph) paint(w io.Writer) error {
+	g.place()
 	s := newSVG(w, g.w, g.h)
 	s.text(margin, 15, 0, "start", g.title)
 	g.paintStack(s)

@@ -47,43 +47,28 @@ func (g *graph) paintStack(s *svgWriter) {
 	s.closeGroup()
 }
 
-// paintArc draws an arc as a curve bending to its right, so that the arcs
-// A→B and B→A stay apart, with an arrowhead at the callee and its label
-// at the middle.
+// paintArc draws an arc's curve, its arrowhead at the callee and its label
+// where place put it.
 func (g *graph) paintArc(s *svgWriter, a graphArc) {
-	p, q := g.boxes[a.from], g.boxes[a.to]
-	dx, dy := q.x-p.x, q.y-p.y
-	length := math.Hypot(dx, dy)
-	if length == 0 {
+	if a.x0 == a.x1 && a.y0 == a.y1 {
 		return
 	}
-	cx, cy := (p.x+q.x)/2-dy*0.18, (p.y+q.y)/2+dx*0.18 // the control point, to the right of p→q
-	x0, y0 := edge(p, cx, cy)
-	x1, y1 := edge(q, cx, cy)
 	colour := arcColour
 	if a.hot {
 		colour = hotColour
 	}
+	// The curve sits in a group of its own, out of reach of the hover style
+	// (.pl-n:hover>path), which would thin it under the pointer and so
+	// move it from under the pointer.
 	openTip(s, a.tip)
-	s.printf(`<path d="M%.2f,%.2f Q%.2f,%.2f %.2f,%.2f" fill="none" stroke="%s" stroke-width="%.2f"/>`,
-		x0, y0, cx, cy, x1, y1, colour, a.width)
-	s.printf(`<polygon points="%s" fill="%s"/>`, arrowhead(x1, y1, x1-cx, y1-cy, (5+2*a.width)*math.Sqrt(g.scale)), colour)
-	mx, my := 0.25*x0+0.5*cx+0.25*x1, 0.25*y0+0.5*cy+0.25*y1
-	s.printf(`<text x="%.2f" y="%.2f" dy="0.35em" text-anchor="middle" stroke="#fff" stroke-width="3" paint-order="stroke" fill="%s">%s</text>`,
-		mx, my, colour, esc(a.label))
-	s.closeGroup()
-}
-
-// edge returns where the line from box b's centre towards (x, y) leaves
-// the box, a few pixels out.
-func edge(b entityBox, x, y float64) (float64, float64) {
-	dx, dy := x-b.x, y-b.y
-	m := max(math.Abs(dx), math.Abs(dy))
-	if m == 0 {
-		return b.x, b.y
+	s.printf(`<g><path d="M%.2f,%.2f Q%.2f,%.2f %.2f,%.2f" fill="none" stroke="%s" stroke-width="%.2f"/>`,
+		a.x0, a.y0, a.cx, a.cy, a.x1, a.y1, colour, a.width)
+	s.printf(`<polygon points="%s" fill="%s"/></g>`, arrowhead(a.x1, a.y1, a.x1-a.cx, a.y1-a.cy, (5+2*a.width)*math.Sqrt(g.scale)), colour)
+	if a.shown {
+		s.printf(`<text x="%.2f" y="%.2f" dy="0.35em" text-anchor="middle" stroke="#fff" stroke-width="3" paint-order="stroke" fill="%s">%s</text>`,
+			a.lx, a.ly, colour, esc(a.label))
 	}
-	t := (b.side/2 + 3) / m
-	return b.x + dx*t, b.y + dy*t
+	s.closeGroup()
 }
 
 // arrowhead returns the points of a triangle of the given size with its tip
@@ -104,11 +89,11 @@ func (g *graph) paintBox(s *svgWriter, b entityBox) {
 	openTip(s, b.tip)
 	h := b.side / 2
 	s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="#fff"/>`, b.x-h, b.y-h, b.side, b.side, b.fill)
-	s.printf(`<text x="%.2f" y="%.2f" text-anchor="middle">%s %s</text>`, b.x, b.y+h+12, esc(b.name), b.share)
+	s.printf(`<text x="%.2f" y="%.2f" dy="0.35em" text-anchor="middle">%s</text>`, b.x, b.labelY, esc(b.label()))
 	if b.alloc >= 0 {
-		w := 40 * g.scale
+		w, y := 40*g.scale, b.labelY+fontSize/2+2
 		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="#e5e5e5"/><rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="%s"/>`,
-			b.x-w/2, b.y+h+16, w, b.x-w/2, b.y+h+16, w*b.alloc, allocColour)
+			b.x-w/2, y, w, b.x-w/2, y, w*b.alloc, allocColour)
 	}
 	s.closeGroup()
 }
