@@ -8,6 +8,7 @@ package formats
 import (
 	_ "github.com/proflens/proflens/analysis/chrome"
 	_ "github.com/proflens/proflens/analysis/dtrace"
+	_ "github.com/proflens/proflens/analysis/firefox"
 	_ "github.com/proflens/proflens/analysis/folded"
 	_ "github.com/proflens/proflens/analysis/gotrace"
 	_ "github.com/proflens/proflens/analysis/hprof"
