@@ -13,6 +13,7 @@ import (
 	_ "github.com/proflens/proflens/analysis/gotrace"
 	_ "github.com/proflens/proflens/analysis/hprof"
 	_ "github.com/proflens/proflens/analysis/jfr"
+	_ "github.com/proflens/proflens/analysis/macsample"
 	_ "github.com/proflens/proflens/analysis/perf"
 	_ "github.com/proflens/proflens/analysis/pprof"
 	_ "github.com/proflens/proflens/analysis/speedscope"
