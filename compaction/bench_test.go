@@ -169,3 +169,22 @@ func BenchmarkOracle300(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFirstStep1M is BenchmarkExpand1M's step on a view just made:
+// each iteration compacts the tree anew (not timed) and times one expand
+// on it, so no step profits from an earlier one's work or memory. Run with
+// -benchtime=1x in a fresh process, it times the first step of a session.
+func BenchmarkFirstStep1M(b *testing.B) {
+	t := bench1M(b)
+	s := NewState(t, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		v := Compact(t, s, 0)
+		target := v.Nodes[v.Roots[0]].Children[0]
+		b.StartTimer()
+		if _, _, err := Step(v, target, +1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -20,12 +20,12 @@ func sortSiblings(s []sibling) {
 }
 
 // emitter writes the groups of a grouping as nodes of a view under
-// construction, giving new nodes the ids in ids (per worker, per group), or
-// when ids is nil consecutive ids in pre-order.
+// construction, giving new nodes the ids in ids (per group), or when ids is
+// nil consecutive ids in pre-order.
 type emitter struct {
-	ids    [2][]int32 // per worker of k, per group
+	ids    []int32 // per group
 	v      *View
-	k      *workers
+	g      *grouping
 	nodeOf *writer // the view's nodeOf, being written
 	parent *writer // the view's parents, being written
 	batch  []Node  // the new nodes, in id order from base
@@ -42,19 +42,18 @@ type emitter struct {
 // newEmitter prepares to write the groups of g into v, new nodes into batch
 // from id base on, with v's call-tree→node table and parents written by
 // nodeOf and parent.
-func newEmitter(v *View, k *workers, nodeOf, parent *writer, base int32, batch []Node) *emitter {
+func newEmitter(v *View, g *grouping, nodeOf, parent *writer, base int32, batch []Node) *emitter {
 	n := len(batch)
 	parent.grow(int(base) + n)
-	return &emitter{v: v, k: k, nodeOf: nodeOf, parent: parent, base: base,
+	return &emitter{v: v, g: g, nodeOf: nodeOf, parent: parent, base: base,
 		batch: batch, kidBuf: make([]int32, 0, n)}
 }
 
-// group writes the subtree of group gi of worker w under parent node up,
-// named upName (-1 for none), in pre-order, and returns its id. A group
-// that reuses an old node is that node, subtree and all, under up.
-func (e *emitter) group(w int, gi, up, upName int32) int32 {
-	w, gi = e.k.at(w, gi)
-	g, v := e.k.ws[w], e.v
+// group writes the subtree of group gi under parent node up, named upName
+// (-1 for none), in pre-order, and returns its id. A group that reuses an
+// old node is that node, subtree and all, under up.
+func (e *emitter) group(gi, up, upName int32) int32 {
+	g, v := e.g, e.v
 	gr := &g.gr[gi]
 	if x := gr.reuse; x >= 0 {
 		if up >= e.base || e.parent.l.at(x) != up { // under a new node, its parent is new
@@ -66,8 +65,8 @@ func (e *emitter) group(w int, gi, up, upName int32) int32 {
 		return x
 	}
 	var id int32
-	if e.ids[0] != nil {
-		id = e.ids[w][gi]
+	if e.ids != nil {
+		id = e.ids[gi]
 	} else {
 		id = e.base + int32(len(e.fresh))
 		e.fresh = append(e.fresh, id)
@@ -92,7 +91,7 @@ func (e *emitter) group(w int, gi, up, upName int32) int32 {
 	children := e.kidBuf[lo : lo+int(n) : lo+int(n)]
 	nd.Children = children
 	for j, k := 0, gr.kidLo; k < gr.kidHi; j, k = j+1, k+1 {
-		children[j] = e.group(w, k, id, nd.name)
+		children[j] = e.group(k, id, nd.name)
 		nd.Self -= g.gr[k].tot
 	}
 	return id
@@ -110,11 +109,11 @@ func startHash(ix *index, first int32, name string) uint64 {
 func (g *grouping) view(s *State, value int) *View {
 	n := int32(len(g.gr) - 1)
 	v := &View{Tree: g.t, Value: value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), hlen: make([]uint8, n), state: s}
-	e := newEmitter(v, &workers{ws: [2]*grouping{g, nil}}, freshWriter(g.t.Len()), freshWriter(int(n)), 0, make([]Node, n))
+	e := newEmitter(v, g, freshWriter(g.t.Len()), freshWriter(int(n)), 0, make([]Node, n))
 	e.fresh = make([]int32, 0, n)
 	v.Roots = make([]int32, 0, g.gr[0].kidHi-g.gr[0].kidLo)
 	for gi := g.gr[0].kidLo; gi < g.gr[0].kidHi; gi++ {
-		v.Roots = append(v.Roots, e.group(0, gi, -1, -1))
+		v.Roots = append(v.Roots, e.group(gi, -1, -1))
 	}
 	v.nodeOf, v.parent = e.nodeOf.l, e.parent.l
 	v.byHash, v.sorted = v.sortHashes(e.fresh)

@@ -39,7 +39,6 @@ type group struct {
 	reuse          int32  // after a step: the old node it equals, or -1
 	y              int32  // after a step: the old node it is part of (from), or -1
 	r2             int32  // the first member that breaks R2 here, or -1
-	size           int32  // call-tree nodes below its seeds: a bound on its work
 	tot            int64  // the sum of its seeds' totals
 	hash           uint64 // of its name and where it starts (startHash)
 }
@@ -69,7 +68,6 @@ type grouping struct {
 	mark, slot               []int32 // per compacted name id
 	stamp                    int32
 	ids                      []int32 // per group: its node's id (splice)
-	got                      []delegation
 	keys                     []sibling
 	moved                    []group // sortGroups'
 }
@@ -159,13 +157,13 @@ func (g *grouping) visit(gi int32) bool {
 }
 
 // resolve notes, after a step, which old node new group gi comes from
-// (from): the node it is, with its R2 note and no work left (size 0), or
+// (from): the node it is, with its R2 note, or
 // the one it is part of.
 func (g *grouping) resolve(gi int32) {
 	y, same := g.from(gi)
 	gr := &g.gr[gi]
 	if same {
-		gr.reuse, gr.r2, gr.size = y, g.old.Nodes[y].r2, 0
+		gr.reuse, gr.r2 = y, g.old.Nodes[y].r2
 	} else {
 		gr.y = y
 	}
@@ -348,7 +346,7 @@ func (g *grouping) makeChildren(up int32) {
 		g.gr[gi].seedLo = int32(len(g.seeds))
 		g.seeds = append(g.seeds, kids[0])
 		g.gr[gi].seedHi = int32(len(g.seeds))
-		g.gr[gi].tot, g.gr[gi].size = g.total[kids[0]], g.t.Size[kids[0]]
+		g.gr[gi].tot = g.total[kids[0]]
 		g.gr[up].kidHi = gi + 1
 		return
 	}
@@ -369,7 +367,6 @@ func (g *grouping) makeChildren(up int32) {
 		g.seeds[gr.seedHi] = k
 		gr.seedHi++
 		gr.tot += g.total[k]
-		gr.size += g.t.Size[k] // just read by absorb or derive
 	}
 	g.gr[up].kidHi = int32(len(g.gr))
 	g.count = count

@@ -35,11 +35,8 @@
 // pages that states and views share, and a step copies only the pages it
 // writes. So a step costs the part it recomputes plus a copy of a few
 // arrays as long as the view (node addresses, handle lengths, the hash
-// order), not a copy of every node or of the tree's tables. A large step
-// runs on two goroutines, the second one started as the step starts (see
-// helper): the regrouping is shared between them (see share.go), and then
-// one writes the new nodes while the other updates the hash order and the
-// handle lengths.
+// order), not a copy of every node or of the tree's tables. Everything runs
+// on the calling goroutine.
 //
 // Handles are the shortest prefixes (at least four hex digits), unique in
 // the view, of a hash of the node's name and of the call path where it

@@ -25,11 +25,8 @@ const HandleLen = 4
 // node id). A view keeps the hashes in order and each node's handle
 // length; Handle cuts the string when it is asked for.
 
-// sortHashes returns ids ordered by (hash, position in ids) and the hashes
-// in that order: by a comparison sort for small views; for large ones by
-// one counting pass on the top bits (the hashes are uniform, so the buckets
-// hold a few nodes each, in input order) and an insertion sort of each
-// bucket (see sortBuckets). ids are ascending, so ties go by id.
+// sortHashes returns ids ordered by (hash, id) and the hashes in that
+// order.
 func (v *View) sortHashes(ids []int32) ([]int32, []uint64) {
 	hash := make([]uint64, len(ids))
 	for k, i := range ids {
@@ -45,77 +42,17 @@ func (v *View) sortHashes(ids []int32) ([]int32, []uint64) {
 // sortHashes returns the positions of hash ordered by (hash, position) and
 // the hashes in that order.
 func sortHashes(hash []uint64) ([]int32, []uint64) {
-	n := len(hash)
-	order, sorted := make([]int32, n), make([]uint64, n)
-	if n < 1024 {
-		for i := range order {
-			order[i] = int32(i)
-		}
-		slices.SortFunc(order, func(x, y int32) int {
-			if c := cmp.Compare(hash[x], hash[y]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		for k, i := range order {
-			sorted[k] = hash[i]
-		}
-		return order, sorted
+	order, sorted := make([]int32, len(hash)), make([]uint64, len(hash))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	shift := 64 - (bits.Len(uint(n)) - 3) // about eight nodes a bucket
-	start := make([]int32, 1<<(64-shift)+1)
-	for _, h := range hash {
-		start[h>>shift+1]++
+	slices.SortFunc(order, func(x, y int32) int {
+		return cmp.Or(cmp.Compare(hash[x], hash[y]), cmp.Compare(x, y))
+	})
+	for k, i := range order {
+		sorted[k] = hash[i]
 	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
-	next := slices.Clone(start[:len(start)-1])
-	for i, h := range hash {
-		at := next[h>>shift]
-		order[at], sorted[at] = int32(i), h
-		next[h>>shift]++
-	}
-	sortBuckets(order, sorted, start)
 	return order, sorted
-}
-
-// sortBuckets sorts order and sorted together by (sorted, order) within
-// each bucket order[start[b]:start[b+1]], which is in index order already:
-// by insertion for the usual few nodes, by a comparison sort for a large
-// bucket (many equal or close hashes), so the time stays n log n at worst.
-func sortBuckets(order []int32, sorted []uint64, start []int32) {
-	for b := 0; b+1 < len(start); b++ {
-		o, s := order[start[b]:start[b+1]], sorted[start[b]:start[b+1]]
-		if len(o) <= 32 {
-			insertionSort(o, s)
-			continue
-		}
-		type pair struct {
-			h uint64
-			i int32
-		}
-		ps := make([]pair, len(o))
-		for k := range o {
-			ps[k] = pair{s[k], o[k]}
-		}
-		slices.SortFunc(ps, func(x, y pair) int { return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.i, y.i)) })
-		for k, p := range ps {
-			s[k], o[k] = p.h, p.i
-		}
-	}
-}
-
-// insertionSort sorts order and sorted together by sorted, stably.
-func insertionSort(order []int32, sorted []uint64) {
-	for k := 1; k < len(sorted); k++ {
-		h, i := sorted[k], order[k]
-		j := k
-		for ; j > 0 && sorted[j-1] > h; j-- {
-			sorted[j], order[j] = sorted[j-1], order[j-1]
-		}
-		sorted[j], order[j] = h, i
-	}
 }
 
 // handleLengths sets the handle lengths of the nodes at the given

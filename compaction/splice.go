@@ -1,9 +1,6 @@
 package compaction
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
 // recompact computes the view after a step on compacted node c of v, given
 // the new state ns, by recomputing only what the step can change. Levels
@@ -17,7 +14,7 @@ import (
 // nil, and the caller recomputes everything. It returns the new view and
 // the first violation of R1 or R2 on the nodes it made or re-parented, in
 // pre-order, or nil.
-func recompact(v *View, ns *State, c int32, on *helper) (*View, *Violation) {
+func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	p := v.Parent(c)
 	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Tree.Total[v.Value])
 	defer g.release()
@@ -35,22 +32,14 @@ func recompact(v *View, ns *State, c int32, on *helper) (*View, *Violation) {
 	removed := append(make([]int32, 0, 8), c)
 	removed = append(removed, g.joining(v, c, sibs)...)
 	var seeds []int32
-	size := int32(0)
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
-		size += v.seedSize(x)
 	}
 	g.old, g.target = v, c
 	g.kids = seeds
 	g.seedChildren(0)
-	k := workers{ws: [2]*grouping{g, nil}}
-	if shared(size) {
-		k = g.runShared(on)
-		defer k.ws[1].release()
-	} else {
-		g.run()
-	}
-	return splice(v, ns, p, sibs, removed, &k, on)
+	g.run()
+	return splice(v, ns, p, sibs, removed, g)
 }
 
 // joining returns the siblings of c (in sibs) that the step merges with c:
@@ -91,39 +80,28 @@ func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
 // splice builds the view after recompact: v's nodes, less the subtrees of
 // the removed children of P but for the nodes g reuses, plus the new nodes
 // of g under P. It returns the view and the first violation of R1 or R2 on
-// the nodes it made or re-parented, in pre-order, or nil.
-//
-// New nodes get ids from len(v.Nodes) on, in the depth-first order of
-// their groups (number), before they are written, so that the hash order
-// (which nodes leave it, which enter, and the handle lengths that change)
-// is worked out by a second goroutine (the step's helper, when it has one)
-// while this one writes the new nodes, their parents and the
-// call-tree→node table, and checks R1 and R2; the two write different
-// parts of the new view. This one allocates the node table, copies the old
-// nodes into it and allocates the new ones; the other, last, clears the
-// dropped ones from the table once that is done (ready); and P, whose
-// children change, is written after both.
-func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers, on *helper) (*View, *Violation) {
-	g := k.ws[0]
+// the nodes it made or re-parented, in pre-order, or nil. New nodes get
+// ids from len(v.Nodes) on, in the depth-first order of their groups
+// (number).
+func splice(v *View, ns *State, p int32, sibs, removed []int32, g *grouping) (*View, *Violation) {
 	base := int32(len(v.Nodes))
-	n := k.number(base, len(v.Nodes))
+	n := g.number(base, len(v.Nodes))
 	nNew := int32(len(n.fresh))
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
-	var h hashWork
-	var failed any // a panic of the other goroutine, raised again on this one
-	ready, done := make(chan struct{}), make(chan struct{})
-	on.run(func() {
-		defer close(done)
-		defer func() { failed = recover() }()
-		h.run(v, nv, removed, n, ready)
-	})
-	setReady := sync.OnceFunc(func() { close(ready) })
-	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
-
 	nv.Nodes = make([]*Node, int(base+nNew))
-	copy(nv.Nodes, v.Nodes)     // the other side nils the dropped ones
-	batch := make([]Node, nNew) // the new nodes, by id - base
-	setReady()
+	copy(nv.Nodes, v.Nodes)
+	var dropped []int32
+	for _, x := range removed {
+		dropped = v.drop(x, n.reused, dropped)
+	}
+	for _, i := range dropped {
+		nv.Nodes[i] = nil
+	}
+	nv.hlen = make([]uint8, base+nNew)
+	copy(nv.hlen, v.hlen)
+	dirty := mergeByHash(v, nv, n.fresh, n.hash, dropped, v.After-len(dropped)+int(nNew))
+	nv.handleLengths(dirty)
+
 	// P's children: the old ones kept, and the new top groups, in order.
 	var items []sibling // id: an old node kept, or -1 - a new top group
 	rank := g.ix.rank
@@ -136,7 +114,7 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers, on *
 		items = append(items, sibling{g.gr[gi].tot, rank[g.gr[gi].name], -1 - gi})
 	}
 	sortSiblings(items)
-	e := newEmitter(nv, k, v.nodeOf.writer(), v.parent.writer(), base, batch)
+	e := newEmitter(nv, g, v.nodeOf.writer(), v.parent.writer(), base, make([]Node, nNew))
 	e.ids, e.checking = n.ids, true
 	pn := int32(-1)
 	if p >= 0 {
@@ -145,117 +123,58 @@ func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers, on *
 	children := make([]int32, len(items))
 	for k, it := range items {
 		if it.id < 0 {
-			children[k] = e.group(0, -1-it.id, p, pn)
+			children[k] = e.group(-1-it.id, p, pn)
 		} else {
 			children[k] = it.id
 		}
 	}
 	nv.nodeOf, nv.parent = e.nodeOf.l, e.parent.l
-	x := e.x
-
-	if <-done; failed != nil {
-		panic(failed)
-	}
-	if p < 0 { // after the other side's copy of the old nodes
+	if p < 0 {
 		nv.Roots = children
 	} else {
 		cp := *v.Nodes[p]
 		cp.Children = children
 		nv.Nodes[p] = &cp
 	}
-	nv.After = v.After - len(h.dropped) + int(nNew)
-	return nv, x
-}
-
-// hashWorkFault, when set (by tests), is called as the second goroutine of
-// a step starts.
-var hashWorkFault func()
-
-// hashWork is the part of a step that concerns the order of the hashes:
-// which nodes are dropped, the new nodes' hashes, the merged order, and
-// the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order and handle lengths, and nil at
-// the dropped ids of its node table; the other side allocates the node
-// table, copies the old nodes into it and writes the new ones.
-type hashWork struct {
-	dropped []int32 // ids of v's nodes that nv does not have
-}
-
-// run does the work, n being the numbering of the groups; nv's node table
-// holds the old nodes once ready is closed.
-func (h *hashWork) run(v, nv *View, removed []int32, n *numbering, ready chan struct{}) {
-	if hashWorkFault != nil {
-		hashWorkFault()
-	}
-	base := int32(len(v.Nodes))
-	for _, x := range removed {
-		h.dropped = v.drop(x, n.reused, h.dropped)
-	}
-	nNew := int32(len(n.fresh))
-	nv.hlen = make([]uint8, base+nNew)
-	copy(nv.hlen, v.hlen)
-	dirty := mergeByHash(v, nv, n.fresh, n.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
-	nv.handleLengths(dirty)
-	<-ready
-	for _, i := range h.dropped {
-		nv.Nodes[i] = nil
-	}
+	nv.After = v.After - len(dropped) + int(nNew)
+	return nv, e.x
 }
 
 // numbering gives the groups of a step their nodes' ids.
 type numbering struct {
-	ids    [2][]int32 // per worker, per group: its node's id (kept in the workers' ids)
-	fresh  []int32    // the ids of the new nodes, ascending
-	hash   []uint64   // their hashes
-	reused []uint64   // a bit per old id: the node is reused whole
+	ids    []int32  // per group: its node's id (kept in the grouping's ids)
+	fresh  []int32  // the ids of the new nodes, ascending
+	hash   []uint64 // their hashes
+	reused []uint64 // a bit per old id: the node is reused whole
 }
 
-// number walks the groups in k depth first from the virtual root, in
+// number walks the groups of g depth first from the virtual root, in
 // sibling order, giving each new one the next id from base on, and each
-// reused one its old node's id; ids below size are old. It sets the
-// workers' ids (a delegated group has none: see workers.at).
-func (k *workers) number(base int32, size int) *numbering {
-	var ids [2][]int32 // in the workers' scratch space
-	groups := 0
-	for w, g := range k.ws {
-		if g != nil {
-			ids[w] = slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
-			groups += len(g.gr)
-		}
-	}
+// reused one its old node's id; ids below size are old.
+func (g *grouping) number(base int32, size int) *numbering {
+	ids := slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
 	n := &numbering{reused: make([]uint64, (size+63)/64),
-		fresh: make([]int32, 0, groups), hash: make([]uint64, 0, groups)}
-	type at struct {
-		w  int
-		gi int32
-	}
-	g := k.ws[0]
-	stack := make([]at, 0, 64)
+		fresh: make([]int32, 0, len(g.gr)), hash: make([]uint64, 0, len(g.gr))}
+	stack := make([]int32, 0, 64)
 	for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
-		stack = append(stack, at{0, gi})
+		stack = append(stack, gi)
 	}
 	for len(stack) > 0 {
-		top := stack[len(stack)-1]
+		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		w, gi := k.at(top.w, top.gi)
-		gr := &k.ws[w].gr[gi]
+		gr := &g.gr[gi]
 		if x := gr.reuse; x >= 0 {
 			n.reused[x/64] |= 1 << (x % 64)
-			ids[w][gi] = x
+			ids[gi] = x
 			continue
 		}
-		ids[w][gi] = base + int32(len(n.fresh))
-		n.fresh, n.hash = append(n.fresh, ids[w][gi]), append(n.hash, gr.hash)
+		ids[gi] = base + int32(len(n.fresh))
+		n.fresh, n.hash = append(n.fresh, ids[gi]), append(n.hash, gr.hash)
 		for c := gr.kidHi - 1; c >= gr.kidLo; c-- {
-			stack = append(stack, at{w, c})
+			stack = append(stack, c)
 		}
 	}
-	for w, g := range k.ws {
-		if g != nil {
-			g.ids = ids[w]
-		}
-	}
-	n.ids = ids
+	g.ids, n.ids = ids, ids
 	return n
 }
 

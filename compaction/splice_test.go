@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"runtime"
 	"slices"
 	"testing"
-	"time"
 )
 
 // TestRecompactEqualsCompact: the view Step builds by recomputing only what
@@ -26,19 +24,6 @@ func TestRecompactEqualsCompact(t *testing.T) {
 		renumberSlack = 0
 		defer func() { renumberSlack = 4096 }()
 		testSteps(t)
-	})
-	// Every step's regrouping shared between two goroutines, however small.
-	t.Run("shared", func(t *testing.T) {
-		shared, handoffs := 0, 0
-		shareMin, shareEager = 0, true
-		shareSeen = func(n int) { shared, handoffs = shared+1, handoffs+n }
-		defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
-		testRecompact(t)
-		testSteps(t)
-		t.Logf("%d regroupings shared, %d groups handed on", shared, handoffs)
-		if handoffs < 1000 { // most regroupings here are a group or two
-			t.Errorf("only %d groups handed on in %d shared regroupings", handoffs, shared)
-		}
 	})
 }
 
@@ -98,7 +83,7 @@ func testRecompact(t *testing.T) {
 	spliced, fallback, chained := 0, 0, 0
 	stepChains(rand.New(rand.NewPCG(9, 9)), 5000, 16, func(i, step int, v *View, ns *State, target int32) *View {
 		levels, text := v.state.Levels(), dump(v)
-		got, _ := recompact(v, ns, target, nil)
+		got, _ := recompact(v, ns, target)
 		// Views and states share pages and nodes: the step must not
 		// have changed the view it started from.
 		if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {
@@ -209,33 +194,6 @@ func sameView(got, want *View) error {
 }
 
 func sorted(s []int32) []int32 { return slices.Sorted(slices.Values(s)) }
-
-// TestSortByHash: the radix sort used for large views orders by (hash,
-// index), like a comparison sort, duplicates included.
-func TestSortByHash(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 1))
-	hash := make([]uint64, 5000)
-	for i := range hash {
-		hash[i] = r.Uint64()
-		if i%3 == 0 {
-			hash[i] = uint64(r.IntN(50)) << (8 * r.IntN(8))
-		}
-	}
-	want := make([]int32, len(hash))
-	for i := range want {
-		want[i] = int32(i)
-	}
-	slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(hash[a], hash[b]) })
-	got, hs := sortHashes(hash)
-	if !slices.Equal(got, want) {
-		t.Errorf("sortHashes differs from a stable comparison sort")
-	}
-	for k, i := range got {
-		if hs[k] != hash[i] {
-			t.Fatalf("sortHashes: sorted[%d] = %#x, want hash[%d] = %#x", k, hs[k], i, hash[i])
-		}
-	}
-}
 
 // TestMergeByHashTies: the hash order after a step is the kept and the new
 // nodes ordered by (hash, id), also when many hashes are equal, as they are
@@ -357,119 +315,4 @@ func FuzzResolve(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestStepPanicReachesCaller: a panic on a step's other goroutines is
-// raised again on the goroutine that called Step, where the kernel's
-// recover turns it into an error for the cell instead of ending the
-// process.
-func TestStepPanicReachesCaller(t *testing.T) {
-	tr := toy(t)
-	v := Compact(tr, NewState(tr, 1), 0)
-	target, err := v.Resolve("lib1 > lib2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shareMin, shareEager = 0, true
-	defer func() { shareMin, shareEager = 8192, false }()
-	before := runtime.NumGoroutine()
-	for _, fault := range []*func(){&hashWorkFault, &shareFault} {
-		*fault = func() { panic("injected") }
-		got := func() (p any) {
-			defer func() { p = recover() }()
-			Step(v, target, +1)
-			return nil
-		}()
-		*fault = nil
-		if got != "injected" {
-			t.Fatalf("Step's caller recovered %v, want the injected panic", got)
-		}
-		if _, _, err := Step(v, target, +1); err != nil {
-			t.Fatalf("the same step without the fault: %v", err)
-		}
-	}
-	helpersEnded(t, before)
-}
-
-// A step numbers its new nodes the same whether its regrouping was shared
-// or not, and however the groups happened to be handed on.
-func TestSharedStepSameIDs(t *testing.T) {
-	handoffs := 0
-	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
-	stepChains(rand.New(rand.NewPCG(12, 12)), 3000, 40, func(i, step int, v *View, ns *State, target int32) *View {
-		shareMin, shareEager, shareSeen = 1<<30, false, nil
-		alone, _ := recompact(v, ns, target, nil)
-		shareMin, shareEager = 0, true
-		shareSeen = func(n int) { handoffs += n }
-		both, _ := recompact(v, ns, target, nil)
-		if alone == nil || both == nil {
-			return nil
-		}
-		if len(alone.Nodes) != len(both.Nodes) {
-			t.Fatalf("case %d, step %d: %d ids shared, %d not", i, step, len(both.Nodes), len(alone.Nodes))
-		}
-		for id, a := range alone.Nodes {
-			b := both.Nodes[id]
-			if (a == nil) != (b == nil) || a != nil && (!slices.Equal(a.Members, b.Members) || !slices.Equal(a.Children, b.Children)) {
-				t.Fatalf("case %d, step %d: node %d differs: %v against %v", i, step, id, a, b)
-			}
-		}
-		return both
-	})
-	t.Logf("%d groups handed on", handoffs)
-	if handoffs < 1000 {
-		t.Errorf("only %d groups handed on", handoffs)
-	}
-}
-
-// Every step's helper goroutine ends with the step, whatever the step's
-// outcome: taken, refused, or recomputed whole by Compact; and so does it
-// after a panic on either goroutine (TestStepPanicReachesCaller). A helper
-// left behind would spin for as long as the kernel runs. The steps it
-// helps give Compact's view (the other tests call recompact, without one).
-func TestStepHelperEnds(t *testing.T) {
-	// Every step on a node has a helper, and hands groups on to it.
-	handoffs := 0
-	shareMin, shareEager, shareSeen = 0, true, func(n int) { handoffs += n }
-	defer func() { shareMin, shareEager, shareSeen = 8192, false, nil }()
-	before := runtime.NumGoroutine()
-	var taken, refused, whole int
-	stepChains(rand.New(rand.NewPCG(14, 14)), 400, 40, func(i, k int, v *View, ns *State, target int32) *View {
-		if nv, _ := recompact(v, ns, target, nil); nv == nil {
-			whole++
-		}
-		var next *View
-		for _, delta := range []int{-1, +1} {
-			ns, nv, err := Step(v, target, delta)
-			if err != nil {
-				refused++
-				continue
-			}
-			if err := sameView(nv, Compact(v.Tree, ns, v.Value)); err != nil {
-				t.Fatalf("case %d, step %d: %v", i, k, err)
-			}
-			taken++
-			next = nv
-		}
-		return next
-	})
-	t.Logf("%d steps taken, %d refused, %d recomputed whole; %d groups handed on", taken, refused, whole, handoffs)
-	if taken == 0 || refused == 0 || whole == 0 || handoffs < 100 {
-		t.Fatalf("want steps of every outcome and groups handed on: %d taken, %d refused, %d recomputed whole; %d handed on", taken, refused, whole, handoffs)
-	}
-	helpersEnded(t, before)
-}
-
-// helpersEnded fails unless the number of goroutines comes back to before
-// (a goroutine that has closed its channel may take a moment to be gone).
-func helpersEnded(t *testing.T, before int) {
-	t.Helper()
-	n := runtime.NumGoroutine()
-	for try := 0; n > before && try < 100; try++ {
-		time.Sleep(10 * time.Millisecond)
-		n = runtime.NumGoroutine()
-	}
-	if n > before {
-		t.Fatalf("%d goroutines after the steps, %d before", n, before)
-	}
 }

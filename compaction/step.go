@@ -28,11 +28,6 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	if target >= 0 {
 		what = v.Nodes[target].Name
 	}
-	var on *helper // a second goroutine for a large step, started early (see helper)
-	if target >= 0 && shared(v.seedSize(target)) {
-		on = startHelper()
-		defer on.stop()
-	}
 	ns, changed := stepLevels(t, s, v, target, delta)
 	if !changed {
 		if delta > 0 {
@@ -43,9 +38,8 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	var nv *View
 	var x *Violation
 	if target >= 0 {
-		nv, x = recompact(v, ns, target, on)
+		nv, x = recompact(v, ns, target)
 	}
-	on.stop() // Compact below runs on one goroutine
 	if nv == nil {
 		nv = Compact(t, ns, v.Value)
 		x = nv.Check()
@@ -151,14 +145,4 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 		}
 	}
 	return &State{lv: w.l, ix: ix}, changed
-}
-
-// seedSize returns the number of call-tree nodes below node i's seeds: the
-// size of the regrouping of a step on i (and of the siblings it joins).
-func (v *View) seedSize(i int32) int32 {
-	n := int32(0)
-	for _, s := range v.Nodes[i].seeds {
-		n += v.Tree.Size[s]
-	}
-	return n
 }
