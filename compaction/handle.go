@@ -25,6 +25,25 @@ const HandleLen = 4
 // node id). A view keeps the hashes in order and each node's handle
 // length; Handle cuts the string when it is asked for.
 
+// startHash is the hash a node's handle is cut from: of its name and of
+// where it starts in the call tree, the full path of its first seed (a
+// node's smallest member is a seed, as members descend from seeds and ids
+// are in pre-order).
+func startHash(ix *index, first int32, name string) uint64 {
+	return mix(fnvString(fnvAdd(ix.path[first], '|'), name))
+}
+
+// sortAllHashes sets the hash order and every node's handle length.
+func (v *View) sortAllHashes() {
+	ids := make([]int32, len(v.Nodes))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	v.byHash, v.sorted = v.sortHashes(ids)
+	v.hlen = make([]uint8, len(v.Nodes))
+	v.allHandles()
+}
+
 // sortHashes returns ids ordered by (hash, id) and the hashes in that
 // order.
 func (v *View) sortHashes(ids []int32) ([]int32, []uint64) {
@@ -257,4 +276,99 @@ func (v *View) names(nodes []int32) string {
 		return "nothing"
 	}
 	return b.String()
+}
+
+// mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes nv
+// keeps, merged with the new nodes' (ids fresh, hashes hash), n in all.
+// dropped lists the ids v had and nv does not. It returns the positions whose neighbours changed, where handle
+// lengths must be recomputed, ascending and each once. The unchanged runs
+// between a dropped node and a new one are copied in bulk.
+func mergeByHash(v, nv *View, fresh []int32, hash []uint64, dropped []int32, n int) (dirty []int32) {
+	order, fh := sortHashes(hash)
+	fj := order
+	for k, o := range order {
+		fj[k] = fresh[o]
+	}
+	// Where each dropped node is in v's order, ascending: found in their
+	// own (hash, id) order by galloping forward from the last one, which
+	// reads v's order in one sweep rather than at random.
+	dOrder, dSorted := v.sortHashes(dropped)
+	for k := 1; k < len(dSorted); k++ { // dropped is not ascending: equal hashes go by id, as in v's order
+		for j := k; j > 0 && dSorted[j] == dSorted[j-1] && dOrder[j] < dOrder[j-1]; j-- {
+			dOrder[j], dOrder[j-1] = dOrder[j-1], dOrder[j]
+		}
+	}
+	gone := make([]int, len(dropped))
+	for k, q := 0, 0; k < len(gone); k++ {
+		q += gallop(v.sorted[q:], v.byHash[q:], dSorted[k], dOrder[k])
+		gone[k] = q
+		q++
+	}
+	out, sorted := make([]int32, n), make([]uint64, n)
+	// A removed node makes its two neighbours dirty; a new one itself and
+	// its two neighbours. Positions are added in ascending runs whose
+	// starts never go down, so one past the last added one is new.
+	last := int32(-2)
+	mark := func(lo, hi int32) {
+		for q := max(lo, last+1); q <= hi; q++ {
+			dirty = append(dirty, q)
+		}
+		last = max(last, hi)
+	}
+	at, q, f, d := 0, 0, 0, 0
+	for {
+		// The next event: a dropped old node at gone[d], or a new node
+		// before old position next.
+		next := len(v.byHash)
+		if f < len(fh) {
+			next = q + gallop(v.sorted[q:], v.byHash[q:], fh[f], fj[f])
+		}
+		if d < len(gone) && gone[d] < next {
+			next = gone[d]
+		}
+		at += copy(out[at:], v.byHash[q:next])
+		copy(sorted[at-(next-q):], v.sorted[q:next])
+		q = next
+		switch {
+		case d < len(gone) && gone[d] == q:
+			mark(int32(at)-1, int32(at))
+			q++
+			d++
+		case f < len(fh):
+			mark(int32(at)-1, int32(at)+1)
+			out[at], sorted[at] = fj[f], fh[f]
+			at++
+			f++
+		default:
+			nv.byHash, nv.sorted = out[:at], sorted[:at]
+			return dirty
+		}
+	}
+}
+
+// gallop is sortSearch for a pair expected near the start: it doubles a
+// bound until it passes (h, i), then searches below it.
+func gallop(sorted []uint64, ids []int32, h uint64, i int32) int {
+	hi := 1
+	for hi < len(sorted) && (sorted[hi-1] < h || sorted[hi-1] == h && ids[hi-1] < i) {
+		hi *= 2
+	}
+	hi = min(hi, len(sorted))
+	lo := hi / 2
+	return lo + sortSearch(sorted[lo:hi], ids[lo:hi], h, i)
+}
+
+// sortSearch returns the number of (hash, id) pairs in sorted, ids that
+// come before (h, i).
+func sortSearch(sorted []uint64, ids []int32, h uint64, i int32) int {
+	lo, hi := 0, len(sorted)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if sorted[m] < h || sorted[m] == h && ids[m] < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -113,6 +114,21 @@ func (ix *index) cname(f, g int32) int32 {
 		g = 1
 	}
 	return ix.pre[ix.off[f]+g-1]
+}
+
+// prefixAt returns the id of the first d elements of the compacted name of
+// frame f at level g, or -1 when that name has fewer than d elements.
+func (ix *index) prefixAt(f, g, d int32) int32 {
+	if d > g || d > ix.off[f+1]-ix.off[f] {
+		return -1
+	}
+	return ix.pre[ix.off[f]+d-1]
+}
+
+// order compares two nodes, given by total and name id, in sibling order:
+// by descending total, then name.
+func (ix *index) order(ta int64, na int32, tb int64, nb int32) int {
+	return cmp.Or(cmp.Compare(tb, ta), cmp.Compare(ix.rank[na], ix.rank[nb]))
 }
 
 // startsWith reports whether the compacted name id c starts with the

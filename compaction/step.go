@@ -53,6 +53,72 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	return ns, nv, nil
 }
 
+// advice says what to do before the refused step.
+func (x *Violation) advice(v *View, delta int) string {
+	if x.Rule == R2 {
+		return "lower that to " + x.Lower + " first"
+	}
+	if delta < 0 {
+		return "compact " + v.Nodes[x.Parent].Name + " first"
+	}
+	return "expand " + v.Nodes[x.Node].Name + " first"
+}
+
+// stepLevels returns s with the members of target moved by delta, each
+// within [1, its name's length], and whether any level changed.
+func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*State, bool) {
+	ix := s.ix
+	w := s.lv.writer()
+	changed := false
+	move := func(m int32) {
+		n := ix.levels(t.Frame[m])
+		old := min(s.lv.at(m), n)
+		g := max(1, min(old+int32(delta), n))
+		if g != old {
+			changed = true
+		}
+		w.set(m, g)
+	}
+	if target < 0 {
+		for m := range int32(t.Len()) {
+			move(m)
+		}
+	} else {
+		for _, m := range v.Nodes[target].Members {
+			move(m)
+		}
+	}
+	return &State{lv: w.l, ix: ix}, changed
+}
+
+// recompact computes the view after a step on compacted node c of v, given
+// the new state ns, by the local step (see local.go): it regroups the
+// seeds of c and of the siblings it joins, and splices the groups into v
+// under c's parent P. When one of c's seeds comes to start with P's name,
+// P itself would absorb it: recompact then returns nil, and the caller
+// recomputes everything. It returns the new view and the first violation
+// of R1 or R2 on the nodes it made or re-parented, in pre-order, or nil.
+func recompact(v *View, ns *State, c int32) (*View, *Violation) {
+	p := v.Parent(c)
+	sibs := v.Roots
+	if p >= 0 {
+		for _, s := range v.Nodes[c].seeds {
+			if ns.ix.startsWith(ns.ix.cname(v.Tree.Frame[s], ns.lv.at(s)), v.Nodes[p].name) {
+				return nil, nil
+			}
+		}
+		sibs = v.Nodes[p].Children
+	}
+	removed := append([]int32{c}, joining(v, ns, c, sibs)...)
+	var seeds []int32
+	for _, x := range removed {
+		seeds = append(seeds, v.Nodes[x].seeds...)
+	}
+	r := newRegroup(v, ns, c, seeds)
+	r.run()
+	return r.splice(p, removed)
+}
+
 // renumberSlack is how many ids of dropped nodes a view may carry beyond as
 // many as it has nodes before Step renumbers it (tests lower it).
 var renumberSlack = 4096
@@ -107,42 +173,4 @@ func (v *View) renumbered() *View {
 	}
 	nv.nodeOf, nv.parent = w.l, parent.l
 	return nv
-}
-
-// advice says what to do before the refused step.
-func (x *Violation) advice(v *View, delta int) string {
-	if x.Rule == R2 {
-		return "lower that to " + x.Lower + " first"
-	}
-	if delta < 0 {
-		return "compact " + v.Nodes[x.Parent].Name + " first"
-	}
-	return "expand " + v.Nodes[x.Node].Name + " first"
-}
-
-// stepLevels returns s with the members of target moved by delta, each
-// within [1, its name's length], and whether any level changed.
-func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*State, bool) {
-	ix := s.ix
-	w := s.lv.writer()
-	changed := false
-	move := func(m int32) {
-		n := ix.levels(t.Frame[m])
-		old := min(s.lv.at(m), n)
-		g := max(1, min(old+int32(delta), n))
-		if g != old {
-			changed = true
-		}
-		w.set(m, g)
-	}
-	if target < 0 {
-		for m := range int32(t.Len()) {
-			move(m)
-		}
-	} else {
-		for _, m := range v.Nodes[target].Members {
-			move(m)
-		}
-	}
-	return &State{lv: w.l, ix: ix}, changed
 }
