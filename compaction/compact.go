@@ -227,7 +227,7 @@ func (g *grouping) view() *View {
 	}
 	v.Roots = kids[g.gr[0].kidLo-1 : g.gr[0].kidHi-1]
 	v.nodeOf, v.parent = nodeOf.l, parent.l
-	v.sortAllHashes()
+	v.sortHashes()
 	return v
 }
 

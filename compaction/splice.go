@@ -29,7 +29,11 @@ func (r *regroup) splice(p int32, removed []int32) (*View, *Violation) {
 	}
 	hashes := r.write(nv, id, base, fresh)
 	nv.After = old.After - len(dropped) + int(fresh)
-	r.mergeHashes(nv, base, hashes, dropped)
+	gone := make([]uint64, len(dropped))
+	for k, i := range dropped {
+		gone[k] = old.Nodes[i].hash
+	}
+	nv.sorted = mergeHashes(old.sorted, gone, hashes)
 	r.adopt(nv, p, removed, id)
 	return nv, x
 }
@@ -142,18 +146,4 @@ func (r *regroup) adopt(nv *View, p int32, removed, id []int32) {
 	cp := *r.old.Nodes[p]
 	cp.Children = kids
 	nv.Nodes[p] = &cp
-}
-
-// mergeHashes sets nv's hash order and handle lengths: the old ones less
-// the dropped nodes', merged with the new nodes' (ids from base on, hashes
-// by id - base).
-func (r *regroup) mergeHashes(nv *View, base int32, hashes []uint64, dropped []int32) {
-	fresh := make([]int32, len(hashes))
-	for k := range fresh {
-		fresh[k] = base + int32(k)
-	}
-	nv.hlen = make([]uint8, len(nv.Nodes))
-	copy(nv.hlen, r.old.hlen)
-	dirty := mergeByHash(r.old, nv, fresh, hashes, dropped, nv.After)
-	nv.handleLengths(dirty)
 }

@@ -136,7 +136,7 @@ func (v *View) renumbered() *View {
 	}
 	n := len(pre)
 	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, After: v.After, state: v.state,
-		Nodes: make([]*Node, n), hlen: make([]uint8, n), sorted: v.sorted, byHash: make([]int32, n)}
+		Nodes: make([]*Node, n), sorted: v.sorted}
 	batch := make([]Node, n)
 	kids := make([]int32, 0, n)
 	parent := freshWriter(n)
@@ -155,14 +155,11 @@ func (v *View) renumbered() *View {
 			}
 			nd.Children = kids[lo:len(kids):len(kids)]
 		}
-		nv.Nodes[k], nv.hlen[k] = nd, v.hlen[i]
+		nv.Nodes[k] = nd
 	}
 	nv.Roots = make([]int32, len(v.Roots))
 	for k, r := range v.Roots {
 		nv.Roots[k] = id[r]
-	}
-	for k, i := range v.byHash {
-		nv.byHash[k] = id[i]
 	}
 	w := freshWriter(v.nodeOf.len())
 	for p, page := range v.nodeOf.pages {

@@ -36,9 +36,7 @@ type View struct {
 	Before int     // call-tree nodes
 	After  int     // compacted nodes
 
-	byHash []int32  // node ids by (hash, id)
-	sorted []uint64 // the hashes in byHash order
-	hlen   []uint8  // by id: the length of the node's handle in hex digits (over 16: a full hash shared)
+	sorted []uint64 // every node's hash, in order (see handles)
 	state  *State   // the state the view was computed from
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node
