@@ -28,8 +28,9 @@
 //
 // Nodes are named by ids, indices into View.Nodes. Compact numbers them in
 // pre-order. Step shares with the view before it every node it does not
-// change, under the same id: the recomputed part of the view gets new ids
-// (in no particular order), dropped ids hold nil, and a node whose parent
+// change, mostly under the same id: new nodes take the ids of dropped ones,
+// and when fewer are made than dropped, the nodes with the highest ids move
+// into the ids left over, so that ids stay 0..After-1; a node whose parent
 // or children change is copied. The per-call-tree-node tables (the
 // levels, and which compacted node each call-tree node is in) are kept in
 // pages that states and views share, and a step copies only the pages it

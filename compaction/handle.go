@@ -149,7 +149,7 @@ func (v *View) byHandle(h string) (int32, bool) {
 	shift := uint(64 - 4*len(digits))
 	found := int32(-1)
 	for i, nd := range v.Nodes {
-		if nd == nil || nd.hash>>shift != p {
+		if nd.hash>>shift != p {
 			continue
 		}
 		nh := v.Handle(int32(i))

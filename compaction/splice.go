@@ -2,79 +2,56 @@ package compaction
 
 import "slices"
 
-// splice builds the view after a step from the view before it and the
-// groups r made under P (p, -1 for the roots) in place of P's children
-// removed: the old view less the subtrees of removed, but for the old nodes
-// r reuses, plus r's new nodes, whose ids follow the old ones. The old
-// view's nodes, tables and pages are shared, not copied, but for P, whose
-// children change. It returns the view and the first violation of R1 or R2
-// in pre-order among the new nodes and the old ones under a new parent, or
-// nil.
+// splice is the view after a step in the making, from the view before it
+// and the groups r made under P in place of the children of P it removed:
+// the old view less the subtrees of those children, but for the old nodes
+// r reuses, plus r's new nodes. The old view's nodes, tables and pages are
+// shared, not copied, but for the nodes whose children change (P, and the
+// parents of nodes moved to close holes).
+type splice struct {
+	*regroup
+	p              int32   // P, -1 for the roots
+	removed        []int32 // the children of P that the step removed
+	nv             *View
+	id             []int32 // per group: its node's id (the virtual root's is p)
+	made           []int32 // the groups of new nodes, in pre-order
+	nodeOf, parent *writer
+}
+
+// splice returns the view after the step, and the first violation of R1
+// or R2 in pre-order among the new nodes and the old ones under a new
+// parent, or nil. New nodes take the ids of dropped ones, and the view's
+// ids stay 0..After-1 (closeHoles).
 func (r *regroup) splice(p int32, removed []int32) (*View, *Violation) {
 	old := r.old
-	nv := &View{Tree: old.Tree, Value: old.Value, Before: old.Before, Roots: old.Roots, state: r.s}
-	base := int32(len(old.Nodes))
-	id, x := r.number(nv, p, base)
-	fresh := int32(0)
-	for gi := 1; gi < len(r.gr); gi++ {
-		if r.reuse[gi] < 0 {
-			fresh++
-		}
-	}
-	nv.Nodes = make([]*Node, base+fresh)
-	copy(nv.Nodes, old.Nodes)
+	s := &splice{regroup: r, p: p, removed: removed,
+		nv:     &View{Tree: old.Tree, Value: old.Value, Before: old.Before, Roots: old.Roots, state: r.s},
+		nodeOf: old.nodeOf.writer(), parent: old.parent.writer()}
 	dropped := r.dropped(removed)
+	slices.Sort(dropped)
+	x := s.number(dropped)
+	nv, fresh := s.nv, len(s.made)
+	nv.After = old.After - len(dropped) + fresh
+	nv.Nodes = make([]*Node, max(len(old.Nodes), nv.After))
+	copy(nv.Nodes, old.Nodes)
 	for _, i := range dropped {
 		nv.Nodes[i] = nil
 	}
-	hashes := r.write(nv, id, base, fresh)
-	nv.After = old.After - len(dropped) + int(fresh)
+	hashes := s.write()
+	s.adopt()
 	gone := make([]uint64, len(dropped))
 	for k, i := range dropped {
 		gone[k] = old.Nodes[i].hash
 	}
 	nv.sorted = mergeHashes(old.sorted, gone, hashes)
-	r.adopt(nv, p, removed, id)
+	if fresh < len(dropped) {
+		to := s.closeHoles(dropped[fresh:])
+		if x != nil {
+			x.Node, x.Parent = to(x.Node), to(x.Parent)
+		}
+	}
+	nv.nodeOf, nv.parent = s.nodeOf.l, s.parent.l
 	return nv, x
-}
-
-// number gives each group its node's id (the virtual root's is p): walking
-// the groups depth first in sibling order, a new one gets the next id from
-// base on, and a reused one its old id. In that order, which is the new
-// view's pre-order, it checks R1 and R2 on the new nodes and on the old
-// ones under a new parent, and returns the first violation, or nil.
-func (r *regroup) number(nv *View, p, base int32) ([]int32, *Violation) {
-	id := make([]int32, len(r.gr))
-	id[0] = p
-	var x *Violation
-	check := func(gi int32) {
-		up, upName := id[r.gr[gi].up], int32(-1)
-		if g := r.gr[gi].up; g > 0 {
-			upName = r.gr[g].name
-		} else if up >= 0 {
-			upName = r.old.Nodes[up].name // P
-		}
-		if x == nil {
-			x = nv.violation(id[gi], up, r.gr[gi].name, upName, r.gr[gi].r2)
-		}
-	}
-	next := base
-	stack := r.children(nil, 0)
-	for len(stack) > 0 {
-		gi := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if y := r.reuse[gi]; y >= 0 {
-			id[gi] = y
-			if r.old.Parent(y) != id[r.gr[gi].up] {
-				check(gi)
-			}
-			continue
-		}
-		id[gi], next = next, next+1
-		check(gi)
-		stack = r.children(stack, gi)
-	}
-	return id, x
 }
 
 // dropped lists the ids of the nodes in the subtrees of removed that the
@@ -99,51 +76,135 @@ func (r *regroup) dropped(removed []int32) []int32 {
 	return out
 }
 
-// write writes the new nodes (ids from base on, fresh of them) into nv,
-// and the parents and the call-tree→node table of every group's node. It
-// returns the new nodes' hashes, by id - base.
-func (r *regroup) write(nv *View, id []int32, base, fresh int32) []uint64 {
-	nodes, hashes := make([]Node, fresh), make([]uint64, fresh)
-	nodeOf, parent := r.old.nodeOf.writer(), r.old.parent.writer()
-	parent.grow(int(base + fresh))
-	for gi := int32(1); gi < int32(len(r.gr)); gi++ {
-		gr := &r.gr[gi]
-		parent.set(id[gi], id[gr.up])
-		if r.reuse[gi] >= 0 {
+// number gives each group its node's id, walking the groups depth first in
+// sibling order: a reused one its old id, a new one the next of the free
+// ids (the dropped ones, ascending, then ids past the old view's). In that
+// order, which is the new view's pre-order, it checks R1 and R2 on the new
+// nodes and on the old ones under a new parent, and returns the first
+// violation, or nil.
+func (s *splice) number(free []int32) *Violation {
+	s.id = make([]int32, len(s.gr))
+	s.id[0] = s.p
+	past := int32(len(s.old.Nodes))
+	var x *Violation
+	stack := s.children(nil, 0)
+	for len(stack) > 0 {
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		up := s.id[s.gr[gi].up]
+		if y := s.reuse[gi]; y >= 0 {
+			s.id[gi] = y
+			if x == nil && s.old.Parent(y) != up {
+				x = s.check(gi)
+			}
 			continue
 		}
-		nd := &nodes[id[gi]-base]
-		r.node(gi, nd)
-		nd.Children = id[gr.kidLo:gr.kidHi:gr.kidHi]
-		nv.Nodes[id[gi]], hashes[id[gi]-base] = nd, nd.hash
-		nodeOf.setAll(nd.Members, id[gi])
+		if k := len(s.made); k < len(free) {
+			s.id[gi] = free[k]
+		} else {
+			s.id[gi] = past + int32(k-len(free))
+		}
+		s.made = append(s.made, gi)
+		if x == nil {
+			x = s.check(gi)
+		}
+		stack = s.children(stack, gi)
 	}
-	nv.nodeOf, nv.parent = nodeOf.l, parent.l
+	return x
+}
+
+// check looks for a violation of R1 or R2 at group gi's node.
+func (s *splice) check(gi int32) *Violation {
+	gr := &s.gr[gi]
+	up, upName := s.id[gr.up], int32(-1)
+	if gr.up > 0 {
+		upName = s.gr[gr.up].name
+	} else if up >= 0 {
+		upName = s.old.Nodes[up].name // P
+	}
+	return s.nv.violation(s.id[gi], up, gr.name, upName, gr.r2)
+}
+
+// write writes the new nodes into nv, and the parents and the
+// call-tree→node table of every group's node. It returns the new nodes'
+// hashes.
+func (s *splice) write() []uint64 {
+	nodes, hashes := make([]Node, len(s.made)), make([]uint64, len(s.made))
+	s.parent.grow(len(s.nv.Nodes))
+	for gi := int32(1); gi < int32(len(s.gr)); gi++ {
+		s.parent.set(s.id[gi], s.id[s.gr[gi].up])
+	}
+	for k, gi := range s.made {
+		gr, nd := &s.gr[gi], &nodes[k]
+		s.node(gi, nd)
+		nd.Children = s.id[gr.kidLo:gr.kidHi:gr.kidHi]
+		s.nv.Nodes[s.id[gi]], hashes[k] = nd, nd.hash
+		s.nodeOf.setAll(nd.Members, s.id[gi])
+	}
 	return hashes
 }
 
 // adopt gives P its new children: the old ones not removed, and the top
 // groups' nodes, in sibling order.
-func (r *regroup) adopt(nv *View, p int32, removed, id []int32) {
-	sibs := r.old.Roots
-	if p >= 0 {
-		sibs = r.old.Nodes[p].Children
-	}
+func (s *splice) adopt() {
 	var kids []int32
-	for _, c := range sibs {
-		if !slices.Contains(removed, c) {
+	for _, c := range s.nv.children(s.p) {
+		if !slices.Contains(s.removed, c) {
 			kids = append(kids, c)
 		}
 	}
-	kids = append(kids, id[r.gr[0].kidLo:r.gr[0].kidHi]...)
+	kids = append(kids, s.id[s.gr[0].kidLo:s.gr[0].kidHi]...)
+	nodes := s.nv.Nodes
 	slices.SortFunc(kids, func(a, b int32) int {
-		return r.ix.order(nv.Nodes[a].Total, nv.Nodes[a].name, nv.Nodes[b].Total, nv.Nodes[b].name)
+		return s.ix.order(nodes[a].Total, nodes[a].name, nodes[b].Total, nodes[b].name)
 	})
-	if p < 0 {
-		nv.Roots = kids
-		return
+	s.nv.setChildren(s.p, kids)
+}
+
+// closeHoles moves the nodes with the highest ids into holes, the ids of
+// dropped nodes left over (ascending), so that nv's ids are 0..After-1. A
+// moved node is copied, its members and children are pointed at its new
+// id, and its parent is given a copy of its children with the new id. It
+// returns the map from old ids to new ones.
+func (s *splice) closeHoles(holes []int32) func(int32) int32 {
+	nv, n := s.nv, int32(s.nv.After)
+	moved := make(map[int32]int32)
+	top := int32(len(nv.Nodes)) - 1
+	for _, h := range holes {
+		if h >= n {
+			break
+		}
+		for nv.Nodes[top] == nil {
+			top--
+		}
+		moved[top] = h
+		nd := *nv.Nodes[top]
+		nv.Nodes[h] = &nd
+		s.nodeOf.setAll(nd.Members, h)
+		top--
 	}
-	cp := *r.old.Nodes[p]
-	cp.Children = kids
-	nv.Nodes[p] = &cp
+	to := func(i int32) int32 {
+		if j, ok := moved[i]; ok {
+			return j
+		}
+		return i
+	}
+	parents := make(map[int32]bool)
+	for k, h := range moved {
+		p := to(s.parent.l.at(k))
+		s.parent.set(h, p)
+		for _, c := range nv.Nodes[h].Children {
+			s.parent.set(to(c), h)
+		}
+		parents[p] = true
+	}
+	for p := range parents {
+		kids := slices.Clone(nv.children(p))
+		for k, c := range kids {
+			kids[k] = to(c)
+		}
+		nv.setChildren(p, kids)
+	}
+	nv.Nodes = nv.Nodes[:n]
+	return to
 }

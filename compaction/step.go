@@ -16,9 +16,11 @@ import (
 // Only what the step can change is recomputed: the compacted nodes seeded
 // under target's parent that the step touches (target itself, and for a
 // compact the siblings it comes to merge with), with their subtrees; the
-// rest of the view is shared. Its cost is the size of that part plus a copy
-// of the view's node table and hash order (see the package doc). R1 and R2
-// are checked on the recomputed nodes (on every node for target all).
+// rest of the view is shared, under the same ids but for the few nodes
+// moved into the ids of dropped ones (the view's ids stay 0..After-1). Its
+// cost is the size of that part plus a copy of the view's node table and
+// hash order. R1 and R2 are checked on the recomputed nodes (on every node
+// for target all).
 func Step(v *View, target int32, delta int) (*State, *View, error) {
 	t, s := v.Tree, v.state
 	verb, what := "expand", "all"
@@ -46,9 +48,6 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	}
 	if x != nil {
 		return nil, nil, fmt.Errorf("%s %s refused: %s; %s", verb, what, x.describe(nv, "would be", "would absorb"), x.advice(nv, delta))
-	}
-	if len(nv.Nodes) > 2*nv.After+renumberSlack {
-		nv = nv.renumbered()
 	}
 	return ns, nv, nil
 }
@@ -117,57 +116,4 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	r := newRegroup(v, ns, c, seeds)
 	r.run()
 	return r.splice(p, removed)
-}
-
-// renumberSlack is how many ids of dropped nodes a view may carry beyond as
-// many as it has nodes before Step renumbers it (tests lower it).
-var renumberSlack = 4096
-
-// renumbered returns a copy of v with ids in pre-order and no dropped ids,
-// as Compact numbers them: a chain of steps leaves behind ids of nodes it
-// dropped, and the memory of the nodes sharing their allocations. Time is
-// linear in the view; Step does it when over half the ids are dropped, so
-// its cost per step is constant.
-func (v *View) renumbered() *View {
-	pre := v.Preorder()
-	id := make([]int32, len(v.Nodes))
-	for k, i := range pre {
-		id[i] = int32(k)
-	}
-	n := len(pre)
-	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, After: v.After, state: v.state,
-		Nodes: make([]*Node, n), sorted: v.sorted}
-	batch := make([]Node, n)
-	kids := make([]int32, 0, n)
-	parent := freshWriter(n)
-	for k, i := range pre {
-		nd := &batch[k]
-		*nd = *v.Nodes[i]
-		if p := v.Parent(i); p >= 0 {
-			parent.set(int32(k), id[p])
-		} else {
-			parent.set(int32(k), -1)
-		}
-		if len(nd.Children) > 0 {
-			lo := len(kids)
-			for _, c := range nd.Children {
-				kids = append(kids, id[c])
-			}
-			nd.Children = kids[lo:len(kids):len(kids)]
-		}
-		nv.Nodes[k] = nd
-	}
-	nv.Roots = make([]int32, len(v.Roots))
-	for k, r := range v.Roots {
-		nv.Roots[k] = id[r]
-	}
-	w := freshWriter(v.nodeOf.len())
-	for p, page := range v.nodeOf.pages {
-		out := w.l.pages[p]
-		for k, i := range page {
-			out[k] = id[i]
-		}
-	}
-	nv.nodeOf, nv.parent = w.l, parent.l
-	return nv
 }

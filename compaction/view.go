@@ -23,15 +23,14 @@ type Node struct {
 }
 
 // View is a compacted tree: the pure result of a call tree and a granularity
-// state. Its nodes are named by ids, indices into Nodes. A view made by
-// Compact numbers its nodes in pre-order, and Nodes holds them all; a view
-// made by Step keeps the ids of the nodes it did not change, gives new ids
-// to new nodes, and has nil at the ids of nodes it dropped. Preorder lists
-// a view's nodes in pre-order.
+// state. Its nodes are named by ids 0..After-1, indices into Nodes. A view
+// made by Compact numbers its nodes in pre-order; a view made by Step keeps
+// the ids of most nodes it did not change (see Step), so its ids are in no
+// particular order. Preorder lists a view's nodes in pre-order.
 type View struct {
 	Tree   *analysis.Tree
 	Value  int     // value type index into Tree.Profile.ValueTypes
-	Nodes  []*Node // by id; nil: not in this view
+	Nodes  []*Node // by id
 	Roots  []int32 // by descending Total, then Name
 	Before int     // call-tree nodes
 	After  int     // compacted nodes
@@ -118,7 +117,25 @@ func (v *View) Depth(i int32) int {
 	return d
 }
 
-// Has reports whether i is the id of a node of v (a step drops ids).
-func (v *View) Has(i int32) bool {
-	return i >= 0 && int(i) < len(v.Nodes) && v.Nodes[i] != nil
+// Has reports whether i is the id of a node of v.
+func (v *View) Has(i int32) bool { return i >= 0 && int(i) < len(v.Nodes) }
+
+// children returns the children of node i, or the roots for -1.
+func (v *View) children(i int32) []int32 {
+	if i < 0 {
+		return v.Roots
+	}
+	return v.Nodes[i].Children
+}
+
+// setChildren gives node i, or the roots for -1, the children kids. The
+// node is copied first: it may be shared with another view.
+func (v *View) setChildren(i int32, kids []int32) {
+	if i < 0 {
+		v.Roots = kids
+		return
+	}
+	cp := *v.Nodes[i]
+	cp.Children = kids
+	v.Nodes[i] = &cp
 }

@@ -202,9 +202,6 @@ func detectPhases(c *Call, l *Loaded, run phaseRun) (*PhaseState, error) {
 func viewDims(v *compaction.View) *phase.Dims {
 	names := make([]string, v.Tree.Len())
 	for _, n := range v.Nodes {
-		if n == nil { // dropped by a step
-			continue
-		}
 		for _, m := range n.Members {
 			names[m] = n.Name
 		}
