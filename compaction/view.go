@@ -91,11 +91,13 @@ func (v *View) Rank(i int32) int32 {
 
 // Assemble returns a view of nodes made by hand, with the given roots, for
 // testing code that draws views on trees that no profile gives. Each
-// node's parent is taken from the Children lists, and Before and After are
-// the number of nodes. The view has no call tree or state: Step, NodeOf and
-// Check do not apply to it, and its handles are all zeros.
+// node's parent is taken from the Children lists, each member's node from
+// the Members lists, and Before and After are the number of nodes. The
+// view has no call tree or state: Step and Check do not apply to it, its
+// handles are all zeros, and Elements splits names as analysis.Split does
+// for an unknown language.
 func Assemble(nodes []*Node, roots []int32) *View {
-	n := len(nodes)
+	n, members := len(nodes), int32(0)
 	parent := freshWriter(n)
 	for i := range n {
 		parent.set(int32(i), -1)
@@ -104,8 +106,37 @@ func Assemble(nodes []*Node, roots []int32) *View {
 		for _, c := range nd.Children {
 			parent.set(c, int32(i))
 		}
+		for _, m := range nd.Members {
+			members = max(members, m+1)
+		}
 	}
-	return &View{Nodes: nodes, Roots: roots, Before: n, After: n, parent: parent.l}
+	nodeOf := newPaged(int(members), -1).writer()
+	for i, nd := range nodes {
+		for _, m := range nd.Members {
+			nodeOf.set(m, int32(i))
+		}
+	}
+	return &View{Nodes: nodes, Roots: roots, Before: n, After: n, parent: parent.l, nodeOf: nodeOf.l}
+}
+
+// Elements returns the name elements of node i's name: the strings that,
+// joined, give it, the first one the top unit (package, module) and every
+// later one with its leading separator (".Muscle"), as analysis.Split
+// cuts a frame's name. They are the first elements of every member's name.
+func (v *View) Elements(i int32) []string {
+	nd := v.Nodes[i]
+	if v.state == nil {
+		return analysis.Split(nd.Name, analysis.LangAuto)
+	}
+	ix := v.state.ix
+	out := make([]string, ix.depth[nd.name])
+	for k, c := len(out)-1, nd.name; k >= 0; k, c = k-1, ix.parent[c] {
+		out[k] = ix.str[c]
+		if p := ix.parent[c]; p >= 0 {
+			out[k] = out[k][len(ix.str[p]):]
+		}
+	}
+	return out
 }
 
 // Depth returns the depth of node i: 0 for a root. Time is the depth.
