@@ -139,6 +139,15 @@ func (g *grouping) take(gr *group, m, d int32) {
 // total, in sibling order.
 func (g *grouping) seed(up int32) {
 	first := int32(len(g.gr))
+	g.gr[up].kidLo, g.gr[up].kidHi = first, first
+	if len(g.kids) == 1 { // the usual case deep in a tree: one kid, one group
+		k := g.kids[0]
+		g.gr = append(g.gr, group{name: g.cname(k), up: up, r2: -1, tot: g.total[k],
+			seedLo: int32(len(g.seeds)), seedHi: int32(len(g.seeds)) + 1})
+		g.seeds = append(g.seeds, k)
+		g.gr[up].kidHi++
+		return
+	}
 	for _, name := range g.components(g.kids) {
 		g.gr = append(g.gr, group{name: name, up: up, r2: -1})
 	}
@@ -159,7 +168,7 @@ func (g *grouping) seed(up int32) {
 		gr.seedHi++
 		gr.tot += g.total[g.kids[k]]
 	}
-	g.gr[up].kidLo, g.gr[up].kidHi = first, int32(len(g.gr))
+	g.gr[up].kidHi = int32(len(g.gr))
 	slices.SortFunc(g.gr[first:], func(a, b group) int { return g.ix.order(a.tot, a.name, b.tot, b.name) })
 }
 

@@ -128,7 +128,10 @@ func (ix *index) prefixAt(f, g, d int32) int32 {
 // order compares two nodes, given by total and name id, in sibling order:
 // by descending total, then name.
 func (ix *index) order(ta int64, na int32, tb int64, nb int32) int {
-	return cmp.Or(cmp.Compare(tb, ta), cmp.Compare(ix.rank[na], ix.rank[nb]))
+	if ta != tb {
+		return cmp.Compare(tb, ta)
+	}
+	return cmp.Compare(ix.rank[na], ix.rank[nb])
 }
 
 // startsWith reports whether the compacted name id c starts with the

@@ -57,7 +57,7 @@ func (r *regroup) splice(p int32, removed []int32) (*View, *Violation) {
 // dropped lists the ids of the nodes in the subtrees of removed that the
 // new view does not have: all but the reused ones and their subtrees.
 func (r *regroup) dropped(removed []int32) []int32 {
-	reused := make(map[int32]bool)
+	reused := make([]bool, len(r.old.Nodes))
 	for _, y := range r.reuse {
 		if y >= 0 {
 			reused[y] = true
