@@ -224,18 +224,19 @@ func (g *grouping) view() *View {
 	}
 	v := &View{Tree: g.t, Value: g.value, Before: g.t.Len(), After: int(n), Nodes: make([]*Node, n), state: g.s}
 	nodes := make([]Node, n)
-	kids := id[1:] // group k's node is kids[k-1], so a group's children are a run of it
-	nodeOf, parent := freshWriter(g.t.Len()), freshWriter(int(n))
+	nodeOf, parent := flatFor(g.t.Len(), 0), flatFor(int(n), 0)
 	for gi := int32(1); gi <= n; gi++ {
 		gr, nd := &g.gr[gi], &nodes[id[gi]]
 		g.node(gi, nd)
-		nd.Children = kids[gr.kidLo-1 : gr.kidHi-1 : gr.kidHi-1]
+		nd.Children = id[gr.kidLo:gr.kidHi:gr.kidHi]
 		v.Nodes[id[gi]] = nd
-		nodeOf.setAll(nd.Members, id[gi])
-		parent.set(id[gi], id[gr.up])
+		for _, m := range nd.Members {
+			nodeOf[m] = id[gi]
+		}
+		parent[id[gi]] = id[gr.up]
 	}
-	v.Roots = kids[g.gr[0].kidLo-1 : g.gr[0].kidHi-1]
-	v.nodeOf, v.parent = nodeOf.l, parent.l
+	v.Roots = id[g.gr[0].kidLo:g.gr[0].kidHi]
+	v.nodeOf, v.parent = pagesOf(nodeOf, g.t.Len()), pagesOf(parent, int(n))
 	v.sortHashes()
 	return v
 }

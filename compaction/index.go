@@ -142,11 +142,3 @@ func (ix *index) startsWith(c, n int32) bool {
 	}
 	return c == n
 }
-
-// related reports whether one of a, b is an element-wise prefix of the other.
-func (ix *index) related(a, b int32) bool {
-	if ix.depth[a] < ix.depth[b] {
-		return ix.startsWith(b, a)
-	}
-	return ix.startsWith(a, b)
-}

@@ -139,7 +139,9 @@ func (s *splice) write() []uint64 {
 		s.node(gi, nd)
 		nd.Children = s.id[gr.kidLo:gr.kidHi:gr.kidHi]
 		s.nv.Nodes[s.id[gi]], hashes[k] = nd, nd.hash
-		s.nodeOf.setAll(nd.Members, s.id[gi])
+		for _, m := range nd.Members {
+			s.nodeOf.set(m, s.id[gi])
+		}
 	}
 	return hashes
 }
@@ -180,7 +182,9 @@ func (s *splice) closeHoles(holes []int32) func(int32) int32 {
 		moved[top] = h
 		nd := *nv.Nodes[top]
 		nv.Nodes[h] = &nd
-		s.nodeOf.setAll(nd.Members, h)
+		for _, m := range nd.Members {
+			s.nodeOf.set(m, h)
+		}
 		top--
 	}
 	to := func(i int32) int32 {

@@ -98,25 +98,23 @@ func (v *View) Rank(i int32) int32 {
 // for an unknown language.
 func Assemble(nodes []*Node, roots []int32) *View {
 	n, members := len(nodes), int32(0)
-	parent := freshWriter(n)
-	for i := range n {
-		parent.set(int32(i), -1)
-	}
+	parent := flatFor(n, -1)
 	for i, nd := range nodes {
 		for _, c := range nd.Children {
-			parent.set(c, int32(i))
+			parent[c] = int32(i)
 		}
 		for _, m := range nd.Members {
 			members = max(members, m+1)
 		}
 	}
-	nodeOf := newPaged(int(members), -1).writer()
+	nodeOf := flatFor(int(members), -1)
 	for i, nd := range nodes {
 		for _, m := range nd.Members {
-			nodeOf.set(m, int32(i))
+			nodeOf[m] = int32(i)
 		}
 	}
-	return &View{Nodes: nodes, Roots: roots, Before: n, After: n, parent: parent.l, nodeOf: nodeOf.l}
+	return &View{Nodes: nodes, Roots: roots, Before: n, After: n,
+		parent: pagesOf(parent, n), nodeOf: pagesOf(nodeOf, int(members))}
 }
 
 // Elements returns the name elements of node i's name: the strings that,
