@@ -39,7 +39,7 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 	stack := g.children(nil, 0)
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
-		stack = g.children(stack[:len(stack)-1], gi)
+		stack = stack[:len(stack)-1]
 		g.absorb(gi)
 		g.seed(gi)
 		stack = g.children(stack, gi)
@@ -75,9 +75,9 @@ type grouping struct {
 
 	// components' scratch, per compacted name id: mark == stamp means the
 	// name is some kid's name in this round; slot is its component's number.
-	comp, names  []int32
-	mark, slot   []int32
-	stamp, count int32
+	comp, names []int32
+	mark, slot  []int32
+	stamp       int32
 }
 
 func newGrouping(t *analysis.Tree, s *State, value int) *grouping {
@@ -128,7 +128,7 @@ func (g *grouping) absorb(gi int32) {
 
 // take adds call-tree node m to group gr, whose name has d elements.
 func (g *grouping) take(gr *group, m, d int32) {
-	g.mem = append(g.mem, m)
+	g.mem = append(room(g.mem, 1), m)
 	if gr.r2 < 0 && g.ix.prefixAt(g.t.Frame[m], g.s.lv.at(m), d+2) >= 0 {
 		gr.r2 = m
 	}
@@ -140,7 +140,9 @@ func (g *grouping) take(gr *group, m, d int32) {
 func (g *grouping) seed(up int32) {
 	first := int32(len(g.gr))
 	g.gr[up].kidLo, g.gr[up].kidHi = first, first
-	if len(g.kids) == 1 { // the usual case deep in a tree: one kid, one group
+	// At most a group per kid, and a seed per kid.
+	g.gr, g.seeds = room(g.gr, len(g.kids)), room(g.seeds, len(g.kids))
+	if len(g.kids) == 1 { // one kid, one group: no split to make
 		k := g.kids[0]
 		g.gr = append(g.gr, group{name: g.cname(k), up: up, r2: -1, tot: g.total[k],
 			seedLo: int32(len(g.seeds)), seedHi: int32(len(g.seeds)) + 1})
@@ -161,7 +163,7 @@ func (g *grouping) seed(up int32) {
 		g.gr[gi].seedLo, g.gr[gi].seedHi = lo, lo
 		lo += n
 	}
-	g.seeds = slices.Grow(g.seeds, len(g.kids))[:lo]
+	g.seeds = g.seeds[:lo]
 	for k, c := range g.comp {
 		gr := &g.gr[first+c]
 		g.seeds[gr.seedHi] = g.kids[k]
@@ -170,6 +172,17 @@ func (g *grouping) seed(up int32) {
 	}
 	g.gr[up].kidHi = int32(len(g.gr))
 	slices.SortFunc(g.gr[first:], func(a, b group) int { return g.ix.order(a.tot, a.name, b.tot, b.name) })
+}
+
+// room returns s with room for n more elements, doubling its capacity
+// when it must grow: append grows a large slice by a quarter, which makes
+// the allocations of a slice grown one element at a time five times its
+// final size.
+func room[T any](s []T, n int) []T {
+	if len(s)+n > cap(s) {
+		s = slices.Grow(s, len(s)+n)
+	}
+	return s
 }
 
 // components splits nodes into the connected components of the prefix
@@ -189,7 +202,7 @@ func (g *grouping) components(nodes []int32) []int32 {
 		f, c := g.t.Frame[k], g.cname(k)
 		r := c
 		for d := int32(1); d < ix.depth[c]; d++ {
-			if p := ix.prefixAt(f, d, d); g.mark[p] == g.stamp || g.mark[p] == -g.stamp {
+			if p := ix.prefixAt(f, ix.depth[c], d); g.mark[p] == g.stamp || g.mark[p] == -g.stamp {
 				r = p
 				break
 			}

@@ -43,7 +43,7 @@ func newRegroup(old *View, s *State, target int32, seeds []int32) *regroup {
 func (r *regroup) seed(up int32) {
 	r.grouping.seed(up)
 	for len(r.reuse) < len(r.gr) {
-		r.reuse = append(r.reuse, -1)
+		r.reuse = append(room(r.reuse, 1), -1)
 	}
 }
 
@@ -106,7 +106,7 @@ func (r *regroup) derive(gi, y int32) {
 		a, _ := slices.BinarySearch(members, s)
 		b, _ := slices.BinarySearch(members[a:], end)
 		in := members[a : a+b] // starts with s
-		r.mem = append(r.mem, in...)
+		r.mem = append(room(r.mem, len(in)), in...)
 		for c, j := s+1, 1; c < end; {
 			if j < len(in) && in[j] == c {
 				j, c = j+1, c+1
