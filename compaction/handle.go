@@ -37,14 +37,34 @@ func (v *View) sortHashes() {
 	for i, nd := range v.Nodes {
 		v.sorted[i] = nd.hash
 	}
-	slices.Sort(v.sorted)
+	radixSort(v.sorted)
+}
+
+// radixSort sorts hashes by their bytes, the lowest first, each pass
+// stable: linear in the number of hashes, where a comparison sort is not.
+func radixSort(hs []uint64) {
+	buf := make([]uint64, len(hs))
+	for shift := 0; shift < 64; shift += 8 {
+		var start [257]int // where each byte value's hashes go
+		for _, h := range hs {
+			start[h>>shift&0xff+1]++
+		}
+		for b := 1; b < len(start); b++ {
+			start[b] += start[b-1]
+		}
+		for _, h := range hs {
+			buf[start[h>>shift&0xff]] = h
+			start[h>>shift&0xff]++
+		}
+		hs, buf = buf, hs // after eight passes, the caller's slice again
+	}
 }
 
 // mergeHashes returns the sorted hashes old, less drop and plus add (both
 // sorted here); drop must be among old.
 func mergeHashes(old, drop, add []uint64) []uint64 {
-	slices.Sort(drop)
-	slices.Sort(add)
+	radixSort(drop)
+	radixSort(add)
 	out := make([]uint64, 0, len(old)-len(drop)+len(add))
 	for _, h := range old {
 		if len(drop) > 0 && drop[0] == h {

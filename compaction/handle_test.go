@@ -75,3 +75,22 @@ func TestMergeHashes(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixSort: the radix sort orders hashes as slices.Sort does, with
+// equal hashes and hashes that differ in one byte only.
+func TestRadixSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 17))
+	for round := range 200 {
+		hs := make([]uint64, r.IntN(3000))
+		for k := range hs {
+			hs[k] = r.Uint64()
+			if k%3 == 0 {
+				hs[k] = uint64(r.IntN(50)) << (8 * r.IntN(8))
+			}
+		}
+		want := slices.Sorted(slices.Values(hs))
+		if radixSort(hs); !slices.Equal(hs, want) {
+			t.Fatalf("round %d: radixSort differs from slices.Sort", round)
+		}
+	}
+}
