@@ -140,6 +140,9 @@ func (g *grouping) take(gr *group, m, d int32) {
 func (g *grouping) seed(up int32) {
 	first := int32(len(g.gr))
 	g.gr[up].kidLo, g.gr[up].kidHi = first, first
+	if len(g.kids) == 0 {
+		return
+	}
 	// At most a group per kid, and a seed per kid.
 	g.gr, g.seeds = room(g.gr, len(g.kids)), room(g.seeds, len(g.kids))
 	if len(g.kids) == 1 { // one kid, one group: no split to make
@@ -194,13 +197,14 @@ func room[T any](s []T, n int) []T {
 func (g *grouping) components(nodes []int32) []int32 {
 	ix := g.ix
 	g.stamp++
-	for _, k := range nodes {
-		g.mark[g.cname(k)] = g.stamp
-	}
 	g.comp, g.names = g.comp[:0], g.names[:0]
-	for _, k := range nodes {
-		f, c := g.t.Frame[k], g.cname(k)
-		r := c
+	for _, k := range nodes { // comp holds the nodes' names for now
+		c := g.cname(k)
+		g.mark[c] = g.stamp
+		g.comp = append(g.comp, c)
+	}
+	for i, c := range g.comp {
+		r, f := c, g.t.Frame[nodes[i]]
 		for d := int32(1); d < ix.depth[c]; d++ {
 			if p := ix.prefixAt(f, ix.depth[c], d); g.mark[p] == g.stamp || g.mark[p] == -g.stamp {
 				r = p
@@ -212,7 +216,7 @@ func (g *grouping) components(nodes []int32) []int32 {
 			g.slot[r] = int32(len(g.names))
 			g.names = append(g.names, r)
 		}
-		g.comp = append(g.comp, g.slot[r])
+		g.comp[i] = g.slot[r]
 	}
 	return g.names
 }

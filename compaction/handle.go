@@ -61,22 +61,29 @@ func radixSort(hs []uint64) {
 }
 
 // mergeHashes returns the sorted hashes old, less drop and plus add (both
-// sorted here); drop must be among old.
+// sorted here); drop must be among old. The runs of old between two
+// changes are copied whole.
 func mergeHashes(old, drop, add []uint64) []uint64 {
 	radixSort(drop)
 	radixSort(add)
 	out := make([]uint64, 0, len(old)-len(drop)+len(add))
-	for _, h := range old {
-		if len(drop) > 0 && drop[0] == h {
-			drop = drop[1:]
-			continue
+	for len(drop) > 0 || len(add) > 0 {
+		k := 0
+		if len(drop) == 0 || len(add) > 0 && add[0] < drop[0] {
+			for k < len(old) && old[k] < add[0] {
+				k++
+			}
+			out = append(append(out, old[:k]...), add[0])
+			old, add = old[k:], add[1:]
+		} else {
+			for old[k] != drop[0] {
+				k++
+			}
+			out = append(out, old[:k]...)
+			old, drop = old[k+1:], drop[1:]
 		}
-		for len(add) > 0 && add[0] < h {
-			out, add = append(out, add[0]), add[1:]
-		}
-		out = append(out, h)
 	}
-	return append(out, add...)
+	return append(out, old...)
 }
 
 // Handle returns node i's handle: the first hex digits of its hash, as
