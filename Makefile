@@ -2,8 +2,9 @@
 #   make demo      build, register the kernel, run notebooks/tour.ipynb into notebooks/tour.html
 #   make notebook  open the classic Notebook on notebooks/
 #   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks,
-#                  the classic Notebook driven in headless Chromium
+#                  the classic Notebook and JupyterLab's renderers in headless Chromium
 #   make bench     start-up and round trip against ipykernel
+#   make lab       JupyterLab's own renderers on every notebook, in headless Chromium
 
 SHELL   := /bin/bash
 GO      ?= go
@@ -19,14 +20,19 @@ TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(
 # CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing).
 JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
                 python3-jupyter-kernel-test jupyter-console
-CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq chromium fonts-dejavu-core fonts-liberation make git ca-certificates
-# npm packages for browser tests, installed into $(BUILD)/node (.ci/run exports
-# NODE_PATH; make browser installs them there when they are missing).
-# playwright-core brings no browser: tests/browser uses Debian's chromium.
-NPM_PKGS     := playwright-core
+CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq python3-jupyter-server chromium fonts-dejavu-core fonts-liberation make git ca-certificates
+# npm packages for browser tests, pinned, installed into $(BUILD)/node by
+# make npm-install (.ci/run runs it and exports NODE_PATH; make browser
+# installs them when playwright-core is missing). playwright-core brings no
+# browser: the tests use Debian's chromium. tests/lab bundles JupyterLab's
+# services, rendermime, outputarea and lumino widgets with esbuild, and takes
+# its themes' CSS from the two theme extensions.
+NPM_PKGS     := playwright-core@1.65.1 esbuild@0.28.2 @jupyterlab/services@7.6.6 @jupyterlab/coreutils@6.6.6 \
+                @jupyterlab/rendermime@4.6.6 @jupyterlab/outputarea@4.6.6 @lumino/widgets@2.10.0 \
+                @jupyterlab/theme-light-extension@4.6.4 @jupyterlab/theme-dark-extension@4.6.4
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
-.PHONY: build demo notebook test gotest conformance notebooks browser bench jupyter-check ci-packages npm-packages clean
+.PHONY: build demo notebook test gotest conformance notebooks browser lab bench jupyter-check ci-packages npm-packages npm-install clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/proflens
@@ -56,21 +62,23 @@ notebook: build jupyter-check
 test: build
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./...
-	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser
+	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser lab
 
 gotest:
 	@echo "== go test"; $(GO) test ./...
-	@echo "== go test -race (protocol layer)"; $(GO) test -race -count=1 ./kernel/jupyter/
+	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
 
-# conformance installs a fresh kernelspec and runs Jupyter's own suite plus ours.
+# conformance installs a fresh kernelspec and runs Jupyter's own suite plus
+# ours: protocol behaviour and protocol attacks (each kernel under a watchdog).
 conformance: build
 	@echo "== jupyter_kernel_test and protocol tests"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
-	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py
+	$(TESTENV) $(PYTHON) -m unittest -v tests/test_conformance.py tests/test_protocol.py tests/test_attack.py
 
 # notebooks executes every notebooks/*.ipynb against the fresh kernelspec and
-# fails on any error output; then executes it again and fails unless every
-# output is identical (a notebook re-run gives the same bytes).
+# fails on any error output or on a top table that go tool pprof does not
+# confirm (tests/check_tables.py); then executes it again and fails unless
+# every output is identical (a notebook re-run gives the same bytes).
 notebooks: build
 	@echo "== notebooks"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
@@ -80,6 +88,7 @@ notebooks: build
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb "$$nb" || exit 1; \
 	  $(PYTHON) tests/check_notebook.py "$(BUILD)/nb/$$(basename $$nb)" || exit 1; \
+	  GO=$(GO) $(PYTHON) tests/check_tables.py "$(BUILD)/nb/$$(basename $$nb)" notebooks || exit 1; \
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb2 "$$nb" 2>/dev/null || exit 1; \
 	  $(PYTHON) tests/same_outputs.py "$(BUILD)/nb/$$(basename $$nb)" "$(BUILD)/nb2/$$(basename $$nb)" || exit 1; \
@@ -101,6 +110,27 @@ browser: build
 	  npm install --prefix $(BUILD)/node --no-audit --no-fund $(NPM_PKGS) </dev/null || exit 1; \
 	fi; \
 	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) node tests/browser/notebook.js
+
+# lab serves the kernel through Debian's jupyter-server and drives it from a
+# page built with JupyterLab's own npm packages in headless Chromium
+# (tests/lab/lab.js): every notebook run, its outputs rendered trusted and,
+# from the saved file, untrusted, in Lab's light and dark themes; then
+# nbconvert and the classic Notebook on the saved notebooks. Screenshots,
+# saved notebooks and HTML land in $(BUILD)/lab.
+lab: build npm-install
+	@echo "== lab (JupyterLab's renderers in headless Chromium)"
+	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) PYTHON=$(PYTHON) NODE_MODULES=$(NODE_MODULES) node tests/lab/lab.js
+
+# npm-install installs $(NPM_PKGS) into $(BUILD)/node unless that exact list
+# is already there.
+npm-install:
+	@command -v npm >/dev/null || { echo "npm is missing (the machine's Node.js brings it)"; exit 1; }
+	@if [ "$$(cat $(BUILD)/node/.packages 2>/dev/null)" != "$(NPM_PKGS)" ]; then \
+	  echo "installing $(NPM_PKGS) into $(BUILD)/node"; \
+	  mkdir -p $(BUILD)/node && \
+	  npm install --prefix $(BUILD)/node --save-exact --no-audit --no-fund $(NPM_PKGS) </dev/null && \
+	  echo "$(NPM_PKGS)" > $(BUILD)/node/.packages; \
+	fi
 
 bench: build
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)

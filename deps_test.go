@@ -15,27 +15,42 @@ const module = "github.com/proflens/proflens"
 // packages may import the groups listed (its own included). Data flows one
 // way: analysis ← compaction, phase ← plotting ← kernel ← cmd; the
 // protocol layer (kernel/jupyter) knows nothing of profiles.
+//
+// Inside analysis, the model (group "analysis") knows no format and none of
+// what formats share. Each format is a package of its own (group "format":
+// analysis/pprof, analysis/folded, ...) that imports the model and what
+// formats share (analysis/internal), never another format;
+// analysis/formats imports every format, for programs that read them all;
+// analysis/gen writes generated profiles as pprof. Only the kernel and the
+// binary need formats: the later stages work on the model.
 var groups = map[string][]string{
-	"internal":   {"internal"},
-	"analysis":   {"analysis", "internal"},
-	"compaction": {"compaction", "analysis", "internal"},
-	"phase":      {"phase", "compaction", "analysis", "internal"},
-	"plotting":   {"plotting", "phase", "compaction", "analysis", "internal"},
-	"jupyter":    {"jupyter", "internal"},
-	"kernel":     {"kernel", "jupyter", "plotting", "phase", "compaction", "analysis", "internal"},
-	"cmd":        {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "analysis", "internal"},
+	"internal":          {"internal"},
+	"analysis":          {"analysis", "internal"},
+	"analysis/internal": {"analysis/internal", "analysis", "internal"},
+	"format":            {"format", "analysis/internal", "analysis", "internal"},
+	"formats":           {"formats", "format", "analysis/internal", "analysis", "internal"},
+	"gen":               {"gen", "format", "analysis", "internal"},
+	"compaction":        {"compaction", "analysis", "internal"},
+	"phase":             {"phase", "compaction", "analysis", "internal"},
+	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
+	"jupyter":           {"jupyter", "internal"},
+	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
+	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
 }
 
-// thirdParty says which groups may import a module outside the standard
-// library; a module not listed may not be imported at all.
+// thirdParty says which groups, or which packages, may import a module
+// outside the standard library; a module not listed may not be imported at
+// all.
 var thirdParty = map[string][]string{
-	"github.com/google/pprof/profile": {"analysis"},
+	"github.com/google/pprof/profile": {"analysis/pprof"},
 	"gonum.org/v1/plot":               {"plotting"},
 	"gonum.org/v1/gonum":              {"analysis", "compaction", "phase", "plotting", "kernel", "cmd"},
 	"github.com/go-zeromq/zmq4":       {"jupyter"},
 	// The Go execution trace parser (added with the phase work, commit
 	// dee62e0): the standard library has no public trace reader.
-	"golang.org/x/exp/trace": {"analysis"},
+	"golang.org/x/exp/trace": {"analysis/gotrace"},
+	// The JDK Flight Recorder parser (Apache-2.0), for the jfr format.
+	"github.com/grafana/jfr-parser": {"analysis/jfr"},
 }
 
 // loggers may import log or log/slog: only the kernel logs.
@@ -44,13 +59,29 @@ var loggers = []string{"kernel", "jupyter", "cmd"}
 // group returns the group of a package directory relative to the module
 // root, or "" when the directory belongs to none.
 func group(rel string) string {
-	switch first, _, _ := strings.Cut(rel, "/"); {
+	first, rest, _ := strings.Cut(rel, "/")
+	switch {
 	case rel == "kernel/jupyter" || strings.HasPrefix(rel, "kernel/jupyter/"):
 		return "jupyter"
+	case first == "analysis" && rest != "":
+		switch name, _, _ := strings.Cut(rest, "/"); name {
+		case "internal":
+			return "analysis/internal"
+		case "formats", "gen":
+			return name
+		}
+		return "format"
 	case groups[first] != nil:
 		return first
 	}
 	return ""
+}
+
+// formatOf returns the format package that a directory of group "format"
+// belongs to ("analysis/pprof").
+func formatOf(rel string) string {
+	parts := strings.SplitN(rel, "/", 3)
+	return parts[0] + "/" + parts[1]
 }
 
 // TestDependencies checks every package's (non-test) imports against the
@@ -94,8 +125,12 @@ func problems(rel string, imports []string) []string {
 				out = append(out, rel+" imports "+imp+": only the kernel logs; return errors instead")
 			}
 		case strings.HasPrefix(imp, module+"/"):
-			if to := group(strings.TrimPrefix(imp, module+"/")); !slices.Contains(groups[g], to) {
+			to := strings.TrimPrefix(imp, module+"/")
+			switch tg := group(to); {
+			case !slices.Contains(groups[g], tg):
 				out = append(out, rel+" imports "+imp+": "+g+" may import only "+strings.Join(groups[g], ", "))
+			case g == "format" && tg == "format" && formatOf(rel) != formatOf(to):
+				out = append(out, rel+" imports "+imp+": formats never import each other; move what they share to analysis/internal")
 			}
 		case strings.Contains(strings.Split(imp, "/")[0], "."):
 			if p := thirdPartyProblem(rel, g, imp); p != "" {
@@ -115,7 +150,7 @@ func checkImports(t *testing.T, rel string, imports []string) {
 func thirdPartyProblem(rel, g, imp string) string {
 	for mod, allowed := range thirdParty {
 		if imp == mod || strings.HasPrefix(imp, mod+"/") {
-			if !slices.Contains(allowed, g) {
+			if !slices.Contains(allowed, g) && !slices.Contains(allowed, rel) {
 				return rel + " imports " + imp + ": only " + strings.Join(allowed, ", ") + " may"
 			}
 			return ""
@@ -131,11 +166,25 @@ func TestProblems(t *testing.T) {
 		imports []string
 		want    int
 	}{
-		{"analysis", []string{"fmt", "github.com/google/pprof/profile", module + "/internal/version"}, 0},
+		{"analysis", []string{"fmt", module + "/internal/version"}, 0},
+		{"analysis", []string{module + "/analysis/internal/text"}, 1},
+		{"analysis", []string{"github.com/google/pprof/profile"}, 1},
 		{"analysis", []string{module + "/compaction"}, 1},
+		{"analysis", []string{module + "/analysis/folded"}, 1},
+		{"analysis/pprof", []string{"github.com/google/pprof/profile", module + "/analysis", module + "/analysis/internal/text"}, 0},
+		{"analysis/folded", []string{"github.com/google/pprof/profile"}, 1},
+		{"analysis/folded", []string{module + "/analysis/pprof"}, 1},
+		{"analysis/folded/x", []string{module + "/analysis/folded"}, 0},
+		{"analysis/gotrace", []string{"golang.org/x/exp/trace"}, 0},
+		{"analysis/internal/text", []string{module + "/analysis/pprof"}, 1},
+		{"analysis/formats", []string{module + "/analysis/pprof", module + "/analysis/v8"}, 0},
+		{"analysis/gen", []string{module + "/analysis/pprof"}, 0},
 		{"compaction", []string{"github.com/google/pprof/profile"}, 1},
+		{"compaction", []string{module + "/analysis/formats"}, 1},
+		{"plotting", []string{module + "/analysis/pprof"}, 1},
 		{"kernel/jupyter", []string{module + "/analysis", "github.com/go-zeromq/zmq4", "log/slog"}, 1},
 		{"kernel", []string{"github.com/go-zeromq/zmq4", "gonum.org/v1/plot/vg"}, 2},
+		{"kernel", []string{module + "/analysis/formats", module + "/analysis/pprof"}, 0},
 		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 1},
 		{"phase", []string{module + "/plotting", "example.com/x"}, 2},
 		{"cmd/proflens", []string{module + "/kernel", module + "/kernel/jupyter", "log/slog"}, 0},
@@ -151,7 +200,8 @@ func TestProblems(t *testing.T) {
 // TestGroup pins the directory → group mapping.
 func TestGroup(t *testing.T) {
 	for rel, want := range map[string]string{
-		"analysis": "analysis", "analysis/x": "analysis", "kernel": "kernel", "kernel/jupyter": "jupyter",
+		"analysis": "analysis", "analysis/pprof": "format", "analysis/pprof/x": "format", "analysis/formats": "formats",
+		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
 		"internal/version": "internal", "tools": "",
 	} {

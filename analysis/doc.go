@@ -1,7 +1,15 @@
-// Package analysis is the first stage of proflens: it reads profiles of every
-// supported format into one model (Profile), splits frame names into name
-// elements (Names), and builds the call tree (Tree) that every later stage
-// reads. A Profile and its Tree are immutable once built.
+// Package analysis is the first stage of proflens: it holds the model that
+// every supported format is read into (Profile, built by a Builder), splits
+// frame names into name elements (Names), and builds the call tree (Tree)
+// and its queries (Top, TreeRows, Info) that every later stage reads. A
+// Profile and its Tree are immutable once built.
 //
-// Only this package imports github.com/google/pprof/profile.
+// Formats live in packages of their own under analysis/ (pprof, folded,
+// perf, hprof, dtrace, v8, chrome, speedscope, gotrace, jfr, firefox,
+// macsample). Each registers
+// itself with RegisterFormat from init, as image/png registers with image;
+// Load and Parse sniff the content and hand it to the format that takes it.
+// A program imports the formats it reads, or analysis/formats for all of
+// them. Formats import analysis and never each other; what several share
+// is in analysis/internal (text, jsonprof, cpuprofile).
 package analysis

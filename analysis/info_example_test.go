@@ -6,10 +6,11 @@ import (
 	"regexp"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 )
 
 func ExampleNewInfo() {
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		panic(err)
 	}
@@ -29,7 +30,7 @@ func ExampleNewInfo() {
 }
 
 func ExampleNewTop() {
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		panic(err)
 	}
@@ -47,7 +48,7 @@ func ExampleNewTop() {
 }
 
 func ExampleWriteTreeText() {
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		panic(err)
 	}

@@ -1,8 +1,11 @@
-package analysis
+package analysis_test
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // TestInfoTotalsMatchTree checks the summary against the call tree: the
@@ -10,9 +13,9 @@ import (
 func TestInfoTotalsMatchTree(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for i := 0; i < 100; i++ {
-		p := randomProfile(r, 1+r.Intn(40))
-		tree := NewTree(p)
-		in := NewInfo(p, tree)
+		p := testprof.Random(r, 1+r.Intn(40), nil)
+		tree := analysis.NewTree(p)
+		in := analysis.NewInfo(p, tree)
 		if in.Nodes != tree.Len() || in.Samples != len(p.Samples) {
 			t.Fatalf("case %d: NewInfo nodes/samples = %d/%d, want %d/%d", i, in.Nodes, in.Samples, tree.Len(), len(p.Samples))
 		}
@@ -44,9 +47,21 @@ func TestFormatValue(t *testing.T) {
 		{1023, "bytes", "1023B"},
 		{250, "microseconds", "250us"},
 		{42, "count", "42"},
+		// Each step of a ladder starts at exactly one of its unit.
+		{1e9, "nanoseconds", "1s"},
+		{-1e9, "nanoseconds", "-1s"},
+		{1e6, "nanoseconds", "1ms"},
+		{1e3, "nanoseconds", "1us"},
+		{3600e9, "nanoseconds", "1hrs"},
+		{1000, "milliseconds", "1s"},
+		{1000, "microseconds", "1ms"},
+		{1 << 10, "bytes", "1kB"},
+		{1 << 20, "bytes", "1MB"},
+		{1 << 30, "bytes", "1GB"},
+		{1e9 - 1, "nanoseconds", "1000ms"},
 	} {
-		if got := FormatValue(tc.v, tc.unit); got != tc.want {
-			t.Errorf("FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
+		if got := analysis.FormatValue(tc.v, tc.unit); got != tc.want {
+			t.Errorf("analysis.FormatValue(%d, %q) = %q, want %q", tc.v, tc.unit, got, tc.want)
 		}
 	}
 }

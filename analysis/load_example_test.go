@@ -1,48 +1,33 @@
 package analysis_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 )
 
 func ExampleLoad() {
-	p, err := analysis.Load("testdata/devirt.pprof", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "pprof/testdata/devirt.pprof", analysis.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	vt := p.ValueTypes[p.DefaultValue]
 	fmt.Println(p.Format, len(p.Samples), "samples;", vt.Type, p.Total(p.DefaultValue), vt.Unit)
-	_, err = analysis.Load("testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
+	_, err = analysis.Load(context.Background(), "pprof/testdata/devirt.pprof", analysis.LoadOptions{Format: "hprof"})
 	fmt.Println(err)
 	// Output:
 	// pprof 28 samples; cpu 7390000000 nanoseconds
-	// load testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples output) before the end of the file
-}
-
-func ExampleDemo() {
-	p, _ := analysis.Demo("demo:profvis-toy")
-	t := analysis.NewTree(p)
-	r := t.Roots[0]
-	fmt.Println(p.Format, t.Name(r), t.Total[0][r])
-	// Output: hprof lib1.Whale.breath 6
-}
-
-func ExampleWriteFolded() {
-	p, _ := analysis.Demo("profvis-toy")
-	analysis.WriteFolded(os.Stdout, p, 0)
-	// Output:
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.contract;lib2.Nerve.transmit;lib3.Signal.travel 3
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.contract;lib3.Pressure.foo;lib3.Blood.flow 1
-	// lib1.Whale.breath;lib1.Mammal.inhale;lib2.Lung.inhale;lib2.Muscle.stop;lib2.Nerve.transmit;lib3.Signal.travel 2
+	// load pprof/testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples or cpu=times output) before the end of the file
 }
 
 func ExampleParse() {
-	p, _ := analysis.Parse("x.folded", []byte("main;work 3\nmain;idle 1\nmain;work 2\n"), analysis.LoadOptions{})
+	p, _ := analysis.Parse(context.Background(), "x.folded", []byte("main;work 3\nmain;idle 1\nmain;work 2\n"), analysis.LoadOptions{})
 	fmt.Println(p.Format, p.Stacks.Len(), "stacks", p.Total(0), "samples")
-	_, err := analysis.Parse("y.folded", []byte("main;work 3\nmain;work\n"), analysis.LoadOptions{})
+	_, err := analysis.Parse(context.Background(), "y.folded", []byte("main;work 3\nmain;work\n"), analysis.LoadOptions{})
 	fmt.Println(err)
 	// Output:
 	// folded 2 stacks 6 samples
@@ -54,7 +39,7 @@ func ExampleLoadSeries() {
 	defer os.RemoveAll(dir)
 	os.WriteFile(dir+"/2.folded", []byte("main;parse 5\n"), 0o644)
 	os.WriteFile(dir+"/1.folded", []byte("main;read 3\nmain;parse 1\n"), 0o644)
-	p, err := analysis.LoadSeries(dir+"/*.folded", analysis.LoadOptions{})
+	p, err := analysis.LoadSeries(context.Background(), dir+"/*.folded", analysis.LoadOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,9 +1,7 @@
 package analysis
 
 import (
-	"fmt"
 	"iter"
-	"slices"
 	"time"
 )
 
@@ -121,6 +119,12 @@ type Profile struct {
 	// IntervalNames names each profile of a series.
 	IntervalNames []string
 
+	// Calls and Events, for an evented recording: every call with its entry
+	// and exit, and the entries and exits in time order (calls.go). Nil for
+	// sampled profiles.
+	Calls  []Call
+	Events []Event
+
 	Warnings []string
 }
 
@@ -158,10 +162,16 @@ func (p *Profile) Value(s *Sample, v int) int64 {
 
 // Thread returns the thread or goroutine label of sample s, "" when unknown.
 func (p *Profile) Thread(s *Sample) string {
-	if s.thread == 0 {
+	return p.ThreadName(s.thread)
+}
+
+// ThreadName returns the label of thread id (Step.Thread): "" for 0, the
+// unknown thread.
+func (p *Profile) ThreadName(id int32) string {
+	if id == 0 {
 		return ""
 	}
-	return p.threads[s.thread-1]
+	return p.threads[id-1]
 }
 
 // Labels returns the labels of sample s, nil when it has none. The map is
@@ -171,111 +181,4 @@ func (p *Profile) Labels(s *Sample) map[string][]string {
 		return nil
 	}
 	return p.labelSets[s.labels-1]
-}
-
-// Builder assembles a Profile, interning frames and stacks.
-type Builder struct {
-	p      *Profile
-	frames map[Frame]int32
-	stacks map[string]int32
-	key    []byte
-	last   int64
-
-	threads map[string]int32
-
-	lastThread   string // the thread of the last sample added, and its id
-	lastThreadID int32
-}
-
-// NewBuilder starts a profile with the given value types.
-func NewBuilder(format string, types ...ValueType) *Builder {
-	return &Builder{
-		p:       &Profile{Format: format, ValueTypes: types, Timed: true},
-		frames:  make(map[Frame]int32),
-		stacks:  make(map[string]int32),
-		threads: make(map[string]int32),
-	}
-}
-
-// Profile gives access to the profile's metadata fields while building
-// (Source, Period, Start, Duration, Lang, DefaultValue, Warnings...).
-func (b *Builder) Profile() *Profile { return b.p }
-
-// Frame interns a frame and returns its id.
-func (b *Builder) Frame(f Frame) int32 {
-	if id, ok := b.frames[f]; ok {
-		return id
-	}
-	id := int32(len(b.p.Frames))
-	b.p.Frames = append(b.p.Frames, f)
-	b.frames[f] = id
-	return id
-}
-
-// Stack interns a stack of frame ids (root first) and returns its id. The
-// slice is copied; the caller may reuse it.
-func (b *Builder) Stack(frames []int32) int32 {
-	b.key = b.key[:0]
-	for _, f := range frames {
-		b.key = append(b.key, byte(f), byte(f>>8), byte(f>>16), byte(f>>24))
-	}
-	if id, ok := b.stacks[string(b.key)]; ok {
-		return id
-	}
-	id := b.p.Stacks.add(frames)
-	b.stacks[string(b.key)] = id
-	return id
-}
-
-// Add appends a sample. time is in nanoseconds since the profile's start;
-// pass hasTime=false when the format has no times, which marks the profile
-// untimed. values holds one value per value type; it is copied, and the
-// caller may reuse it. labels is kept, not copied.
-func (b *Builder) Add(stack int32, values []int64, time int64, hasTime bool, thread string, labels map[string][]string) {
-	p := b.p
-	if len(values) != len(p.ValueTypes) {
-		panic(fmt.Sprintf("analysis: a sample of a %s profile has %d values, want %d", p.Format, len(values), len(p.ValueTypes)))
-	}
-	if !hasTime || (len(p.Samples) > 0 && time < b.last) {
-		p.Timed = false
-	}
-	b.last = time
-	s := Sample{Stack: stack, row: int32(len(p.Samples)), Time: time}
-	p.values = appendDoubling(p.values, values...)
-	if thread != "" {
-		if thread != b.lastThread { // samples come in runs of one thread
-			t, ok := b.threads[thread]
-			if !ok {
-				p.threads = append(p.threads, thread)
-				t = int32(len(p.threads))
-				b.threads[thread] = t
-			}
-			b.lastThread, b.lastThreadID = thread, t
-		}
-		s.thread = b.lastThreadID
-	}
-	if labels != nil {
-		p.labelSets = append(p.labelSets, labels)
-		s.labels = int32(len(p.labelSets))
-	}
-	p.Samples = appendDoubling(p.Samples, s)
-}
-
-// Grow reserves room for n more samples, for loaders that know the count.
-func (b *Builder) Grow(n int) {
-	b.p.Samples = slices.Grow(b.p.Samples, n)
-	b.p.values = slices.Grow(b.p.values, n*len(b.p.ValueTypes))
-}
-
-// Warn records a warning shown by load.
-func (b *Builder) Warn(msg string) { b.p.Warnings = append(b.p.Warnings, msg) }
-
-// Finish returns the profile. The builder must not be used afterwards.
-func (b *Builder) Finish() *Profile {
-	p := b.p
-	if len(p.Samples) == 0 {
-		p.Timed = false
-	}
-	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
-	return p
 }

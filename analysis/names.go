@@ -189,10 +189,16 @@ type Names struct {
 }
 
 // NewNames splits every frame name of p once.
-func NewNames(p *Profile) *Names {
+func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
+
+// newNames is NewNames that stops early, incomplete, when stop is done.
+func newNames(p *Profile, stop *interrupt) *Names {
 	n := &Names{Elems: make([][]int32, len(p.Frames))}
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
+		if stop.done() {
+			break
+		}
 		parts := Split(fr.Name, p.Lang)
 		e := make([]int32, len(parts))
 		for i, s := range parts {
@@ -224,4 +230,9 @@ func (n *Names) Prefix(f int32, g int) string {
 		b.WriteString(n.Strings[id])
 	}
 	return b.String()
+}
+
+// isDigits reports whether s is a non-empty run of decimal digits.
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }

@@ -1,10 +1,12 @@
 package analysis_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/folded"
 )
 
 func ExampleSplit() {
@@ -60,7 +62,7 @@ func ExampleGuess() {
 
 func ExampleFrameTotals() {
 	// a → b → a, weighing 5: the recursion counts once in a's total.
-	p, err := analysis.Parse("rec.folded", []byte("a;b;a 5\na 1\n"), analysis.LoadOptions{Format: "folded"})
+	p, err := analysis.Parse(context.Background(), "rec.folded", []byte("a;b;a 5\na 1\n"), analysis.LoadOptions{Format: "folded"})
 	if err != nil {
 		fmt.Println(err)
 		return

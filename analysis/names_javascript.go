@@ -1,6 +1,8 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+)
 
 // JavaScript names: "fn url:line:col", as the V8 and Chrome loaders write
 // them. The display puts the script first: "url fn:line:col", with elements

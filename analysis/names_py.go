@@ -1,6 +1,8 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+)
 
 // Python names: "func (path/to/mod.py:12)", the py-spy form. The display
 // puts the file first and drops the brackets: "path/to/mod.py func:12", with

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -166,51 +164,6 @@ func sameOrFewerBytes(a, b string) bool {
 		}
 	}
 	return true
-}
-
-// TestSplitCorpus splits every frame name of every profile of the corpus
-// that loads, with the profile's language: no element is empty, and the
-// elements give back the name (or its reordered display, for file-first
-// languages). It reports how many top units the names fall into.
-func TestSplitCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("corpus sweep; skipped with -short")
-	}
-	root := corpusFile(t, ".")
-	var frames, files int
-	err := filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() || strings.HasPrefix(info.Name(), ".") || strings.HasSuffix(path, ".md") {
-			return err
-		}
-		p, err := Load(path, LoadOptions{})
-		if err != nil {
-			return nil
-		}
-		files++
-		tops := map[string]bool{}
-		for _, f := range p.Frames {
-			frames++
-			els := Split(f.Name, p.Lang)
-			for i, e := range els {
-				if e == "" && f.Name != "" {
-					t.Errorf("%s: Split(%q, %v) = %q: element %d empty", path, f.Name, p.Lang, els, i)
-				}
-			}
-			if d := strings.Join(els, ""); d != f.Name && !reorders(f.Name, p.Lang) {
-				t.Errorf("%s: Split(%q, %v) = %q, concatenated %q", path, f.Name, p.Lang, els, d)
-			}
-			tops[els[0]] = true
-		}
-		t.Logf("%s: %v, %d frames, %d top units", strings.TrimPrefix(path, root), p.Lang, len(p.Frames), len(tops))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files == 0 {
-		t.Fatal("no corpus profile loaded")
-	}
-	t.Logf("%d profiles, %d frames", files, frames)
 }
 
 // BenchmarkSplit splits the example names once per iteration.

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -15,7 +16,9 @@ import (
 // Intervals give each profile's samples and IntervalNames its file. All
 // files must have the same value types. With start times, each sample's
 // Time is its profile's start relative to the first, and the series is Timed.
-func LoadSeries(glob string, opts LoadOptions) (*Profile, error) {
+//
+// The series as a whole keeps to opts.Limits, as each of its files does.
+func LoadSeries(ctx context.Context, glob string, opts LoadOptions) (*Profile, error) {
 	paths, err := filepath.Glob(glob)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", glob, err)
@@ -24,18 +27,28 @@ func LoadSeries(glob string, opts LoadOptions) (*Profile, error) {
 		return nil, fmt.Errorf("load %s: no files match", glob)
 	}
 	parts := make([]*Profile, len(paths))
+	limits := opts.Limits.orDefault()
+	left := limits
 	for i, path := range paths {
-		if parts[i], err = Load(path, opts); err != nil {
+		if parts[i], err = Load(ctx, path, opts); err != nil {
 			return nil, err
 		}
+		if left = left.less(parts[i]); left.exhausted(glob, limits) != nil {
+			return nil, fmt.Errorf("load %w", left.exhausted(glob, limits))
+		}
 	}
-	return Series(glob, parts)
+	return series(ctx, glob, parts, limits)
 }
 
 // Series merges profiles of one program into a series (see LoadSeries). The
 // profiles are reordered by start time, else by Source; IntervalNames are
-// the Sources without their common directory.
+// the Sources without their common directory. The result keeps to
+// DefaultLimits.
 func Series(name string, parts []*Profile) (*Profile, error) {
+	return series(context.Background(), name, parts, DefaultLimits)
+}
+
+func series(ctx context.Context, name string, parts []*Profile, limits Limits) (*Profile, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("series %s: no profiles", name)
 	}
@@ -57,7 +70,7 @@ func Series(name string, parts []*Profile) (*Profile, error) {
 				name, p.Source, typeList(p.ValueTypes), first.Source, typeList(first.ValueTypes))
 		}
 	}
-	b := NewBuilder("series", first.ValueTypes...)
+	b := NewBuilder("series", first.ValueTypes...).bounded(ctx, nil, name, limits)
 	out := b.Profile()
 	out.Source, out.Lang, out.DefaultValue = name, first.Lang, first.DefaultValue
 	out.Period, out.PeriodType, out.Start = first.Period, first.PeriodType, first.Start
@@ -73,6 +86,9 @@ func Series(name string, parts []*Profile) (*Profile, error) {
 	out.Intervals = append(out.Intervals, len(out.Samples))
 	if last := parts[len(parts)-1]; timed {
 		out.Duration = last.Start.Sub(first.Start) + last.Duration
+	}
+	if err := b.Err(); err != nil {
+		return nil, fmt.Errorf("series %w", err)
 	}
 	return b.Finish(), nil
 }

@@ -1,9 +1,17 @@
-package analysis
+package analysis_test
 
 import (
+	"context"
+	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // TestLoadSeriesParca loads Parca's ten heap snapshots (3 s apart) as a
@@ -11,8 +19,8 @@ import (
 // MANIFEST.md records: inuse_space 47781.96kB for eight snapshots, then
 // 137.04MB.
 func TestLoadSeriesParca(t *testing.T) {
-	dir := filepath.Join(loadCorpus(t), "parca", "pkg", "query", "testdata", "many")
-	p, err := LoadSeries(filepath.Join(dir, "*.pb.gz"), LoadOptions{Value: "inuse_space"})
+	dir := filepath.Join(testprof.Corpus(t), "parca", "pkg", "query", "testdata", "many")
+	p, err := analysis.LoadSeries(context.Background(), filepath.Join(dir, "*.pb.gz"), analysis.LoadOptions{Value: "inuse_space"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,21 +60,39 @@ func TestLoadSeriesParca(t *testing.T) {
 // TestSeriesOrderByName: without start times, profiles are ordered by name
 // and the series is not timed.
 func TestSeriesOrderByName(t *testing.T) {
-	mk := func(src string, n int64) *Profile {
-		p, err := Parse(src, []byte("a;b "+itoa(int(n))+"\n"), LoadOptions{})
+	mk := func(src string, n int64) *analysis.Profile {
+		p, err := analysis.Parse(context.Background(), src, []byte("a;b "+strconv.FormatInt(n, 10)+"\n"), analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	s, err := Series("x", []*Profile{mk("b.folded", 2), mk("a.folded", 1), mk("c.folded", 3)})
+	s, err := analysis.Series("x", []*analysis.Profile{mk("b.folded", 2), mk("a.folded", 1), mk("c.folded", 3)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Timed || s.IntervalNames[0] != "a.folded" || s.Value(&s.Samples[0], 0) != 1 || s.Value(&s.Samples[2], 0) != 3 {
 		t.Errorf("Series = timed %v names %v; want untimed, a, b, c", s.Timed, s.IntervalNames)
 	}
-	if _, err := LoadSeries(filepath.Join(t.TempDir(), "*.pb.gz"), LoadOptions{}); err == nil {
+	if _, err := analysis.LoadSeries(context.Background(), filepath.Join(t.TempDir(), "*.pb.gz"), analysis.LoadOptions{}); err == nil {
 		t.Error("LoadSeries of an empty glob: no error")
+	}
+}
+
+// TestLoadSeriesLimits: the series as a whole keeps to the limits, which
+// each of its files keeps too.
+func TestLoadSeriesLimits(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 3 {
+		os.WriteFile(filepath.Join(dir, strconv.Itoa(i)+".folded"), []byte("a;b 1\na;c 1\na;d 1\na;e 1\n"), 0o644)
+	}
+	glob := filepath.Join(dir, "*.folded")
+	_, err := analysis.LoadSeries(context.Background(), glob, analysis.LoadOptions{Limits: analysis.Limits{Samples: 10}})
+	var le *analysis.LimitError
+	if !errors.As(err, &le) || le.Option != "max-samples" || le.Max != 10 || le.File != glob {
+		t.Errorf("LoadSeries(12 samples, max-samples=10) error %v, want the series past max-samples=10", err)
+	}
+	if p, err := analysis.LoadSeries(context.Background(), glob, analysis.LoadOptions{Limits: analysis.Limits{Samples: 12}}); err != nil || len(p.Samples) != 12 {
+		t.Errorf("LoadSeries(12 samples, max-samples=12) = %v, %v; want 12 samples", p, err)
 	}
 }

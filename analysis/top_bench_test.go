@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -19,7 +20,7 @@ func BenchmarkLoadTop(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,47 +1,43 @@
-package analysis
+package analysis_test
 
 import (
+	"cmp"
 	"math/rand"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
-// randomProfile builds a profile of n samples over stacks drawn from a small
-// alphabet of functions, with recursion, two value types and some negative
-// and zero values.
-func randomProfile(r *rand.Rand, n int) *Profile {
-	b := NewBuilder("test", ValueType{"samples", "count"}, ValueType{"cpu", "nanoseconds"})
-	names := []string{"main.main", "main.run", "pkg.A.f", "pkg.B.g", "lib.h", "lib.k", "runtime.x"}
-	files := []string{"main.go", "a.go", "b.go"}
-	for i := 0; i < n; i++ {
-		depth := r.Intn(8)
-		var st []int32
-		for d := 0; d < depth; d++ {
-			f := Frame{Name: names[r.Intn(len(names))], File: files[r.Intn(len(files))], Line: int64(r.Intn(3))}
-			st = append(st, b.Frame(f))
+// sortRows orders rows as pprof's FlatNameOrder (CumNameOrder when byCum):
+// by |flat| descending, then name, then |cum| descending.
+func sortRows(rows []analysis.TopRow, byCum bool) {
+	slices.SortFunc(rows, func(a, b analysis.TopRow) int {
+		k1a, k1b, k2a, k2b := abs(a.Flat), abs(b.Flat), abs(a.Cum), abs(b.Cum)
+		if byCum {
+			k1a, k1b, k2a, k2b = k2a, k2b, k1a, k1b
 		}
-		v := int64(r.Intn(5))
-		if r.Intn(20) == 0 {
-			v = -v
-		}
-		b.Add(b.Stack(st), []int64{v, v * 1000}, 0, false, "", nil)
-	}
-	return b.Finish()
+		return cmp.Or(cmp.Compare(k1b, k1a), strings.Compare(a.Name, b.Name), cmp.Compare(k2b, k2a))
+	})
 }
 
+func abs(x int64) int64 { return max(x, -x) }
+
 // naiveTop is the oracle: pprof's definitions applied sample by sample.
-func naiveTop(p *Profile, o TopOptions) *Top {
-	match := func(re *regexp.Regexp, f Frame) bool {
+func naiveTop(p *analysis.Profile, o analysis.TopOptions) *analysis.Top {
+	match := func(re *regexp.Regexp, f analysis.Frame) bool {
 		return re != nil && (re.MatchString(f.Name) || (f.File != "" && re.MatchString(f.File)))
 	}
 	flat, cum := map[string]int64{}, map[string]int64{}
-	top := &Top{Value: p.ValueTypes[o.Value]}
+	top := &analysis.Top{Value: p.ValueTypes[o.Value]}
 	for _, s := range p.Samples {
 		v := p.Value(&s, o.Value)
-		top.Total += abs64(v)
-		var frames []Frame
+		top.Total += abs(v)
+		var frames []analysis.Frame
 		focused, ignored := o.Focus == nil, false
 		for _, id := range p.Stacks.At(s.Stack) {
 			f := p.Frames[id]
@@ -65,11 +61,11 @@ func naiveTop(p *Profile, o TopOptions) *Top {
 	}
 	for name, c := range cum {
 		if flat[name] != 0 || c != 0 {
-			top.Rows = append(top.Rows, TopRow{Name: name, Flat: flat[name], Cum: c})
+			top.Rows = append(top.Rows, analysis.TopRow{Name: name, Flat: flat[name], Cum: c})
 			top.Kept += flat[name]
 		}
 	}
-	sortTop(top.Rows, o.ByCum)
+	sortRows(top.Rows, o.ByCum)
 	top.Count = len(top.Rows)
 	if o.N > 0 && len(top.Rows) > o.N {
 		top.Rows = top.Rows[:o.N]
@@ -81,47 +77,27 @@ func TestTopMatchesNaive(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	res := []*regexp.Regexp{nil, regexp.MustCompile(`pkg\.`), regexp.MustCompile(`^lib`), regexp.MustCompile(`a\.go`), regexp.MustCompile(`run|h$`)}
 	for i := 0; i < 300; i++ {
-		p := randomProfile(r, 1+r.Intn(60))
-		tree := NewTree(p)
-		o := TopOptions{
+		p := testprof.Random(r, 1+r.Intn(60), nil)
+		tree := analysis.NewTree(p)
+		o := analysis.TopOptions{
 			Value: r.Intn(2), Focus: res[r.Intn(len(res))], Ignore: res[r.Intn(len(res))],
 			Hide: res[r.Intn(len(res))], ByCum: r.Intn(2) == 0, N: r.Intn(4),
 		}
-		got, want := NewTop(tree, o), naiveTop(p, o)
+		got, want := analysis.NewTop(tree, o), naiveTop(p, o)
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("case %d: NewTop(%+v) =\n%+v\nwant\n%+v", i, o, got, want)
+			t.Fatalf("case %d: analysis.NewTop(%+v) =\n%+v\nwant\n%+v", i, o, got, want)
 		}
 	}
 }
 
 func TestTopRecursionCountsOnce(t *testing.T) {
-	b := NewBuilder("test", ValueType{"samples", "count"})
-	a, c := b.Frame(Frame{Name: "a"}), b.Frame(Frame{Name: "c"})
+	b := analysis.NewBuilder("test", analysis.ValueType{"samples", "count"})
+	a, c := b.Frame(analysis.Frame{Name: "a"}), b.Frame(analysis.Frame{Name: "c"})
 	b.Add(b.Stack([]int32{a, c, a, c, a}), []int64{5}, 0, false, "", nil)
 	b.Add(b.Stack([]int32{a}), []int64{2}, 0, false, "", nil)
-	top := NewTop(NewTree(b.Finish()), TopOptions{})
-	want := []TopRow{{"a", 7, 7}, {"c", 0, 5}}
+	top := analysis.NewTop(analysis.NewTree(b.Finish()), analysis.TopOptions{})
+	want := []analysis.TopRow{{"a", 7, 7}, {"c", 0, 5}}
 	if !reflect.DeepEqual(top.Rows, want) || top.Total != 7 {
 		t.Errorf("NewTop = %+v (total %d), want %+v (total 7)", top.Rows, top.Total, want)
 	}
-}
-
-func TestTopSortTies(t *testing.T) {
-	rows := []TopRow{{"b", 1, 3}, {"a", 1, 2}, {"c", -4, 4}, {"d", 1, 9}}
-	sortTop(rows, false)
-	if got, want := rowNames(rows), "c a b d"; got != want {
-		t.Errorf("sortTop(flat) = %v, want %v", got, want)
-	}
-	sortTop(rows, true)
-	if got, want := rowNames(rows), "d c b a"; got != want {
-		t.Errorf("sortTop(cum) = %v, want %v", got, want)
-	}
-}
-
-func rowNames(rows []TopRow) string {
-	var s []string
-	for _, r := range rows {
-		s = append(s, r.Name)
-	}
-	return strings.Join(s, " ")
 }

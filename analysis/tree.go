@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -47,12 +49,25 @@ func (t *Tree) Name(n int32) string { return t.Profile.Frames[t.Frame[n]].Name }
 // with the previous one. Time is O(S log S) comparisons of stacks plus the
 // total stack length; no map is used, and memory is the tree itself.
 func NewTree(p *Profile) *Tree {
+	t, _ := NewTreeContext(context.Background(), p)
+	return t
+}
+
+// NewTreeContext is NewTree that gives up with ctx's error soon after ctx
+// ends.
+func NewTreeContext(ctx context.Context, p *Profile) (*Tree, error) {
+	stop := &interrupt{ctx: ctx}
 	rank := frameRanks(p)
 	order := make([]int32, p.Stacks.Len())
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return compareRanked(p.Stacks.At(a), p.Stacks.At(b), rank) })
+	slices.SortFunc(order, func(a, b int32) int {
+		if stop.done() {
+			return 0 // an ended context ends the sort quickly
+		}
+		return compareRanked(p.Stacks.At(a), p.Stacks.At(b), rank)
+	})
 	// Pass 1: count the nodes each stack adds, to allocate once.
 	n := 0
 	var prev []int32
@@ -62,21 +77,27 @@ func NewTree(p *Profile) *Tree {
 		prev = st
 	}
 	t := &Tree{
-		Profile: p, Names: NewNames(p),
+		Profile: p, Names: newNames(p, stop),
 		Parent: make([]int32, 0, n), Frame: make([]int32, 0, n), Depth: make([]int32, 0, n),
 		StackNode: make([]int32, p.Stacks.Len()),
 	}
-	t.addPaths(order)
+	t.addPaths(order, stop)
 	t.Size = subtreeSizes(t.Parent)
-	t.addValues()
-	return t
+	t.addValues(stop)
+	if stop.err != nil {
+		return nil, fmt.Errorf("build the call tree: %w", stop.err)
+	}
+	return t, nil
 }
 
 // addPaths creates the nodes of the stacks, taken in sorted order.
-func (t *Tree) addPaths(order []int32) {
+func (t *Tree) addPaths(order []int32, stop *interrupt) {
 	p := t.Profile
 	var prev, path []int32
 	for _, s := range order {
+		if stop.done() {
+			return
+		}
 		st := p.Stacks.At(s)
 		l := commonPrefix(prev, st)
 		path = path[:l]
@@ -103,7 +124,7 @@ func (t *Tree) addPaths(order []int32) {
 
 // addValues puts each sample's values on its leaf (Self), then sums them
 // bottom-up (Total).
-func (t *Tree) addValues() {
+func (t *Tree) addValues(stop *interrupt) {
 	p, n, nv := t.Profile, t.Len(), len(t.Profile.ValueTypes)
 	t.Self, t.Total = make([][]int64, nv), make([][]int64, nv)
 	t.Unrooted = make([]int64, nv)
@@ -111,6 +132,9 @@ func (t *Tree) addValues() {
 		t.Self[v] = make([]int64, n)
 	}
 	for i := range p.Samples {
+		if stop.done() {
+			return
+		}
 		smp := &p.Samples[i]
 		node := t.StackNode[smp.Stack]
 		for v, x := range p.Values(smp) {

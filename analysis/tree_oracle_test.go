@@ -1,16 +1,21 @@
-package analysis
+package analysis_test
 
 import (
+	"context"
 	"math/rand"
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // mapTree is the first NewTree, kept as the test oracle: a trie keyed by
 // (parent, frame) in a map, then children sorted by name and a pre-order
 // renumbering.
-func mapTree(p *Profile) *Tree {
+func mapTree(p *analysis.Profile) *analysis.Tree {
 	nv := len(p.ValueTypes)
 	// Pass 1: a trie with temporary ids, keyed by (parent, frame).
 	type key struct{ parent, frame int32 }
@@ -74,9 +79,9 @@ func mapTree(p *Profile) *Tree {
 	}
 
 	// Pass 2: pre-order renumbering with an explicit stack.
-	t := &Tree{
+	t := &analysis.Tree{
 		Profile: p,
-		Names:   NewNames(p),
+		Names:   analysis.NewNames(p),
 		Parent:  make([]int32, n),
 		Frame:   make([]int32, n),
 		Size:    make([]int32, n),
@@ -158,16 +163,16 @@ func mapTree(p *Profile) *Tree {
 // random profiles, the demo and the corpus test files.
 func TestTreeMatchesMapTree(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
-	var profiles []*Profile
+	var profiles []*analysis.Profile
 	for i := 0; i < 300; i++ {
-		profiles = append(profiles, randomProfile(r, r.Intn(80)))
+		profiles = append(profiles, testprof.Random(r, r.Intn(80), nil))
 	}
-	if p, err := Demo("profvis-toy"); err == nil {
+	if p, err := formats.Demo("profvis-toy"); err == nil {
 		profiles = append(profiles, p)
 	}
 	profiles = append(profiles, oracleProfiles(t)...)
 	for i, p := range profiles {
-		got, want := NewTree(p), mapTree(p)
+		got, want := analysis.NewTree(p), mapTree(p)
 		got.Names, want.Names = nil, nil
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("profile %d: NewTree differs from the map-based oracle:\n got %+v\nwant %+v", i, got, want)
@@ -176,12 +181,12 @@ func TestTreeMatchesMapTree(t *testing.T) {
 }
 
 // oracleProfiles loads the small pprof files whose go tool pprof output is
-// recorded under testdata/pprof-oracle.
-func oracleProfiles(t *testing.T) []*Profile {
+// recorded under pprof/testdata/pprof-oracle.
+func oracleProfiles(t *testing.T) []*analysis.Profile {
 	t.Helper()
-	var out []*Profile
+	var out []*analysis.Profile
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
-		p, err := Load("testdata/pprof-oracle/"+name, LoadOptions{})
+		p, err := analysis.Load(context.Background(), "pprof/testdata/pprof-oracle/"+name, analysis.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

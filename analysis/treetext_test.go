@@ -1,31 +1,36 @@
-package analysis
+package analysis_test
 
 import (
 	"bytes"
 	"math/rand"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/analysis/internal/testprof"
+	"github.com/proflens/proflens/internal/golden"
 )
 
 func TestTreeTextGolden(t *testing.T) {
-	p, err := Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := NewTree(p)
+	tree := analysis.NewTree(p)
 	for _, tc := range []struct {
 		name string
-		o    TreeOptions
+		o    analysis.TreeOptions
 	}{
-		{"profvis-toy.tree.txt", TreeOptions{}},
-		{"profvis-toy.depth3.tree.txt", TreeOptions{Depth: 3}},
-		{"profvis-toy.min20.tree.txt", TreeOptions{Min: 20}},
+		{"profvis-toy.tree.txt", analysis.TreeOptions{}},
+		{"profvis-toy.depth3.tree.txt", analysis.TreeOptions{Depth: 3}},
+		{"profvis-toy.min20.tree.txt", analysis.TreeOptions{Min: 20}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteTreeText(&b, tree, tc.o); err != nil {
+			if err := analysis.WriteTreeText(&b, tree, tc.o); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tc.name, b.Bytes())
+			golden.Check(t, "testdata/golden/"+tc.name, b.Bytes())
 		})
 	}
 }
@@ -36,10 +41,10 @@ func TestTreeTextGolden(t *testing.T) {
 func TestTreeRowsAccount(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for i := 0; i < 200; i++ {
-		p := randomProfile(r, 1+r.Intn(50))
-		tree := NewTree(p)
-		o := TreeOptions{Value: r.Intn(2), Depth: r.Intn(4), Min: float64(r.Intn(3)) * 10}
-		rows := TreeRows(tree, o)
+		p := testprof.Random(r, 1+r.Intn(50), nil)
+		tree := analysis.NewTree(p)
+		o := analysis.TreeOptions{Value: r.Intn(2), Depth: r.Intn(4), Min: float64(r.Intn(3)) * 10}
+		rows := analysis.TreeRows(tree, o)
 		seen := 0
 		for j, row := range rows {
 			if row.Node >= 0 {

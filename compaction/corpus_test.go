@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 )
 
 // TestCorpus compacts every profile of the shared corpus that loads (real
@@ -32,7 +34,7 @@ func TestCorpus(t *testing.T) {
 		if info, err := d.Info(); err != nil || info.Size() > 512<<10 {
 			return nil
 		}
-		p, err := analysis.Load(path, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
 		if err != nil || len(p.Samples) == 0 {
 			return nil // not a profile, or a format another test covers
 		}

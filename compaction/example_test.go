@@ -6,11 +6,12 @@ import (
 	"regexp"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 	"github.com/proflens/proflens/compaction"
 )
 
 func toyTree() *analysis.Tree {
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 )
 
 // spec is one node of a hand-written or random tree: its parent's index
@@ -47,7 +48,7 @@ func build(specs []spec) (*analysis.Tree, []int32) {
 // toy is the ProfVis worked example (demo:profvis-toy).
 func toy(t testing.TB) *analysis.Tree {
 	t.Helper()
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		t.Fatal(err)
 	}

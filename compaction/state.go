@@ -24,6 +24,18 @@ func NewState(t *analysis.Tree, g int) *State {
 	return &State{lv: newPaged(t.Len(), clampLevel(g)), ix: newIndex(t)}
 }
 
+// NewStateOf returns the state of t with node n at level levels[n] (a
+// level below 1 counts as 1): how a session carries a granularity state
+// to another tree of the same profile, such as a filtered one.
+func NewStateOf(t *analysis.Tree, levels []int32) *State {
+	s := NewState(t, 1)
+	w := s.lv.writer()
+	for n, g := range levels {
+		w.set(int32(n), clampLevel(int(g)))
+	}
+	return &State{lv: w.l, ix: s.ix}
+}
+
 // Level returns the level of call-tree node n: how many name elements it
 // keeps (a level beyond the name's length means the full name).
 func (s *State) Level(n int32) int32 { return s.lv.at(n) }

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"errors"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -76,7 +78,7 @@ func bind(st Stmt, s *Session) (*Call, error) {
 			return nil, err
 		}
 	}
-	if err := c.bindProfile(); err != nil {
+	if err := c.bindProfiles(); err != nil {
 		return nil, err
 	}
 	if err := c.checkArity(); err != nil {
@@ -108,36 +110,51 @@ func kindProblem(k Kind, v string) string {
 	switch k {
 	case KindNumber:
 		if _, err := ParseFloat(v); err != nil {
-			return "is not a number: write e.g. 10, 0.5 or 1%"
+			return numberProblem(err) + ": write e.g. 10, 0.5 or 1%"
+		}
+	case KindRegexp:
+		if _, err := regexp.Compile(v); err != nil {
+			return "is not a regular expression: " + err.Error()
 		}
 	case KindDuration:
-		if d, err := ParseDuration(v); err != nil || d < 0 {
+		d, err := ParseDuration(v)
+		if errors.Is(err, errNotFinite) {
+			return "is not a finite duration (NaN and infinities are not allowed): write e.g. 2s or 150ms"
+		}
+		if err != nil || d < 0 {
 			return "is not a duration: write e.g. 2s or 150ms"
 		}
 	}
 	return ""
 }
 
-// bindAs takes a trailing "as NAME" off words when the command allows it.
+// bindAs takes "as NAME" off words, wherever it stands after the command
+// name, when the command allows it; an unquoted as followed by a word is a
+// mistake for a command that does not name its result (unless its last
+// argument takes every word, like echo's).
 func (c *Call) bindAs(words []Word) ([]Word, error) {
-	n := len(words)
-	if !c.Cmd.AllowAs {
-		if n >= 2 && words[n-2].Text == "as" && !words[n-2].Quoted && c.Cmd.maxArgs() >= 0 {
-			return nil, c.Usagef("%s does not name its result: drop as %s", c.Cmd.Name, words[n-1].Text)
+	out := make([]Word, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w.Text != "as" || w.Quoted {
+			out = append(out, w)
+			continue
 		}
-		return words, nil
+		switch {
+		case !c.Cmd.AllowAs && i+1 < len(words) && c.Cmd.maxArgs() >= 0:
+			return nil, c.Usagef("%s does not name its result: drop as %s", c.Cmd.Name, words[i+1].Text)
+		case !c.Cmd.AllowAs:
+			out = append(out, w)
+		case i+1 == len(words) || words[i+1].Eq >= 0 && !words[i+1].Quoted:
+			return nil, c.Usagef("as needs a NAME after it")
+		case c.As != "":
+			return nil, c.Usagef("as is given twice: keep one")
+		default:
+			c.As = words[i+1].Text
+			i++
+		}
 	}
-	if n == 0 {
-		return words, nil
-	}
-	if last := words[n-1]; last.Text == "as" && !last.Quoted {
-		return nil, c.Usagef("as needs a NAME after it")
-	}
-	if n >= 2 && words[n-2].Text == "as" && !words[n-2].Quoted {
-		c.As = words[n-1].Text
-		return words[:n-2], nil
-	}
-	return words, nil
+	return out, nil
 }
 
 func (c *Call) bindOption(key, value string) error {
@@ -177,9 +194,30 @@ func (c *Command) maxArgs() int {
 	return len(c.Args)
 }
 
-// bindProfile takes a leading profile name off the arguments.
+// bindProfiles takes the leading profile names off the arguments: for a
+// command of one profile, the first word when a profile has that name and
+// enough words remain for the required arguments; for a command of two,
+// the first two words, which must name loaded profiles.
+func (c *Call) bindProfiles() error {
+	switch c.Cmd.Profiles {
+	case 1:
+		return c.bindProfile()
+	case 2:
+		for i, role := range []string{"BASE", "NEW"} {
+			if i >= len(c.Args) {
+				return c.Usagef("missing %s: name two loaded profiles, BASE then NEW", role)
+			}
+			if c.Session.Get(c.Args[i]) == nil {
+				return c.Usagef("%s: no profile is named %s; %s", role, c.Args[i], c.loadedNames(c.Args[i]))
+			}
+		}
+		c.Named, c.Args = c.Args[:2:2], c.Args[2:]
+	}
+	return nil
+}
+
 func (c *Call) bindProfile() error {
-	if !c.Cmd.ProfileArg || len(c.Args) == 0 {
+	if len(c.Args) == 0 {
 		return nil
 	}
 	required := 0
@@ -189,17 +227,21 @@ func (c *Call) bindProfile() error {
 		}
 	}
 	if c.Session.Get(c.Args[0]) != nil && len(c.Args)-1 >= required {
-		c.Profile, c.Args = c.Args[0], c.Args[1:]
+		c.Named, c.Args = c.Args[:1:1], c.Args[1:]
 		return nil
 	}
 	if m := c.Cmd.maxArgs(); m >= 0 && len(c.Args) > m {
-		loaded := "none is loaded: use load PATH as " + c.Args[0] + " first"
-		if names := c.Session.Names(); len(names) > 0 {
-			loaded = "loaded are " + strings.Join(names, ", ")
-		}
-		return c.Usagef("no profile is named %s; %s", c.Args[0], loaded)
+		return c.Usagef("no profile is named %s; %s", c.Args[0], c.loadedNames(c.Args[0]))
 	}
 	return nil
+}
+
+// loadedNames says which profiles are loaded, for an error about name.
+func (c *Call) loadedNames(name string) string {
+	if names := c.Session.Names(); len(names) > 0 {
+		return "loaded are " + strings.Join(names, ", ")
+	}
+	return "none is loaded: use load PATH as " + name + " first"
 }
 
 func (c *Call) checkArity() error {

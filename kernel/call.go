@@ -3,9 +3,7 @@ package kernel
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/proflens/proflens/kernel/jupyter"
 )
@@ -23,104 +21,6 @@ func (c *Call) Usagef(format string, args ...any) *jupyter.Error {
 	return Usagef("%s: %s (usage: %s)", c.Cmd.Name, msg, usageLine(c.Cmd))
 }
 
-// option returns the declared option named name; asking for an undeclared
-// option is a programming mistake and panics.
-func (c *Call) option(name string) *Option {
-	for i := range c.Cmd.Options {
-		if c.Cmd.Options[i].Name == name {
-			return &c.Cmd.Options[i]
-		}
-	}
-	panic(fmt.Sprintf("kernel: command %s has no option %q", c.Cmd.Name, name))
-}
-
-// Opt returns the value of option name as given, or its declared default.
-func (c *Call) Opt(name string) string {
-	o := c.option(name)
-	if v, ok := c.Opts[name]; ok {
-		return v
-	}
-	return o.Default
-}
-
-// Has reports whether the user gave option name.
-func (c *Call) Has(name string) bool {
-	c.option(name)
-	_, ok := c.Opts[name]
-	return ok
-}
-
-// Int returns option name as an integer; a malformed value is a usage error.
-func (c *Call) Int(name string) (int, error) {
-	v := c.Opt(name)
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, c.Usagef("%s=%s is not an integer: write e.g. %s=10", name, v, name)
-	}
-	return n, nil
-}
-
-// Float returns option name as a number; a trailing % divides by 100
-// ("1%" is 0.01). A malformed value is a usage error.
-func (c *Call) Float(name string) (float64, error) {
-	v := c.Opt(name)
-	f, err := ParseFloat(v)
-	if err != nil {
-		return 0, c.Usagef("%s=%s is not a number: write e.g. %s=0.5 or %s=1%%", name, v, name, name)
-	}
-	return f, nil
-}
-
-// ParseFloat parses a number, where a trailing % divides by 100.
-func ParseFloat(v string) (float64, error) {
-	s, pct := strings.CutSuffix(v, "%")
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, fmt.Errorf("parse number %q: %w", v, err)
-	}
-	if pct {
-		f /= 100
-	}
-	return f, nil
-}
-
-// Bool returns option name as a boolean (true/false, yes/no, on/off, 1/0);
-// anything else is a usage error.
-func (c *Call) Bool(name string) (bool, error) {
-	v := c.Opt(name)
-	switch strings.ToLower(v) {
-	case "true", "yes", "on", "1":
-		return true, nil
-	case "false", "no", "off", "0", "":
-		return false, nil
-	}
-	return false, c.Usagef("%s=%s is not a boolean: write %s=true or %s=false", name, v, name, name)
-}
-
-// Duration returns option name as a duration ("1.5s", "200ms"; a bare
-// number is seconds); anything else is a usage error.
-func (c *Call) Duration(name string) (time.Duration, error) {
-	v := c.Opt(name)
-	d, err := ParseDuration(v)
-	if err != nil {
-		return 0, c.Usagef("%s=%s is not a duration: write e.g. %s=1s or %s=250ms", name, v, name, name)
-	}
-	return d, nil
-}
-
-// ParseDuration parses a Go duration ("1m30s", "250ms"); a bare number is
-// seconds.
-func ParseDuration(v string) (time.Duration, error) {
-	if f, err := strconv.ParseFloat(v, 64); err == nil {
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("parse duration %q: %w", v, err)
-	}
-	return d, nil
-}
-
 // Arg returns the i-th positional word, or "" when there are fewer.
 func (c *Call) Arg(i int) string {
 	if i < len(c.Args) {
@@ -129,20 +29,42 @@ func (c *Call) Arg(i int) string {
 	return ""
 }
 
-// Loaded returns the profile the call is about: the one named by the
-// leading NAME word (Cmd.ProfileArg), else the current one.
-func (c *Call) Loaded() (*Loaded, error) {
-	if c.Profile != "" {
-		if l := c.Session.Get(c.Profile); l != nil {
-			return l, nil
+// resolve finds the profiles the call reads (Command.Profiles) and, for a
+// command that reads a tree, its filter and value type (the profile's for
+// other commands). It runs before Run, so that no command repeats it.
+func (c *Call) resolve() error {
+	c.Profiles = nil
+	for _, name := range c.Named {
+		l := c.Session.Get(name)
+		if l == nil {
+			return fmt.Errorf("no profile named %s: loaded are %s", name, strings.Join(c.Session.Names(), ", "))
 		}
-		return nil, fmt.Errorf("no profile named %s: loaded are %s", c.Profile, strings.Join(c.Session.Names(), ", "))
+		c.Profiles = append(c.Profiles, l)
 	}
-	if l := c.Session.Current(); l != nil {
-		return l, nil
+	if c.Cmd.Profiles == 1 && len(c.Named) == 0 {
+		l := c.Session.Current()
+		if l == nil {
+			return fmt.Errorf("no profile loaded: use load PATH first")
+		}
+		c.Profiles = []*Loaded{l}
 	}
-	return nil, fmt.Errorf("no profile loaded: use load PATH first")
+	if len(c.Profiles) > 0 {
+		c.value = c.Profile().Value
+	}
+	if !c.Cmd.Tree {
+		return nil
+	}
+	var err error
+	if c.filter, err = c.readFilter(); err != nil {
+		return err
+	}
+	c.value, err = c.readValue(c.Profile())
+	return err
 }
+
+// Profile returns the profile the call reads: the named or the current
+// one; BASE for a command of two profiles.
+func (c *Call) Profile() *Loaded { return c.Profiles[0] }
 
 // Path resolves p against the session's directory; absolute paths are
 // returned cleaned.

@@ -1,14 +1,12 @@
 package kernel
 
-func init() {
-	Register(&Command{
-		Name:     "clear",
-		Summary:  "clear the cell's output",
-		Doc:      "Removes what the cell has shown so far; later commands of the cell show as usual.",
-		Examples: []string{"echo this line disappears", "clear"},
-		Run: func(c *Call) error {
-			c.Out.Clear(false)
-			return nil
-		},
-	})
+var clearCommand = &Command{
+	Name:     "clear",
+	Summary:  "Clear the cell's output.",
+	Doc:      "Removes what the cell has shown so far; later commands of the cell show as usual.",
+	Examples: []string{"echo this line disappears", "clear"},
+	Run: func(c *Call) error {
+		c.Out.Clear(false)
+		return nil
+	},
 }

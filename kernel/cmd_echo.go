@@ -2,19 +2,17 @@ package kernel
 
 import "strings"
 
-func init() {
-	Register(&Command{
-		Name:    "echo",
-		Summary: "write text to the cell's output",
-		Doc: "Writes its words, joined by single spaces, and a newline. " +
-			"Quote words to keep several spaces or a `#`.",
-		Args: []Arg{{Name: "TEXT", Doc: "the words to write", Kind: KindText, Optional: true, Variadic: true}},
-		Options: []Option{{Name: "stream", Doc: "the stream to write to", Default: "stdout",
-			Values: []string{"stdout", "stderr"}}},
-		Examples: []string{`echo hello, world`, `echo stream=stderr "something  went wrong"`},
-		Run: func(c *Call) error {
-			c.Out.Stream(c.Opt("stream"), strings.Join(c.Args, " ")+"\n")
-			return nil
-		},
-	})
+var echoCommand = &Command{
+	Name:    "echo",
+	Summary: "Write text to the cell's output.",
+	Doc: "Writes its words, joined by single spaces, and a newline. " +
+		"Quote words to keep several spaces or a `#`.",
+	Args: []Arg{{Name: "TEXT", Doc: "the words to write", Kind: KindText, Optional: true, Variadic: true}},
+	Options: []Option{{Name: "stream", Doc: "the stream to write to", Default: "stdout",
+		Values: []string{"stdout", "stderr"}}},
+	Examples: []string{`echo hello, world`, `echo stream=stderr "something  went wrong"`},
+	Run: func(c *Call) error {
+		c.Out.Stream(c.Opt("stream"), strings.Join(c.Args, " ")+"\n")
+		return nil
+	},
 }

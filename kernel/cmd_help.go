@@ -1,23 +1,21 @@
 package kernel
 
-func init() {
-	Register(&Command{
-		Name:     "help",
-		Summary:  "list the commands, or show one command's usage, options and examples",
-		Doc:      "Without an argument, lists every command with its summary. `CMD?` shows the same page as `help CMD` in the pager.",
-		Args:     []Arg{{Name: "CMD", Doc: "a command name", Kind: KindCommand, Optional: true}},
-		Examples: []string{"help", "help echo"},
-		Run: func(c *Call) error {
-			if len(c.Args) == 0 {
-				c.Out.Display(IndexBundle(), nil)
-				return nil
-			}
-			cmd, err := lookupWord(Word{Text: c.Args[0]})
-			if err != nil {
-				return err
-			}
-			c.Out.Display(HelpBundle(cmd), nil)
+var helpCommand = &Command{
+	Name:     "help",
+	Summary:  "List the commands, or show one command's usage, options and examples.",
+	Doc:      "Without an argument, lists every command with its summary. `CMD?` shows the same page as `help CMD` in the pager.",
+	Args:     []Arg{{Name: "CMD", Doc: "a command name", Kind: KindCommand, Optional: true}},
+	Examples: []string{"help", "help echo"},
+	Run: func(c *Call) error {
+		if len(c.Args) == 0 {
+			c.Out.Display(IndexBundle(), nil)
 			return nil
-		},
-	})
+		}
+		cmd, err := lookupWord(Word{Text: c.Args[0]})
+		if err != nil {
+			return err
+		}
+		c.Out.Display(HelpBundle(cmd), nil)
+		return nil
+	},
 }

@@ -2,34 +2,41 @@ package kernel
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 )
 
-func init() {
-	Register(&Command{
-		Name:    "load",
-		Summary: "Load a profile, a series of profiles (a glob), or a demo.",
-		Usage:   "load PATH|GLOB|demo:NAME [as NAME] [format=F] [value=TYPE] [limit=SIZE]",
-		Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
-			"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
-			"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
-			"Without `as NAME` the name comes from the file name, made unique. " +
-			"The loaded profile becomes the current one; the answer is its summary (see `info`).",
-		Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
-		Options: []Option{
-			{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto"},
-			{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)"},
-			{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
-		},
-		Examples: []string{"load demo:profvis-toy as toy"},
-		AllowAs:  true,
-		Run:      runLoad,
-	})
+var loadCommand = &Command{
+	Name:    "load",
+	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
+	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
+		"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
+		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
+		"Without `as NAME` the name comes from the file name, made unique. " +
+		"The loaded profile becomes the current one; the answer is its summary (see `info`). " +
+		"The max- options bound the model, so that a small file cannot take the machine's memory; " +
+		"a profile past one is refused with an error naming the option to raise.",
+	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
+	Options: []Option{
+		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
+			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
+		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+		{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
+		{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
+		{Name: "max-depth", Doc: "cap on frames in one stack", Default: "65536"},
+		{Name: "max-stack-frames", Doc: "cap on frames over all distinct stacks", Default: "20M"},
+		{Name: "max-labels", Doc: "cap on label values over all samples", Default: "10M"},
+	},
+	Examples: []string{"load demo:profvis-toy as toy", "load demo:phasedemo as run limit=64MiB"},
+	AllowAs:  true,
+	Run:      runLoad,
 }
 
 func runLoad(c *Call) error {
@@ -44,34 +51,68 @@ func runLoad(c *Call) error {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
 	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	for _, m := range []struct {
+		opt string
+		dst *int64
+	}{{"max-samples", &opts.Limits.Samples}, {"max-frames", &opts.Limits.Frames}, {"max-depth", &opts.Limits.Depth},
+		{"max-stack-frames", &opts.Limits.StackFrames}, {"max-labels", &opts.Limits.Labels}} {
+		if *m.dst, err = parseCount(c.Opt(m.opt)); err != nil {
+			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
+		}
+	}
+	prog, size := loadProgress(c, src)
 	p, err := loadSource(c, src, opts)
 	if err != nil {
+		prog.done("loading "+src, err)
+		return err
+	}
+	prog.step(fmt.Sprintf("loading %s: building the call tree of %d samples…", src, len(p.Samples)))
+	tree, err := analysis.NewTreeContext(c.Ctx, p)
+	if err != nil {
+		prog.done("loading "+src, err)
 		return err
 	}
 	name := c.As
 	if name == "" {
 		name = uniqueName(c.Session, defaultName(src))
 	}
-	l := &Loaded{Name: name, Profile: p, Tree: analysis.NewTree(p), Value: p.DefaultValue}
+	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
 	c.Session.Add(l)
+	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples, %d call-tree nodes", name, src,
+		analysis.FormatValue(size, "bytes"), len(p.Samples), tree.Len()), nil)
 	showInfo(c, l, "loaded "+name)
 	return nil
+}
+
+// progressSize is the file size from which a load shows its progress
+// (about a second of reading and building the tree).
+const progressSize = 1 << 20
+
+// loadProgress starts the progress line of loading a single file of at
+// least progressSize bytes, and returns it with the size; for anything
+// else a progress that shows nothing.
+func loadProgress(c *Call, src string) (*progress, int64) {
+	fi, err := os.Stat(c.Path(src))
+	if strings.HasPrefix(src, "demo:") || strings.ContainsAny(src, "*?[") || err != nil || fi.Size() < progressSize {
+		return &progress{c: c, quiet: true}, 0
+	}
+	return startProgress(c, fmt.Sprintf("loading %s (%s): reading…", src, analysis.FormatValue(fi.Size(), "bytes"))), fi.Size()
 }
 
 // loadSource reads a demo, a series (when src is a glob) or one file.
 func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
 	if demo, ok := strings.CutPrefix(src, "demo:"); ok {
-		return analysis.Demo(demo)
+		return formats.Demo(demo)
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {
-		p, err := analysis.LoadSeries(path, opts)
+		p, err := analysis.LoadSeries(c.Ctx, path, opts)
 		if err == nil {
 			p.Source = src
 		}
 		return p, err
 	}
-	p, err := analysis.Load(path, opts)
+	p, err := analysis.Load(c.Ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -122,31 +163,4 @@ func uniqueName(s *Session, name string) string {
 			return n
 		}
 	}
-}
-
-// sizeUnits are the suffixes parseSize accepts, longest first.
-var sizeUnits = []struct {
-	suffix string
-	factor int64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
-}
-
-// parseSize parses a byte count such as 512MiB, 2GB or 1048576.
-func parseSize(s string) (int64, error) {
-	low := strings.ToLower(strings.TrimSpace(s))
-	factor := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(low, u.suffix) {
-			low, factor = strings.TrimSuffix(low, u.suffix), u.factor
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(low), 64)
-	if err != nil || f <= 0 || f*float64(factor) > 1<<62 {
-		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
-	}
-	return int64(f * float64(factor)), nil
 }

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 )
 
 // phaseSession copies the two demo recordings into a fresh session dir.
-func phaseSession(t *testing.T) *Session {
+func phaseSession(t testing.TB) *Session {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
@@ -35,11 +36,12 @@ func TestPhasesSaveLabelUsing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir, "one.json"))
+	f, err := os.Open(filepath.Join(s.Dir, "one.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved, err := phase.ReadSaved(data)
+	defer f.Close()
+	saved, err := phase.ReadSaved(f, 0)
 	if err != nil {
 		t.Fatalf("saved set does not read back: %v", err)
 	}
@@ -91,9 +93,9 @@ func TestPhasesPictures(t *testing.T) {
 		t.Fatalf("got %d bundles, want load, similarity, timeline", len(b))
 	}
 	for _, pic := range b[1:] {
-		svg, _ := pic["image/svg+xml"].(string)
-		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(pic["text/html"].(string), "<svg") {
-			t.Errorf("picture bundle lacks inline SVG: %.200s", svg)
+		svg, _ := svgOf(pic)
+		if !strings.HasPrefix(svg, "<svg") || pic["text/html"] != PictureHTML([]byte(svg), pic["text/plain"].(string)) {
+			t.Errorf("picture bundle lacks the SVG: %.200s", svg)
 		}
 	}
 	if alt := b[2]["text/plain"].(string); !strings.HasPrefix(alt, "phases of phasedemo-1 over time: 1[") {
@@ -146,5 +148,65 @@ func TestLabelsFollowVectors(t *testing.T) {
 		if ph.Label != "" {
 			t.Errorf("count=total vectors are not comparable with count=self ones, yet phase %d kept label %q", ph.ID, ph.Label)
 		}
+	}
+}
+
+// repeat returns n copies of row.
+func repeat(n int, row []int) [][]int {
+	out := make([][]int, n)
+	for i := range out {
+		out[i] = row
+	}
+	return out
+}
+
+// phasesOf runs a cell and returns the phase ids of profile name's last
+// run, as "[1 1 2 …]".
+func phasesOf(t *testing.T, s *Session, name, cell string) string {
+	t.Helper()
+	if _, err := RunForTest(t, s, cell); err != nil {
+		t.Fatalf("%s: %v", cell, err)
+	}
+	return fmt.Sprint(s.Get(name).Phases.Result.Of)
+}
+
+// TestPhasesDeltaOption checks that delta= is the δ of resuming an earlier
+// phase, apart from eps=. Intervals of x alone (a), then of x and y (c),
+// with window=1: by hand, c's vector (1,1) meets phase 1's (2,0) at
+// cos 45° = 0.707, below ε = 0.9; with δ = 0.5 the best earlier phase,
+// 1 itself, is resumed, and stays so (0.894, 0.894, then 0.928 > ε):
+// one phase. With δ = 0.9, c starts phase 2, and a resumes 1.
+func TestPhasesDeltaOption(t *testing.T) {
+	s := NewSession(t.TempDir())
+	a, c := []int{1, 0}, []int{1, 1}
+	v8Intervals(t, filepath.Join(s.Dir, "ac.cpuprofile"), []string{"x", "y"}, [][]int{a, a, c, c, a, a})
+	load := "load ac.cpuprofile value=samples\n"
+	if got := phasesOf(t, s, "ac", load+"phases interval=10ms window=1 eps=0.9 delta=0.5"); got != "[1 1 1 1 1 1]" {
+		t.Errorf("eps=0.9 delta=0.5: phases %s, want [1 1 1 1 1 1]", got)
+	}
+	if got := phasesOf(t, s, "ac", "phases interval=10ms window=1 eps=0.9 delta=0.9"); got != "[1 1 2 2 1 1]" {
+		t.Errorf("eps=0.9 delta=0.9: phases %s, want [1 1 2 2 1 1]", got)
+	}
+	if got := phasesOf(t, s, "ac", "phases interval=10ms window=1 eps=0.5 delta=0.9"); got != "[1 1 1 1 1 1]" {
+		t.Errorf("eps=0.5 delta=0.9: phases %s, want [1 1 1 1 1 1] (0.707 > ε keeps phase 1)", got)
+	}
+}
+
+// TestPhasesStrictOption checks strict= on direct switches a → b → a with
+// the default window of 3, worked out by hand in phase's
+// TestDetectEmptyAndReturn: under the paper's rule alone the return to a
+// gets new ids for good (4, 5, 5); by default the provisional phase 5
+// yields to a's phase 1 once the window is pure a.
+func TestPhasesStrictOption(t *testing.T) {
+	s := NewSession(t.TempDir())
+	a, b := []int{5, 1, 0}, []int{0, 1, 5}
+	rows := append(append(repeat(4, a), repeat(4, b)...), repeat(3, a)...)
+	v8Intervals(t, filepath.Join(s.Dir, "ab.cpuprofile"), []string{"x", "y", "z"}, rows)
+	load := "load ab.cpuprofile value=samples\n"
+	if got := phasesOf(t, s, "ab", load+"phases interval=10ms strict=true"); got != "[1 1 1 1 2 3 3 3 4 5 5]" {
+		t.Errorf("strict=true: phases %s, want [1 1 1 1 2 3 3 3 4 5 5]", got)
+	}
+	if got := phasesOf(t, s, "ab", "phases interval=10ms strict=false"); got != "[1 1 1 1 2 3 3 3 4 5 1]" {
+		t.Errorf("strict=false: phases %s, want [1 1 1 1 2 3 3 3 4 5 1]", got)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 func TestLoadNamesAndProfiles(t *testing.T) {
 	s := NewSession(t.TempDir())
-	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nprofiles")
+	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nfilter profvis-toy2 hide=^lib3\nprofiles")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +28,9 @@ func TestLoadNamesAndProfiles(t *testing.T) {
 		t.Fatalf("got %d bundles, want 4 (three summaries and the list)", len(b))
 	}
 	list := b[3]["text/plain"].(string)
-	if !strings.Contains(list, "*") || strings.Count(list, "hprof") != 3 {
-		t.Errorf("profiles =\n%s\nwant three hprof rows, one current", list)
+	if !strings.Contains(list, "*") || strings.Count(list, "hprof") != 3 || !strings.Contains(list, "profvis-toy2  hprof  ") ||
+		!strings.HasSuffix(strings.Split(list, "\n")[2], "  hide=^lib3") {
+		t.Errorf("profiles =\n%s\nwant three hprof rows, one current, profvis-toy2 with its filter", list)
 	}
 }
 
@@ -151,7 +152,7 @@ func TestSeriesAndFolded(t *testing.T) {
 // TestLoadOptions checks value= (the default value type of top and tree)
 // and format= on a real pprof file.
 func TestLoadOptions(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +167,13 @@ func TestLoadOptions(t *testing.T) {
 	b := rec.Bundles()
 	if js := b[len(b)-1]["application/json"].(map[string]any); js["value"] != "samples" || js["total"] != int64(2974) {
 		t.Errorf("top after value=samples: value %v total %v, want samples 2974", js["value"], js["total"])
+	}
+	// Issue 14: as NAME may stand among the options.
+	if _, err := RunForTest(t, s, "load "+fib+" as p value=cpu limit=1GiB"); err != nil {
+		t.Fatal(err)
+	}
+	if l := s.Get("p"); l == nil || l.Profile.ValueTypes[l.Value].Type != "cpu" {
+		t.Errorf("load FILE as p value=cpu: profile %v, want p with value type cpu", l)
 	}
 	for _, bad := range []string{"value=nosuch", "format=folded"} {
 		if _, err := RunForTest(t, nil, "load "+fib+" "+bad); err == nil || !strings.Contains(err.Error(), "fib.pb.gz") {

@@ -2,26 +2,24 @@ package kernel
 
 import "time"
 
-func init() {
-	Register(&Command{
-		Name:     "sleep",
-		Summary:  "wait for a while (for trying interrupts)",
-		Doc:      "Waits for DURATION (`2s`, `150ms`; a bare number is seconds). Interrupting the kernel ends the wait.",
-		Args:     []Arg{{Name: "DURATION", Doc: "how long to wait", Kind: KindDuration}},
-		Examples: []string{"sleep 10ms"},
-		Run: func(c *Call) error {
-			d, err := ParseDuration(c.Args[0])
-			if err != nil || d < 0 {
-				return c.Usagef("%q is not a duration: write e.g. 2s or 150ms", c.Args[0])
-			}
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				return nil
-			case <-c.Ctx.Done():
-				return c.Ctx.Err()
-			}
-		},
-	})
+var sleepCommand = &Command{
+	Name:     "sleep",
+	Summary:  "Wait for a while (for trying interrupts).",
+	Doc:      "Waits for DURATION (`2s`, `150ms`; a bare number is seconds). Interrupting the kernel ends the wait.",
+	Args:     []Arg{{Name: "DURATION", Doc: "how long to wait", Kind: KindDuration}},
+	Examples: []string{"sleep 10ms"},
+	Run: func(c *Call) error {
+		d, err := ParseDuration(c.Args[0])
+		if err != nil || d < 0 {
+			return c.Usagef("%q is not a duration: write e.g. 2s or 150ms", c.Args[0])
+		}
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return nil
+		case <-c.Ctx.Done():
+			return c.Ctx.Err()
+		}
+	},
 }

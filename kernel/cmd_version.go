@@ -5,14 +5,12 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-func init() {
-	Register(&Command{
-		Name:     "version",
-		Summary:  "show proflens's version, as `proflens version` prints it",
-		Examples: []string{"version"},
-		Run: func(c *Call) error {
-			c.Out.Result(jupyter.Bundle{"text/plain": version.String()}, nil)
-			return nil
-		},
-	})
+var versionCommand = &Command{
+	Name:     "version",
+	Summary:  "Show proflens's version, as `proflens version` prints it.",
+	Examples: []string{"version"},
+	Run: func(c *Call) error {
+		c.Out.Result(jupyter.Bundle{"text/plain": version.String()}, nil)
+		return nil
+	},
 }

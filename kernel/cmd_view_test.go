@@ -200,7 +200,7 @@ func TestCompleteTarget(t *testing.T) {
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1"); err != nil {
 		t.Fatal(err)
 	}
-	got := completeTarget(&Call{Session: s}, "a5")
+	got := completeTarget(&Call{Session: s, Profiles: []*Loaded{s.Current()}}, "a5")
 	if !reflect.DeepEqual(got, []string{"all", "lib1", "a5d1"}) {
 		t.Errorf("completeTarget(a5) = %v, want all, lib1 and the handle of lib2", got)
 	}

@@ -89,13 +89,18 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []matc
 		return nil // a new name
 	}
 	c := &Call{Ctx: context.Background(), Session: in.s, Cmd: cmd, Opts: map[string]string{}, Out: &Recorder{}}
-	for _, w := range words {
-		if k, v, ok := optionWord(w); ok {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch k, v, ok := optionWord(w); {
+		case ok:
 			c.Opts[k] = v
-		} else {
+		case cmd.AllowAs && w.Text == "as" && !w.Quoted:
+			i++ // as NAME: no positional word
+		default:
 			c.Args = append(c.Args, w.Text)
 		}
 	}
+	in.takeNames(c)
 	if k, v, ok := optionWord(Word{Text: prefix, Eq: strings.IndexByte(prefix, '=')}); ok {
 		for i := range cmd.Options {
 			if o := &cmd.Options[i]; o.Name == k {
@@ -113,19 +118,30 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []matc
 	return out
 }
 
-// positional completes the next positional word of c.
+// takeNames moves the leading words of c that name loaded profiles to
+// c.Named, as binding would: the first two words of a command of two
+// profiles, the first word of a command of one when a profile has that
+// name.
+func (in *Interp) takeNames(c *Call) {
+	switch n := len(c.Args); {
+	case c.Cmd.Profiles == 2 && n >= 2:
+		c.Named, c.Args = c.Args[:2], c.Args[2:]
+	case c.Cmd.Profiles == 1 && n >= 1 && slices.Contains(in.s.Names(), c.Args[0]):
+		c.Named, c.Args = c.Args[:1], c.Args[1:]
+	}
+}
+
+// positional completes the next positional word of c: a profile name
+// where one may stand, then the command's arguments.
 func (in *Interp) positional(c *Call, prefix string) []match {
 	var out []match
-	idx := len(c.Args)
-	if c.Cmd.ProfileArg {
-		if idx == 0 {
-			out = append(out, in.values(c, KindProfile, nil, nil, prefix)...)
-		} else if slices.Contains(in.s.Names(), c.Args[0]) {
-			c.Profile, c.Args = c.Args[0], c.Args[1:]
-			idx--
-		}
+	switch {
+	case c.Cmd.Profiles == 2 && len(c.Named) < 2:
+		return in.values(c, KindProfile, nil, nil, prefix)
+	case c.Cmd.Profiles == 1 && len(c.Named) == 0 && len(c.Args) == 0:
+		out = in.values(c, KindProfile, nil, nil, prefix)
 	}
-	args := c.Cmd.Args
+	idx, args := len(c.Args), c.Cmd.Args
 	if n := len(args); n > 0 && idx >= n && args[n-1].Variadic {
 		idx = n - 1
 	}
@@ -161,7 +177,9 @@ func (in *Interp) values(c *Call, kind Kind, fixed []string, hook func(*Call, st
 		if kind == KindTarget {
 			typ = "target"
 		}
-		add(typ, hook(c, prefix))
+		if c.resolve() == nil {
+			add(typ, hook(c, prefix))
+		}
 	}
 	return out
 }

@@ -2,10 +2,13 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -13,7 +16,7 @@ func TestComplete(t *testing.T) {
 	withCommand(t, &Command{Name: "zload", Summary: "loads", AllowAs: true,
 		Args:    []Arg{{Name: "PATH", Kind: KindFile}},
 		Options: []Option{{Name: "format", Values: []string{"auto", "pprof", "folded"}}, {Name: "out", Kind: KindFile}}})
-	withCommand(t, &Command{Name: "ztop", Summary: "tops", ProfileArg: true,
+	withCommand(t, &Command{Name: "ztop", Summary: "tops", Profiles: 1,
 		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Optional: true, Complete: func(c *Call, p string) []string { return []string{"h1", "h2", "x9"} }}},
 		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}, {Name: "n", Default: "20"}}})
 	dir := t.TempDir()
@@ -69,7 +72,7 @@ func TestComplete(t *testing.T) {
 }
 
 func TestCompleteTypes(t *testing.T) {
-	withCommand(t, &Command{Name: "ztyped", Summary: "typed", ProfileArg: true,
+	withCommand(t, &Command{Name: "ztyped", Summary: "typed", Profiles: 1,
 		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"cpu", "h1"} }}},
 		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}}})
 	in := New(t.TempDir())
@@ -93,7 +96,7 @@ func TestCompleteTypes(t *testing.T) {
 // TestCompleteWhileRunning checks that completion answers while a cell
 // holds the session, skipping only the hooks.
 func TestCompleteWhileRunning(t *testing.T) {
-	withCommand(t, &Command{Name: "ztarget", Summary: "targets", ProfileArg: true,
+	withCommand(t, &Command{Name: "ztarget", Summary: "targets", Profiles: 1,
 		Args: []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"h1"} }}}})
 	in := New(t.TempDir())
 	in.Session().Add(&Loaded{Name: "cpu"})
@@ -159,31 +162,112 @@ func TestIsComplete(t *testing.T) {
 	}
 }
 
-// TestConcurrentComplete runs cells that change the session while other
-// goroutines complete and inspect; run with -race.
+// TestConcurrentComplete runs cells that add profiles while other
+// goroutines complete and inspect. Every completion must propose loaded
+// names only, each once and in order, and the last one every name. Under
+// -race (make test runs the package so) it also proves that completion
+// reads the session's names through their snapshot, not the live map.
 func TestConcurrentComplete(t *testing.T) {
-	withCommand(t, &Command{Name: "zadd", Summary: "adds a profile", ProfileArg: true,
-		Args: []Arg{{Name: "N", Complete: func(c *Call, p string) []string { return c.Session.Names() }}},
+	withCommand(t, &Command{Name: "zadd", Summary: "adds a profile",
+		Args: []Arg{{Name: "N", Kind: KindProfile}},
 		Run: func(c *Call) error {
 			c.Session.Add(&Loaded{Name: c.Args[0]})
 			return nil
 		}})
 	in := New(t.TempDir())
+	var names []string
+	for i := range 7 {
+		names = append(names, "p"+strconv.Itoa(i))
+	}
+	// Two goroutines complete, inspect and check while this one runs cells.
 	done := make(chan bool)
-	go func() {
-		for i := range 200 {
-			in.Execute(context.Background(), "zadd p"+strconv.Itoa(i%7), &Recorder{})
+	var wg sync.WaitGroup
+	var started sync.WaitGroup
+	counts := make([]int, 2)
+	for g := range counts {
+		wg.Add(1)
+		started.Add(1)
+		go func() {
+			defer wg.Done()
+			started.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if msg := checkCompletion(in, names); msg != "" {
+					t.Error(msg)
+					return
+				}
+				counts[g]++
+			}
+		}()
+	}
+	started.Wait()
+	for i := range 200 {
+		if err := in.Execute(context.Background(), "zadd "+names[i%7], &Recorder{}); err != nil {
+			t.Errorf("zadd: %v", err)
+			break
 		}
-		close(done)
-	}()
-	for {
-		select {
-		case <-done:
-			return
-		default:
-			in.Complete("zadd ", 5)
-			in.Inspect("zadd p", 3, 0)
-			in.IsComplete("zadd p")
+	}
+	close(done)
+	wg.Wait()
+	if got := in.Complete("zadd ", 5).Matches; !slices.Equal(got, names) {
+		t.Errorf("Complete(zadd ) after the cells = %q, want %q", got, names)
+	}
+	if got := in.Session().Names(); !slices.Equal(got, names) {
+		t.Errorf("Session.Names() = %q, want %q", got, names)
+	}
+	t.Logf("completions while cells ran: %v", counts)
+}
+
+// checkCompletion completes, inspects and checks "zadd " once, and says
+// what is wrong, or "".
+func checkCompletion(in *Interp, names []string) string {
+	got := in.Complete("zadd ", 5).Matches
+	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+		return fmt.Sprintf("Complete(zadd ) = %q while profiles were added, want loaded names, sorted, each once", got)
+	}
+	for _, m := range got {
+		if !slices.Contains(names, m) {
+			return fmt.Sprintf("Complete(zadd ) proposes %q, not a loaded profile", m)
+		}
+	}
+	if h := in.Inspect("zadd p", 3, 0); h == nil {
+		return "Inspect(zadd) gave nothing while a cell ran"
+	}
+	if st, _ := in.IsComplete("zadd p"); st != "complete" {
+		return "IsComplete(zadd p) = " + st
+	}
+	return ""
+}
+
+// TestCompleteFormats: load's format= proposes the registered formats.
+func TestCompleteFormats(t *testing.T) {
+	in := New(t.TempDir())
+	code := "load x.prof format=p"
+	got := in.Complete(code, len(code)).Matches
+	if !slices.Contains(got, "format=pprof") || !slices.Contains(got, "format=perf") || slices.Contains(got, "format=folded") {
+		t.Errorf("Complete(%q) = %q, want the formats starting with p", code, got)
+	}
+}
+
+// TestCompleteValue: value= of a tree command proposes the value types of
+// the profile the call names (or the current one).
+func TestCompleteValue(t *testing.T) {
+	in := New(t.TempDir())
+	fib, _ := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	if err := in.Execute(context.Background(), "load "+fib+"\nload demo:profvis-toy as toy", &Recorder{}); err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string]string{
+		"top fib value=":  "value=samples value=cpu",
+		"view value=":     "value=samples",
+		"top fib value=c": "value=cpu",
+	} {
+		if got := in.Complete(code, len(code)).Matches; strings.Join(got, " ") != want {
+			t.Errorf("Complete(%q) = %q, want %q", code, got, want)
 		}
 	}
 }

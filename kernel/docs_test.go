@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/internal/golden"
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 // TestExamples runs every command's examples, in registry order, each
@@ -72,12 +73,33 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// TestHelpGolden pins the three renderings of help echo.
+// TestHelpGolden pins the three renderings of help echo, help top (a
+// command that reads a tree: the tree options) and the index.
 func TestHelpGolden(t *testing.T) {
-	b := HelpBundle(Lookup("echo"))
-	for _, f := range []struct{ mime, file string }{
-		{"text/plain", "help_echo.txt"}, {"text/markdown", "help_echo.md"}, {"text/html", "help_echo.html"},
-	} {
-		golden.Check(t, filepath.Join("testdata", f.file), []byte(b[f.mime].(string)))
+	for _, page := range []struct {
+		name string
+		b    jupyter.Bundle
+	}{{"help_echo", HelpBundle(Lookup("echo"))}, {"help_top", HelpBundle(Lookup("top"))}, {"help_index", IndexBundle()}} {
+		for _, f := range []struct{ mime, ext string }{{"text/plain", ".txt"}, {"text/markdown", ".md"}, {"text/html", ".html"}} {
+			golden.Check(t, filepath.Join("testdata", page.name+f.ext), []byte(page.b[f.mime].(string)))
+		}
+	}
+}
+
+// TestHelpHTML: every help page's HTML renders the markdown: no backtick
+// is left, and the index's cells align left (the classic Notebook's style
+// sheet right-aligns table cells).
+func TestHelpHTML(t *testing.T) {
+	for _, c := range Commands() {
+		if h := HelpBundle(c)["text/html"].(string); strings.Contains(h, "`") {
+			t.Errorf("help %s: the HTML holds a backtick: %.200s", c.Name, h[strings.Index(h, "`"):])
+		}
+	}
+	h := IndexBundle()["text/html"].(string)
+	if strings.Contains(h, "`") || strings.Count(h, `<td style="text-align:left">`) != 2*len(Commands()) {
+		t.Errorf("help index HTML: backticks or cells not aligned left:\n%s", h)
+	}
+	if got := inlineHTML("a `b<c>` and `d` and `e"); got != "a <code>b&lt;c&gt;</code> and <code>d</code> and `e" {
+		t.Errorf("inlineHTML = %q", got)
 	}
 }

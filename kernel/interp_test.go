@@ -23,7 +23,7 @@ func withCommand(t *testing.T, c *Command) {
 func probe(t *testing.T) *Call {
 	var got Call
 	withCommand(t, &Command{
-		Name: "probe", Summary: "records its call", ProfileArg: true, AllowAs: true,
+		Name: "probe", Summary: "records its call", Profiles: 1, AllowAs: true,
 		Args: []Arg{{Name: "A"}, {Name: "B", Optional: true}},
 		Options: []Option{
 			{Name: "by", Default: "flat", Values: []string{"flat", "cum"}},
@@ -62,6 +62,9 @@ func TestUsageErrors(t *testing.T) {
 		{"probe a by=weight", "UsageError", "by=weight is not allowed: use one of flat, cum"},
 		{"probe a n=1 n=2", "UsageError", "n= is given twice"},
 		{"probe a as", "UsageError", "as needs a NAME"},
+		{"probe a as by=cum", "UsageError", "as needs a NAME"},
+		{"probe a as x as y", "UsageError", "as is given twice"},
+		{"sleep as nap 1s", "UsageError", "sleep does not name its result: drop as nap"},
 		{"probe a n=x", "UsageError", "n=x is not an integer"},
 		{"version now", "UsageError", `version: takes no arguments, but got "now"`},
 		{"sleep", "UsageError", "sleep: missing DURATION"},
@@ -115,6 +118,10 @@ func TestBind(t *testing.T) {
 		{`probe x "as"`, "", "x|as", "", ""},
 		{`probe x by=cum focus="a b" "n=3"`, "", "x|n=3", "", "by=cum focus=a b"},
 		{"probe cpu", "", "cpu", "", ""},
+		{"probe x as z by=cum", "", "x", "z", "by=cum"},
+		{"probe cpu by=cum as z x n=3", "cpu", "x", "z", "by=cum n=3"},
+		{"probe as z cpu x", "cpu", "x", "z", ""},
+		{`probe x as "two words"`, "", "x", "two words", ""},
 	}
 	for _, tt := range tests {
 		if _, err := RunForTest(t, s, tt.code); err != nil {
@@ -127,9 +134,10 @@ func TestBind(t *testing.T) {
 				opts = append(opts, o.Name+"="+v)
 			}
 		}
-		if got.Profile != tt.profile || strings.Join(got.Args, "|") != tt.args || got.As != tt.as || strings.Join(opts, " ") != tt.opts {
+		named := strings.Join(got.Named, "|")
+		if named != tt.profile || strings.Join(got.Args, "|") != tt.args || got.As != tt.as || strings.Join(opts, " ") != tt.opts {
 			t.Errorf("%q bound to profile %q args %q as %q opts %q, want %q %q %q %q", tt.code,
-				got.Profile, strings.Join(got.Args, "|"), got.As, strings.Join(opts, " "), tt.profile, tt.args, tt.as, tt.opts)
+				named, strings.Join(got.Args, "|"), got.As, strings.Join(opts, " "), tt.profile, tt.args, tt.as, tt.opts)
 		}
 	}
 }
@@ -137,6 +145,11 @@ func TestBind(t *testing.T) {
 func TestCallHelpers(t *testing.T) {
 	got := probe(t)
 	s := NewSession("/data")
+	if _, err := RunForTest(t, s, "probe x"); err == nil || !strings.Contains(err.Error(), "no profile loaded: use load PATH first") {
+		t.Errorf("probe x with nothing loaded: %v, want no profile loaded", err)
+	}
+	s.Add(&Loaded{Name: "a"})
+	s.Add(&Loaded{Name: "b"})
 	if _, err := RunForTest(t, s, "probe x n=7 min=5% wait=250ms inverted=yes"); err != nil {
 		t.Fatal(err)
 	}
@@ -156,22 +169,17 @@ func TestCallHelpers(t *testing.T) {
 	if p := got.Path("/abs/x"); p != "/abs/x" {
 		t.Errorf("Path(/abs/x) = %q, want /abs/x", p)
 	}
-	if _, err := got.Loaded(); err == nil || err.Error() != "no profile loaded: use load PATH first" {
-		t.Errorf("Loaded() with nothing loaded: %v", err)
-	}
-	s.Add(&Loaded{Name: "a"})
-	s.Add(&Loaded{Name: "b"})
 	if _, err := RunForTest(t, s, "probe a x"); err != nil {
 		t.Fatal(err)
 	}
-	if l, err := got.Loaded(); err != nil || l.Name != "a" {
-		t.Errorf("Loaded() after probe a x = %v, %v, want a", l, err)
+	if l := got.Profile(); l.Name != "a" {
+		t.Errorf("Profile() after probe a x = %v, want a", l.Name)
 	}
 	if _, err := RunForTest(t, s, "probe x"); err != nil {
 		t.Fatal(err)
 	}
-	if l, err := got.Loaded(); err != nil || l.Name != "b" {
-		t.Errorf("Loaded() after probe x = %v, %v, want the current profile b", l, err)
+	if l := got.Profile(); l.Name != "b" {
+		t.Errorf("Profile() after probe x = %v, want the current profile b", l.Name)
 	}
 }
 
@@ -267,5 +275,53 @@ func TestCommands(t *testing.T) {
 	}
 	if _, err := RunForTest(t, nil, "nosuch?"); err == nil || !strings.Contains(err.Error(), `unknown command "nosuch?"`) {
 		t.Errorf("nosuch? gave %v, want an unknown command error", err)
+	}
+}
+
+// TestTwoProfiles: a command of two profiles gets BASE and NEW bound and
+// resolved by the registry, with usage, help and completion of both.
+func TestTwoProfiles(t *testing.T) {
+	var got Call
+	withCommand(t, &Command{Name: "zdiff", Summary: "compares", Profiles: 2, AllowAs: true,
+		Args:    []Arg{{Name: "X", Optional: true, Complete: func(c *Call, p string) []string { return []string{c.Profiles[1].Name + "-x"} }}},
+		Options: []Option{{Name: "n", Default: "1"}},
+		Run:     func(c *Call) error { got = *c; return nil }})
+	in := New(t.TempDir())
+	s := in.Session()
+	for _, n := range []string{"old", "new", "cur"} {
+		s.Add(&Loaded{Name: n})
+	}
+	if _, err := RunCell(context.Background(), s, "zdiff old new x as d n=2"); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Profiles) != 2 || got.Profiles[0] != s.Get("old") || got.Profiles[1] != s.Get("new") ||
+		strings.Join(got.Args, "|") != "x" || got.As != "d" {
+		t.Errorf("zdiff old new x as d bound %v args %q as %q", got.Named, got.Args, got.As)
+	}
+	for _, tc := range []struct{ code, want string }{
+		{"zdiff", "missing BASE: name two loaded profiles, BASE then NEW"},
+		{"zdiff old", "missing NEW"},
+		{"zdiff old nosuch", "NEW: no profile is named nosuch; loaded are cur, new, old"},
+		{"zdiff x old", "BASE: no profile is named x"},
+		{"zdiff old new x y", `"y" is one too many`},
+	} {
+		_, err := RunCell(context.Background(), s, tc.code)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "usage: zdiff BASE NEW [X] [as NAME] [n=1]") {
+			t.Errorf("%q: %v, want an error containing %q and the usage", tc.code, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ code, want string }{
+		{"zdiff ", "cur new old n="},
+		{"zdiff o", "old"},
+		{"zdiff old ", "cur new old n="},
+		{"zdiff old new ", "new-x n="},
+		{"zdiff old cur as d ", "cur-x n="},
+	} {
+		if m := in.Complete(tc.code, len(tc.code)).Matches; strings.Join(m, " ") != tc.want {
+			t.Errorf("Complete(%q) = %q, want %q", tc.code, m, tc.want)
+		}
+	}
+	if h := HelpBundle(Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
+		t.Errorf("help zdiff does not document BASE and NEW:\n%s", h)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -205,16 +206,17 @@ func (t *Table) JSON() []map[string]any {
 // Table shows t as display_data.
 func (c *Call) Table(t *Table) { c.Out.Display(t.Bundle(), nil) }
 
-// PictureBundle returns the bundle of an SVG picture: image/svg+xml, the
-// same SVG inline in text/html (so tooltips work in JupyterLab) and alt as
-// text/plain.
-func PictureBundle(svg []byte, alt string) jupyter.Bundle {
-	return jupyter.Bundle{
-		"image/svg+xml": string(svg),
-		"text/html":     "<div>" + string(svg) + "</div>",
-		"text/plain":    alt,
-	}
+// valueCell shows a raw value in its unit; its JSON is the integer.
+func valueCell(x int64, unit string) Cell {
+	return Cell{Text: analysis.FormatValue(x, unit), Value: x}
 }
 
-// Picture shows an SVG picture as display_data, with alt as its text.
-func (c *Call) Picture(svg []byte, alt string) { c.Out.Display(PictureBundle(svg, alt), nil) }
+// percentCell shows part as a percentage of whole; its JSON is the
+// fraction (0 when whole is 0).
+func percentCell(part, whole int64) Cell {
+	f := 0.0
+	if whole != 0 {
+		f = float64(part) / float64(whole)
+	}
+	return Cell{Text: analysis.Percent(part, whole), Value: f}
+}

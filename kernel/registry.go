@@ -4,6 +4,8 @@ import (
 	"context"
 	"sort"
 
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -18,7 +20,13 @@ const (
 	KindCommand             // a command name
 	KindNumber
 	KindDuration
+	KindRegexp // a regular expression (compiled when the call is bound)
+	KindValue  // a value type of the profile (cpu, alloc_space...)
 )
+
+// placeholders stand for a word of a kind in usage lines.
+var placeholders = map[Kind]string{KindFile: "FILE", KindProfile: "NAME", KindTarget: "TARGET",
+	KindCommand: "CMD", KindNumber: "N", KindDuration: "D", KindRegexp: "RE", KindValue: "TYPE"}
 
 // Arg is a positional argument of a command.
 type Arg struct {
@@ -29,7 +37,8 @@ type Arg struct {
 	Variadic bool // takes the rest of the words
 	// Complete, when set, proposes completions for a word of this argument
 	// that starts with prefix (for example compacted-node handles for a
-	// KindTarget). It runs only when no cell is executing.
+	// KindTarget). It runs only when no cell is executing, on a call whose
+	// profiles are resolved.
 	Complete func(c *Call, prefix string) []string
 }
 
@@ -45,24 +54,32 @@ type Option struct {
 	Complete func(c *Call, prefix string) []string
 }
 
-// Command is one command of the language. Help, usage errors, completion and
-// inspect are generated from these values, and a test runs every example.
+// Command is one command of the language. Its usage line, help, usage
+// errors, completion and inspect are generated from this value, and a test
+// runs every example. The commands of the language are listed in
+// commands.go.
 type Command struct {
 	Name    string
 	Summary string // one line
-	Usage   string // e.g. "load PATH [as NAME] [format=F]"
 	Doc     string // markdown paragraphs after the summary
-	Args    []Arg
+	Args    []Arg  // the positional words after the profile names
 	Options []Option
 	// Examples are runnable lines. The docs test runs each command's
 	// examples in order in one fresh session whose Dir is an empty
 	// temporary directory, so they must be self-contained (use demo:
 	// profiles) and must succeed.
 	Examples []string
-	// ProfileArg says the first positional word may name a loaded profile
-	// (defaulting to the current one); Call.Loaded resolves it.
-	ProfileArg bool
-	// AllowAs says the command accepts "as NAME".
+	// Profiles is how many loaded profiles the command reads, named by its
+	// first words: 0; 1, an optional NAME that defaults to the current
+	// profile; or 2, BASE and NEW, both required. They are resolved
+	// before Run (Call.Profile, Call.Profiles).
+	Profiles int
+	// Tree says the command reads its profile's call tree: Register adds
+	// the tree options (focus, ignore, hide, value; see filter.go) to
+	// Options, and Call.Tree and Call.View give the tree under the
+	// profile's standing filter and the call's own.
+	Tree bool
+	// AllowAs says the command accepts "as NAME" among its words.
 	AllowAs bool
 	Run     func(c *Call) error
 }
@@ -73,22 +90,34 @@ type Call struct {
 	Session *Session
 	Cmd     *Command
 	Line    int               // 1-based line of the cell where the command starts
-	Args    []string          // positional words, quotes removed
+	Args    []string          // positional words after the profile names, quotes removed
 	Opts    map[string]string // key=value options, checked against Cmd.Options
 	As      string            // the name after "as", or ""
 	Out     jupyter.Output
-	// Profile is the profile name given as the first word when
-	// Cmd.ProfileArg, or "" for the current profile.
-	Profile string
+	// Named are the profile names the first words gave: Cmd.Profiles of
+	// them, or none when a command of one profile reads the current one.
+	Named []string
+	// Profiles are the profiles the command reads, resolved before Run:
+	// for a command of one profile the named or the current one, for a
+	// command of two BASE and NEW.
+	Profiles []*Loaded
+
+	filter analysis.Filter // the call's own focus, ignore and hide (a Tree command)
+	value  int             // the value type the call reads (a Tree command)
+	tree   *analysis.Tree
+	view   *compaction.View
 }
 
 var registry = map[string]*Command{}
 
 // Register adds a command; it panics on a duplicate name (a programming
-// mistake, found at start-up).
+// mistake, found at start-up). A Tree command gets the tree options.
 func Register(c *Command) {
 	if _, dup := registry[c.Name]; dup {
 		panic("kernel: duplicate command " + c.Name)
+	}
+	if c.Tree {
+		c.Options = append(c.Options[:len(c.Options):len(c.Options)], treeOptions...)
 	}
 	registry[c.Name] = c
 }

@@ -12,8 +12,9 @@ import (
 // Loaded is a profile in the session, with everything the user has set on it.
 type Loaded struct {
 	Name    string
-	Profile *analysis.Profile
-	Tree    *analysis.Tree
+	Profile *analysis.Profile // as loaded
+	Filter  analysis.Filter   // the standing filter (filter.go); zero for none
+	Tree    *analysis.Tree    // the call tree of Profile under Filter: what commands read
 	Value   int               // value type index shown by default
 	State   *compaction.State // granularity state; nil until first set
 	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
@@ -27,9 +28,11 @@ type Loaded struct {
 // commands.
 type Session struct {
 	Dir      string // directory that relative paths are resolved against
+	Settings Settings
 	profiles map[string]*Loaded
 	current  string
 	loads    int // profiles loaded so far, for default names
+	displays int // progress lines shown so far, for unique display ids (progress.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
@@ -37,7 +40,7 @@ type Session struct {
 
 // NewSession returns an empty session resolving paths against dir.
 func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}}
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings()}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes

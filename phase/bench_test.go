@@ -56,7 +56,7 @@ func BenchmarkDetect(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Detect(v, DefaultParams(), nil); err != nil {
+		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -69,7 +69,7 @@ func BenchmarkDetectDense(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Detect(v, DefaultParams(), nil); err != nil {
+		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func BenchmarkDetectFewSwitches(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Detect(v, DefaultParams(), nil); err != nil {
+		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -120,7 +120,7 @@ func BenchmarkDetectStrict(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Detect(v, p, nil); err != nil {
+		if _, err := Detect(b.Context(), v, p, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -57,7 +57,7 @@ func TestBuildCounts(t *testing.T) {
 		{CountEntries, "[0,10) a=2 m=2 x=2 y=1\n[10,20)\n[20,30)\n[30,40) b=1\n"},
 	}
 	for _, tc := range tests {
-		v, err := Build(tr, LevelDims(tr, 9), Options{Interval: 10, Count: tc.count})
+		v, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{Interval: 10, Count: tc.count})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestBuildCounts(t *testing.T) {
 
 func TestBuildLevelMergesNames(t *testing.T) {
 	tr := timedProfile(t, "0 g lib.A.f", "1 g lib.B.g", "2 g other.h")
-	v, err := Build(tr, LevelDims(tr, 1), Options{Interval: 100})
+	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Interval: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,19 +87,19 @@ func TestBuildSeriesAndErrors(t *testing.T) {
 	b.Add(y, []int64{3}, 0, false, "", nil)
 	p := b.Finish()
 	untimed := analysis.NewTree(p)
-	if _, err := Build(untimed, LevelDims(untimed, 9), Options{}); err != ErrUntimed {
+	if _, err := Build(t.Context(), untimed, LevelDims(untimed, 9), Options{}); err != ErrUntimed {
 		t.Errorf("Build(untimed single profile) error = %v, want ErrUntimed", err)
 	}
 	p.Intervals, p.IntervalNames = []int{0, 1}, []string{"p0", "p1"}
 	tr := analysis.NewTree(p)
-	v, err := Build(tr, LevelDims(tr, 9), Options{})
+	v, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := dump(v), "[0,1) x=5\n[1,2) y=10\n"; got != want || !v.Series {
 		t.Errorf("Build(series) = %q (series %v), want %q", got, v.Series, want)
 	}
-	if _, err := Build(tr, LevelDims(tr, 9), Options{Count: CountEntries}); err == nil {
+	if _, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{Count: CountEntries}); err == nil {
 		t.Error("Build(series, count=entries) = nil error, want one")
 	}
 }

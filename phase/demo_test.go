@@ -1,11 +1,13 @@
 package phase
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/gotrace"
 )
 
 // demo loads a recording of notebooks/phasedemo and its interval vectors at
@@ -17,12 +19,12 @@ func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := analysis.ParseGoTrace(path, data)
+	p, err := analysis.Parse(context.Background(), path, data, analysis.LoadOptions{Format: "gotrace"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr := analysis.NewTree(p)
-	v, err := Build(tr, LevelDims(tr, 1), Options{Count: c})
+	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Count: c})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestDemoPhases(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			p, v := demo(t, file, CountSelf)
 			truth := demoTruth(p, v)
-			r, err := Detect(v, DefaultParams(), nil)
+			r, err := Detect(t.Context(), v, DefaultParams(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

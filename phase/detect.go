@@ -1,8 +1,11 @@
 package phase
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Params are JIVE's three parameters (seed 003 §6).
@@ -22,18 +25,39 @@ type Params struct {
 	// keeps its intervals but is not resumed later (nor searched, which
 	// keeps the search short when switches leave thousands of them).
 	Strict bool
+	// MaxCells bounds the phase vectors: phases × names (0 for
+	// DefaultMaxCells). A run that would start a phase beyond it stops
+	// with a *LimitError.
+	MaxCells int
 }
 
 // DefaultParams returns the paper's settings: ω = 3, ε = δ = 0.9.
 func DefaultParams() Params { return Params{Window: 3, Eps: 0.9, Delta: 0.9} }
 
-// Check reports parameters the detector cannot use.
+// Check reports parameters the detector cannot use: a window below 1, a
+// threshold that is not a number from 0 to 1 (NaN and infinities
+// included), a negative cell limit.
 func (p Params) Check() error {
 	if p.Window < 1 {
 		return fmt.Errorf("window=%d: want at least 1 interval", p.Window)
 	}
-	if p.Eps < 0 || p.Eps > 1 || p.Delta < 0 || p.Delta > 1 {
-		return fmt.Errorf("eps=%g delta=%g: want thresholds between 0 and 1", p.Eps, p.Delta)
+	if err := checkThreshold("eps", p.Eps); err != nil {
+		return err
+	}
+	if err := checkThreshold("delta", p.Delta); err != nil {
+		return err
+	}
+	if p.MaxCells < 0 {
+		return fmt.Errorf("max cells %d: want a positive number (0 for the default)", p.MaxCells)
+	}
+	return nil
+}
+
+// checkThreshold reports a threshold outside [0, 1]; the test is written so
+// that NaN fails it.
+func checkThreshold(name string, x float64) error {
+	if !(x >= 0 && x <= 1) {
+		return fmt.Errorf("%s=%g: want a number between 0 and 1", name, x)
 	}
 	return nil
 }
@@ -94,13 +118,50 @@ func (r *Result) Phase(id int) *Phase {
 // Time is O(intervals × names) for the current phase's test; the search
 // for the best phase at a change goes through an inverted index (name →
 // phases using it), costing the phases' entries on the window's names.
-func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
+// Memory is bounded by p.MaxCells (phases × names, seed included) and ctx
+// is looked at as the work goes.
+func Detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*Result, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	p.MaxCells = orDefault(p.MaxCells, DefaultMaxCells)
+	if err := checkCells(len(seed), len(v.Names), p.MaxCells); err != nil {
+		return nil, err
+	}
+	if err := v.check(); err != nil {
+		return nil, err
+	}
 	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1,
-		users: make([][]use, len(v.Names))}
+		emptyK: -1, users: make([][]use, len(v.Names)), pace: pacer{ctx: ctx}}
+	if err := d.seed(seed); err != nil {
+		return nil, err
+	}
+	win := newWindow(v, p.Window)
+	for i := range d.r.Of {
+		win.advance(i)
+		id, err := d.assign(v, i, win)
+		if err != nil {
+			return nil, err
+		}
+		d.r.Of[i] = int32(id)
+		if err := d.pace.step(1 + v.Off[i+1] - v.Off[i]); err != nil {
+			return nil, err
+		}
+	}
+	sortPhases(d.r.Phases)
+	return d.r, nil
+}
+
+// seed makes the phases of a saved set the first phases, keeping their
+// ids; new phases are numbered after them.
+func (d *detector) seed(seed []*Phase) error {
 	for k, s := range seed {
+		if s == nil || len(s.ref) != len(d.users) || len(s.Sum) != len(d.users) {
+			return fmt.Errorf("seed phase %d: want a phase from Saved.Seed over the vectors' %d names", k, len(d.users))
+		}
+		if s.ID == Empty {
+			d.emptyK = k
+		}
 		d.r.Phases = append(d.r.Phases, s)
 		d.pos = append(d.pos, nil)
 		d.next = max(d.next, s.ID)
@@ -111,13 +172,18 @@ func Detect(v *Vectors, p Params, seed []*Phase) (*Result, error) {
 		}
 	}
 	d.next++
-	win := newWindow(v, p.Window)
-	for i := range d.r.Of {
-		win.advance(i)
-		d.r.Of[i] = int32(d.assign(v, i, win))
+	return nil
+}
+
+// checkCells reports when phases phase vectors over names names would
+// take more than limit cells.
+func checkCells(phases, names, limit int) error {
+	if need := cellsNeeded(phases, names); need > int64(limit) {
+		return &LimitError{Limit: "cells", Need: need, Max: int64(limit),
+			Msg: fmt.Sprintf("%d phases over %d names are %d cells, more than the limit of %d: fewer names (a coarser level), "+
+				"fewer intervals or lower eps and delta give fewer cells", phases, names, need, limit)}
 	}
-	sortPhases(d.r.Phases)
-	return d.r, nil
+	return nil
 }
 
 type detector struct {
@@ -131,12 +197,17 @@ type detector struct {
 	acc     []float64 // per phase: P·W being summed by bestPhase
 	touched []int32   // phases with a nonzero acc
 	next    int       // id of the next new phase
+	emptyK  int       // index into r.Phases of the empty phase, -1 until it occurs
+	pace    pacer
 }
 
-func (d *detector) assign(v *Vectors, i int, win *window) int {
+// assign returns interval i's phase id, or a *LimitError when it would
+// start a phase beyond Params.MaxCells.
+func (d *detector) assign(v *Vectors, i int, win *window) (int, error) {
 	w, best, score := win.sum, d.cur, -1.0
 	if d.cur >= 0 && win.n > 0 {
 		score = cosine(d.r.Phases[d.cur], w)
+		d.pace.work += len(w)
 		if !d.r.Params.Strict && d.cur == d.young && i-d.born < d.r.Params.Window {
 			if t, st := d.bestPhase(w, d.cur); st > d.r.Params.Delta {
 				best, score = t, 1 // resume t: skip the ε test below
@@ -149,7 +220,10 @@ func (d *detector) assign(v *Vectors, i int, win *window) int {
 	case score > d.r.Params.Eps:
 	default:
 		best, score = d.bestPhase(w, -1)
-		if score <= d.r.Params.Delta {
+		if best < 0 || score <= d.r.Params.Delta {
+			if err := checkCells(len(d.r.Phases)+1, len(w), d.r.Params.MaxCells); err != nil {
+				return 0, err
+			}
 			best, d.born = d.newPhase(v, i, w), i
 			d.young = best
 		}
@@ -163,7 +237,7 @@ func (d *detector) assign(v *Vectors, i int, win *window) int {
 	for k := v.Off[i]; k < v.Off[i+1]; k++ {
 		d.add(best, int(v.Idx[k]), v.Val[k])
 	}
-	return ph.ID
+	return ph.ID, nil
 }
 
 // retireShort drops phase k from the index when it lasted fewer than ω
@@ -232,11 +306,13 @@ func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 		d.acc = append(d.acc, make([]float64, len(d.r.Phases)-len(d.acc))...)
 	}
 	var ww float64
+	d.pace.work += len(w)
 	for j, x := range w {
 		if x == 0 {
 			continue
 		}
 		ww += x * x
+		d.pace.work += len(d.users[j])
 		for _, u := range d.users[j] {
 			if d.acc[u.k] == 0 {
 				d.touched = append(d.touched, u.k)
@@ -261,14 +337,14 @@ func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 }
 
 func (d *detector) empty(n int) int {
-	for k, ph := range d.r.Phases {
-		if ph.ID == Empty {
-			return k
-		}
+	if d.emptyK < 0 {
+		ph := &Phase{ID: Empty, Hue: -1, Color: EmptyColor, Sum: make([]float64, n)}
+		ph.ref = ph.Sum
+		d.r.Phases = append(d.r.Phases, ph)
+		d.pos = append(d.pos, nil)
+		d.emptyK = len(d.r.Phases) - 1
 	}
-	d.r.Phases = append(d.r.Phases, &Phase{ID: Empty, Hue: -1, Color: EmptyColor, Sum: make([]float64, n)})
-	d.pos = append(d.pos, nil)
-	return len(d.r.Phases) - 1
+	return d.emptyK
 }
 
 // newPhase starts a phase whose vector is the interval's own vector (the
@@ -358,9 +434,5 @@ func (x *window) advance(i int) {
 }
 
 func sortPhases(ps []*Phase) {
-	for i := 1; i < len(ps); i++ {
-		for j := i; j > 0 && ps[j].ID < ps[j-1].ID; j-- {
-			ps[j], ps[j-1] = ps[j-1], ps[j]
-		}
-	}
+	slices.SortStableFunc(ps, func(a, b *Phase) int { return cmp.Compare(a.ID, b.ID) })
 }

@@ -126,13 +126,91 @@ func TestDetectMatchesLiteralTranscription(t *testing.T) {
 		n, d := 1+r.IntN(120), 1+r.IntN(12)
 		rows := randomRows(r, n, d)
 		p := Params{Window: 1 + r.IntN(5), Eps: 0.5 + r.Float64()/2, Delta: 0.5 + r.Float64()/2, Strict: trial%2 == 0}
-		res, err := Detect(vectors(make([]string, d), rows), p, nil)
+		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := detectSlow(rows, p)
 		if fmt.Sprint(res.Of) != fmt.Sprint(want) {
 			t.Fatalf("trial %d %+v: Detect = %v, want %v", trial, p, res.Of, want)
+		}
+	}
+}
+
+// sparseRows makes n intervals each counting one or two of d names, so
+// that windows often share no name with a phase: their dot product is
+// exactly 0, a tie with ε = 0 or δ = 0 that the detector must treat as
+// "not above".
+func sparseRows(r *rand.Rand, n, d int) [][]float64 {
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = make([]float64, d)
+		for range 1 + r.IntN(2) {
+			rows[i][r.IntN(d)] = float64(1 + r.IntN(3))
+		}
+		if r.IntN(8) == 0 {
+			clear(rows[i]) // idle
+		}
+	}
+	return rows
+}
+
+// TestDetectThresholdTies checks the detector against the transcription
+// where scores tie the thresholds exactly: ε or δ at 0 on sparse
+// intervals, whose windows often share no name with a phase.
+func TestDetectThresholdTies(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n, d := 1+r.IntN(60), 2+r.IntN(8)
+		rows := sparseRows(r, n, d)
+		p := Params{Window: 1 + r.IntN(3), Eps: 0, Delta: 0, Strict: trial%2 == 0}
+		switch trial % 3 {
+		case 1:
+			p.Eps = 0.5 + r.Float64()/2
+		case 2:
+			p.Delta = 0.5 + r.Float64()/2
+		}
+		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := detectSlow(rows, p); fmt.Sprint(res.Of) != fmt.Sprint(want) {
+			t.Fatalf("trial %d %+v: Detect = %v, want %v\nrows %v", trial, p, res.Of, want, rows)
+		}
+	}
+}
+
+// TestDetectScoreEqualToThreshold works out by hand two runs where a
+// score equals a threshold: "above ε" and "above δ" are strict, so the
+// interval starts a new phase.
+func TestDetectScoreEqualToThreshold(t *testing.T) {
+	tests := []struct {
+		name       string
+		rows       [][]float64
+		eps, delta float64
+		want       string
+	}{
+		// Phase 1 is (6, 8)/10 after two intervals; (1, 0) scores
+		// 6/10 = 0.6 against it, exactly ε and δ (both 0.6 in binary):
+		// neither kept nor resumed, so phase 2.
+		{"score = ε = δ = 0.6", [][]float64{{3, 4}, {3, 4}, {1, 0}}, 0.6, 0.6, "[1 1 2]"},
+		// (0, 1) shares no name with phase 1 (1, 0): score 0, which is not
+		// above ε = 0; no phase shares a name, so phase 2.
+		{"score = ε = 0", [][]float64{{1, 0}, {1, 0}, {0, 1}, {0, 1}}, 0, 0.9, "[1 1 2 2]"},
+		// With ε = δ = 0, (1, 0) scores 0 against the current phase 2
+		// (0, 1), not above ε, but 1 against phase 1, above δ: resumed.
+		{"score = ε = 0 < δ-score", [][]float64{{1, 0}, {0, 1}, {1, 0}}, 0, 0, "[1 2 1]"},
+	}
+	for _, tc := range tests {
+		for _, strict := range []bool{true, false} {
+			p := Params{Window: 1, Eps: tc.eps, Delta: tc.delta, Strict: strict}
+			res, err := Detect(t.Context(), vectors([]string{"x", "y"}, tc.rows), p, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(res.Of); got != tc.want {
+				t.Errorf("%s (strict %v): Detect = %s, want %s", tc.name, strict, got, tc.want)
+			}
 		}
 	}
 }
@@ -164,7 +242,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 	for _, tc := range tests {
 		p := DefaultParams()
 		p.Strict = strings.HasSuffix(tc.name, "strict")
-		res, err := Detect(vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
+		res, err := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +250,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 			t.Errorf("%s: Detect = %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	res, _ := Detect(vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
+	res, _ := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
 	if got := len(res.Phases); got != 3 || res.Phases[0].ID != Empty || res.Phases[0].Color != EmptyColor {
 		t.Errorf("phases = %d, first %+v; want empty, 1, 2", got, res.Phases[0])
 	}
@@ -183,7 +261,7 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 
 func TestParamsCheck(t *testing.T) {
 	for _, p := range []Params{{Window: 0, Eps: 0.9, Delta: 0.9}, {Window: 3, Eps: 1.5, Delta: 0.9}, {Window: 3, Eps: 0.9, Delta: -1}} {
-		if _, err := Detect(vectors([]string{"x"}, [][]float64{{1}}), p, nil); err == nil {
+		if _, err := Detect(t.Context(), vectors([]string{"x"}, [][]float64{{1}}), p, nil); err == nil {
 			t.Errorf("Detect(%+v) = nil error, want one", p)
 		}
 	}

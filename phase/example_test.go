@@ -1,6 +1,7 @@
 package phase_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/proflens/proflens/phase"
@@ -16,7 +17,7 @@ func ExampleDetect() {
 	for i, row := range [][]float64{a, a, a, a, b, b, b, b, idle, idle, idle, idle, a, a, a} {
 		v.Append(phase.Interval{Start: int64(i) * 1e8, End: int64(i+1) * 1e8}, 10, row)
 	}
-	r, err := phase.Detect(v, phase.DefaultParams(), nil)
+	r, err := phase.Detect(context.Background(), v, phase.DefaultParams(), nil)
 	if err != nil {
 		panic(err)
 	}

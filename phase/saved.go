@@ -79,9 +79,35 @@ func (s *Saved) Write(w io.Writer) error {
 	return enc.Encode(s)
 }
 
-// ReadSaved decodes and checks a saved phase set; errors name the byte
-// offset or the phase at fault.
-func ReadSaved(data []byte) (*Saved, error) {
+// DefaultMaxSavedBytes is the most bytes ReadSaved reads when given 0:
+// a saved set of DefaultIntervals intervals takes tens of kilobytes, one of
+// DefaultMaxIntervals about 70 MB.
+const DefaultMaxSavedBytes = 64 << 20
+
+// ReadSaved reads at most maxBytes (0 for DefaultMaxSavedBytes) of r, then
+// decodes and checks a saved phase set; errors name the byte offset or the
+// phase at fault. A longer input is a *LimitError (Limit "bytes") read no
+// further than the limit.
+func ReadSaved(r io.Reader, maxBytes int64) (*Saved, error) {
+	if maxBytes < 0 {
+		return nil, fmt.Errorf("max bytes %d: want a positive number (0 for the default)", maxBytes)
+	}
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxSavedBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxBytes {
+		return nil, &LimitError{Limit: "bytes", Need: int64(len(data)), Max: maxBytes,
+			Msg: fmt.Sprintf("more than the limit of %d bytes: want a saved phase set (phases save=FILE.json)", maxBytes)}
+	}
+	return decodeSaved(data)
+}
+
+// decodeSaved decodes and checks a saved phase set.
+func decodeSaved(data []byte) (*Saved, error) {
 	var s Saved
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -115,8 +141,16 @@ func ReadSaved(data []byte) (*Saved, error) {
 
 // Seed turns the saved phases into phases for Detect over the given names.
 // A saved vector keeps its full length, so names absent from this run still
-// count against a match (they are zero in this run's windows).
-func (s *Saved) Seed(names []string) []*Phase {
+// count against a match (they are zero in this run's windows). The phases'
+// vectors (saved phases × names, twice) are checked against maxCells (0 for
+// DefaultMaxCells) before they are made.
+func (s *Saved) Seed(names []string, maxCells int) ([]*Phase, error) {
+	if maxCells < 0 {
+		return nil, fmt.Errorf("max cells %d: want a positive number (0 for the default)", maxCells)
+	}
+	if err := checkCells(2*len(s.Phases), len(names), orDefault(maxCells, DefaultMaxCells)); err != nil {
+		return nil, fmt.Errorf("saved phases: %w", err)
+	}
 	index := make(map[string]int, len(names))
 	for j, n := range names {
 		index[n] = j
@@ -133,5 +167,5 @@ func (s *Saved) Seed(names []string) []*Phase {
 		}
 		out = append(out, ph)
 	}
-	return out
+	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 func TestSavedRoundTrip(t *testing.T) {
 	a, b, z := []float64{5, 1, 0}, []float64{0, 1, 5}, []float64{0, 0, 0}
 	v := vectors([]string{"x", "y", "z"}, [][]float64{a, a, a, a, z, z, z, z, b, b, b, b})
-	r, err := Detect(v, DefaultParams(), nil)
+	r, err := Detect(t.Context(), v, DefaultParams(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func TestSavedRoundTrip(t *testing.T) {
 	if err := Save(r, v, CountTotal).Write(&buf); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadSaved(buf.Bytes())
+	s, err := ReadSaved(bytes.NewReader(buf.Bytes()), 0)
 	if err != nil {
 		t.Fatalf("ReadSaved(Save(...)) = %v\n%s", err, buf.String())
 	}
@@ -37,7 +37,11 @@ func TestSavedRoundTrip(t *testing.T) {
 	// is pure a; the two mixed windows between are new transition phases
 	// (3, 4), numbered after the saved ids.
 	v2 := vectors([]string{"z", "y", "x", "w"}, [][]float64{{5, 1, 0, 0}, {5, 1, 0, 0}, {5, 1, 0, 0}, {5, 1, 0, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}, {0, 1, 5, 0}})
-	r2, err := Detect(v2, DefaultParams(), s.Seed(v2.Names))
+	seed, err := s.Seed(v2.Names, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Detect(t.Context(), v2, DefaultParams(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +66,7 @@ func TestReadSavedErrors(t *testing.T) {
 		{`{"params": {}, "colour": 1}`, "unknown field"},
 	}
 	for _, tc := range tests {
-		if _, err := ReadSaved([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ReadSaved(strings.NewReader(tc.in), 0); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ReadSaved(%s) error = %v, want one mentioning %q", tc.in, err, tc.want)
 		}
 	}
@@ -72,13 +76,16 @@ func FuzzReadSaved(f *testing.F) {
 	f.Add([]byte(`{"params": {"window": 3, "eps": 0.9}, "phases": [{"id": 1, "label": "a", "color": "#ff0000", "vector": {"x": 1}}], "intervals": [{"start": 0, "end": 1, "phase": 1}]}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ReadSaved(data)
+		s, err := ReadSaved(bytes.NewReader(data), 0)
 		if err != nil {
 			return
 		}
-		seed := s.Seed([]string{"x", "y"})
+		seed, err := s.Seed([]string{"x", "y"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		v := vectors([]string{"x", "y"}, [][]float64{{1, 0}, {0, 1}, {1, 1}})
-		if _, err := Detect(v, DefaultParams(), seed); err != nil {
+		if _, err := Detect(t.Context(), v, DefaultParams(), seed); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -103,7 +110,10 @@ func TestSimilarityMatchesPairwise(t *testing.T) {
 		w[i] = normalized(sum)
 	}
 	for _, cells := range []int{MaxCells, 5} {
-		s := NewSimilarity(v, 3, cells)
+		s, err := NewSimilarity(t.Context(), v, 3, cells, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for p := 0; p < s.Side(); p++ {
 			for q := 0; q < s.Side(); q++ {
 				var mean float64

@@ -22,7 +22,7 @@ func TestSweep(t *testing.T) {
 			for _, w := range []int{1, 3, 5} {
 				for _, eps := range []float64{0.7, 0.8, 0.9, 0.95, 0.99} {
 					for _, strict := range []bool{false, true} {
-						r, err := Detect(v, Params{Window: w, Eps: eps, Delta: eps, Strict: strict}, nil)
+						r, err := Detect(t.Context(), v, Params{Window: w, Eps: eps, Delta: eps, Strict: strict}, nil)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -34,7 +34,7 @@ func TestSweep(t *testing.T) {
 			if c != CountSelf {
 				continue
 			}
-			jive, _ := Detect(v, DefaultParams(), nil)
+			jive, _ := Detect(t.Context(), v, DefaultParams(), nil)
 			js := Score(truth, jive.Of, 3)
 			for _, bl := range []struct {
 				name string

@@ -2,6 +2,8 @@ package phase
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 
 	"github.com/proflens/proflens/analysis"
@@ -105,7 +107,32 @@ type Vectors struct {
 }
 
 // Len returns the number of intervals.
-func (v *Vectors) Len() int { return len(v.Off) - 1 }
+func (v *Vectors) Len() int { return max(len(v.Off)-1, 0) }
+
+// check reports vectors whose parts disagree (offsets out of order or out
+// of range, indices outside the names, counts that are not finite), which
+// would make Detect or NewSimilarity fail midway.
+func (v *Vectors) check() error {
+	n := v.Len()
+	if len(v.Intervals) != n || len(v.Samples) != n || len(v.Idx) != len(v.Val) {
+		return fmt.Errorf("vectors: %d intervals, %d samples, %d indices and %d counts: want %d, %d and equal counts",
+			len(v.Intervals), len(v.Samples), len(v.Idx), len(v.Val), n, n)
+	}
+	if n > 0 && (v.Off[0] != 0 || v.Off[n] != len(v.Idx)) {
+		return fmt.Errorf("vectors: offsets from %d to %d: want 0 to %d", v.Off[0], v.Off[n], len(v.Idx))
+	}
+	for i := range n {
+		if v.Off[i] > v.Off[i+1] {
+			return fmt.Errorf("vectors: interval %d: offsets %d > %d: want them ascending", i, v.Off[i], v.Off[i+1])
+		}
+	}
+	for k, j := range v.Idx {
+		if j < 0 || int(j) >= len(v.Names) || math.IsNaN(v.Val[k]) || math.IsInf(v.Val[k], 0) {
+			return fmt.Errorf("vectors: entry %d: name %d, count %g: want a name below %d and a finite count", k, j, v.Val[k], len(v.Names))
+		}
+	}
+	return nil
+}
 
 // Dense returns interval i's vector as a dense slice of len(v.Names).
 func (v *Vectors) Dense(i int) []float64 {
@@ -114,6 +141,14 @@ func (v *Vectors) Dense(i int) []float64 {
 		out[v.Idx[k]] += v.Val[k]
 	}
 	return out
+}
+
+// grow makes room for n more intervals, so that a run's size is known up
+// front rather than doubled by appends.
+func (v *Vectors) grow(n int) {
+	v.Off = slices.Grow(v.Off, n)
+	v.Intervals = slices.Grow(v.Intervals, n)
+	v.Samples = slices.Grow(v.Samples, n)
 }
 
 // Append adds one interval with a dense count vector (zeros are skipped).

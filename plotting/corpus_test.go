@@ -2,6 +2,7 @@ package plotting
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	_ "github.com/proflens/proflens/analysis/formats" // every format
 	"github.com/proflens/proflens/compaction"
 )
 
 // TestGoldenConprof draws a real Go CPU profile at package level and with
 // full names.
 func TestGoldenConprof(t *testing.T) {
-	p, err := analysis.Load(filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "conprof.pb.gz"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,13 +29,22 @@ func TestGoldenConprof(t *testing.T) {
 		{1, Options{Layout: LayoutRadial}}, {1, Options{Layout: LayoutTree}}, {1, Options{Layout: LayoutFlame}},
 		{1, Options{Layout: LayoutFlame, Inverted: true}}, {99, Options{Layout: LayoutRadial}}, {99, Options{Layout: LayoutFlame}},
 	}
+	for _, o := range everyKind() { // on a small budget: fold marks in every kind
+		o.MaxNodes = 40
+		cases = append(cases, struct {
+			level int
+			o     Options
+		}{99, o})
+	}
 	for _, c := range cases {
 		v := compaction.Compact(tr, compaction.NewState(tr, c.level), p.DefaultValue)
-		o := c.o
-		o.Profile = "conprof"
+		o := withTips(c.o, "conprof")
 		name := fmt.Sprintf("conprof-level%d-%s", c.level, o.Layout)
 		if o.Inverted {
 			name += "-inverted"
+		}
+		if o.MaxNodes > 0 {
+			name += fmt.Sprintf("-max%d", o.MaxNodes)
 		}
 		pic, err := Draw(v, o)
 		if err != nil {
@@ -65,7 +76,7 @@ func TestCorpus(t *testing.T) {
 	})
 	drawn := 0
 	for _, f := range files {
-		p, err := analysis.Load(f, analysis.LoadOptions{})
+		p, err := analysis.Load(context.Background(), f, analysis.LoadOptions{})
 		if err != nil {
 			continue
 		}

@@ -18,12 +18,22 @@
 //     children, discs with areas ∝ total). Pure functions of a Pic.
 //   - paint: SVG with fixed float precision, ids from handles, no
 //     timestamps, a <title> tooltip per node (name, totals with units and
-//     percent, members, handle, the expand/compact commands), labels only
-//     where they fit (a monospaced font makes that exact).
+//     percent, members, handle, and the command lines the caller offers
+//     for the handle: plotting knows no command syntax), labels only where
+//     they fit (a monospaced font makes that exact).
 //
-// Colours follow structural closeness and depend only on names: one hue
-// family per top-level name element (spread by the golden angle over the
-// profile's sorted top-level elements), a shift within the family per
-// second element, a lightness per third. Draw is the entry point; the same
-// view and options give the same bytes on every run.
+// Each kind of picture is one Kind in the table kinds (kind.go): its name,
+// title, default order, budget rule and painter. A kind's layout and painter
+// live in one file (flame.go, radial.go, tidy.go); painters write through a
+// canvas (paint.go). Adding a kind is a new file and one entry in the table.
+//
+// Colours follow structural closeness and depend only on names, so a
+// package looks the same in every profile of a program (colour.go has the
+// rule): a top-level name element (package, module) takes a place on the
+// colour wheel from hashes of its name, the packages of one organisation or
+// module side by side; two names of one profile that want the same place
+// are told apart by moving all but the first to the nearest free place;
+// second elements (classes) take shades of their package's hue, third
+// elements a lightness nudge. Draw is the entry point; the same view and
+// options give the same bytes on every run.
 package plotting

@@ -3,13 +3,12 @@ package plotting
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
 )
 
-// Layouts and orders accepted by Draw.
+// Layouts (kinds of picture, see Kind) and orders accepted by Draw.
 const (
 	LayoutRadial = "radial" // ProfVis's semi-circular fan
 	LayoutTree   = "tree"   // a top-down tidy tree
@@ -29,17 +28,26 @@ const (
 
 // Options say what to draw.
 type Options struct {
-	Layout   string  // LayoutRadial (default), LayoutTree or LayoutFlame
-	Order    string  // OrderName or OrderWeight; default: weight, name for flame
-	Inverted bool    // flame only: the bottom-up graph (callers of the leaves)
+	Layout   string  // a kind's name (Kinds): LayoutRadial (default), LayoutTree or LayoutFlame
+	Order    string  // OrderName or OrderWeight; default: the kind's
+	Inverted bool    // the bottom-up graph (callers of the leaves), for kinds that invert
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
 	MaxNodes int     // 0: DefaultMaxNodes
-	Profile  string  // the profile's name in the session, for the tooltips' commands
+	Profile  string  // the profile's name in the session, for the title
+	// Commands returns the command lines a compacted node's tooltip offers,
+	// given the node's handle (the kernel's expand and compact); nil offers
+	// none. Plotting knows no command syntax: the caller writes them.
+	Commands func(handle string) []string
+	// More is the last line of a fold mark's tooltip: how to draw more (the
+	// kernel names its option for the node budget); "" adds none.
+	More string
 	// Since is the view of the previous picture (of the same call tree), or
 	// nil. Drawn nodes that are new since (no node there has the same
 	// members: what an expand or compact split or merged) are outlined and
 	// fade in, ProfVis's animation between states in a still picture.
 	Since *compaction.View
+
+	kind *Kind // Layout's, set by check
 }
 
 // Picture is a drawn view.
@@ -70,7 +78,7 @@ func Draw(v *compaction.View, o Options) (*Picture, error) {
 	for {
 		p := o.pic(v, max)
 		var buf bytes.Buffer
-		if err := paint(&buf, p, o); err != nil {
+		if err := o.kind.Paint(&buf, p, o); err != nil {
 			return nil, err
 		}
 		if buf.Len() > budget && len(p.Items) > 2 {
@@ -99,26 +107,22 @@ func Select(v *compaction.View, o Options) (*Pic, error) {
 	return o.pic(v, max), nil
 }
 
+// check validates o against v and fills in the kind's defaults.
 func (o *Options) check(v *compaction.View) error {
-	switch o.Layout {
-	case "":
-		o.Layout = LayoutRadial
-	case LayoutRadial, LayoutTree, LayoutFlame:
-	default:
-		return fmt.Errorf("draw: unknown layout %q: want radial, tree or flame", o.Layout)
+	k, err := kindOf(o.Layout)
+	if err != nil {
+		return err
 	}
+	o.kind, o.Layout = k, k.Name
 	switch o.Order {
 	case "":
-		o.Order = OrderWeight
-		if o.Layout == LayoutFlame {
-			o.Order = OrderName
-		}
+		o.Order = k.Order
 	case OrderName, OrderWeight:
 	default:
 		return fmt.Errorf("draw: unknown order %q: want name or weight", o.Order)
 	}
-	if o.Inverted && o.Layout != LayoutFlame {
-		return fmt.Errorf("draw: inverted is for flame graphs only")
+	if o.Inverted && !k.Inverts {
+		return fmt.Errorf("draw: inverted is for the %s layout only", orList(inverting()))
 	}
 	for _, r := range o.Roots {
 		if !v.Has(r) {
@@ -127,10 +131,6 @@ func (o *Options) check(v *compaction.View) error {
 	}
 	return nil
 }
-
-// minFrac is the smallest share of the picture a node may have to be
-// drawn: about one pixel in each layout.
-var minFrac = map[string]float64{LayoutFlame: 0.5 / flameWidth, LayoutRadial: 1 / (3.1416 * radialRadius), LayoutTree: 1.0 / 100}
 
 // pic selects what to draw.
 func (o *Options) pic(v *compaction.View, max int) *Pic {
@@ -146,7 +146,7 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	for _, t := range src.tops() {
 		scale += src.item(t).Total
 	}
-	min := int64(minFrac[o.Layout] * float64(scale))
+	min := int64(o.kind.MinShare * float64(scale))
 	if min < 1 {
 		min = 1
 	}
@@ -164,32 +164,20 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	return p
 }
 
-// fresh marks the items that stand for one compacted node that since
-// lacks: no node there has the same members (a node the step split, merged
-// or moved members into). Views without a call tree compare handles, names
-// and totals instead.
+// fresh marks the items that stand for one compacted node that is new
+// since the view since (see added); nil when nothing is compared.
 func fresh(p *Pic, since *compaction.View) []bool {
-	if since == nil || since == p.View || p.Bottom {
+	isNew := added(since, p.View)
+	if isNew == nil || p.Bottom {
 		return nil
 	}
 	out := make([]bool, len(p.Items))
 	for i := range p.Items {
 		if it := &p.Items[i]; it.Fold == 0 && len(it.Nodes) == 1 {
-			out[i] = !inView(since, p.View, it.Nodes[0])
+			out[i] = isNew(it.Nodes[0])
 		}
 	}
 	return out
-}
-
-// inView reports whether v has a node with the members of node i of w.
-func inView(v, w *compaction.View, i int32) bool {
-	n := w.Nodes[i]
-	if v.Tree != nil && len(n.Members) > 0 && int(n.Members[0]) < v.Tree.Len() {
-		return slices.Equal(v.Nodes[v.NodeOf(n.Members[0])].Members, n.Members)
-	}
-	h := w.Handle(i)
-	j, err := v.Resolve(h)
-	return err == nil && v.Handle(j) == h && v.Nodes[j].Name == n.Name && v.Nodes[j].Total == n.Total
 }
 
 func marks(p *Pic) int {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/plotting"
 )
@@ -12,7 +13,7 @@ import (
 // Draw the ProfVis toy at package level (the paper's Figure 6) as an icicle;
 // the text form is what a notebook shows as text/plain.
 func ExampleDraw() {
-	p, _ := analysis.Demo("profvis-toy")
+	p, _ := formats.Demo("profvis-toy")
 	t := analysis.NewTree(p)
 	v := compaction.Compact(t, compaction.NewState(t, 1), p.DefaultValue)
 	pic, err := plotting.Draw(v, plotting.Options{Layout: plotting.LayoutFlame})
@@ -50,7 +51,7 @@ func ExampleAmount() {
 // The layouts are pure functions of a selection: here the widths of the
 // icicle of Figure 10, where lib2 is compacted to its package.
 func ExampleFlame() {
-	p, _ := analysis.Demo("profvis-toy")
+	p, _ := formats.Demo("profvis-toy")
 	t := analysis.NewTree(p)
 	s, _, _ := compaction.NewState(t, 99).SetLevel(t, 1, regexp.MustCompile(`^lib2\.`))
 	pic, _ := plotting.Select(compaction.Compact(t, s, p.DefaultValue), plotting.Options{Layout: plotting.LayoutFlame})
@@ -65,4 +66,11 @@ func ExampleFlame() {
 	// lib3.Pressure.foo    x=  0.0 w=100.0 depth 3
 	// lib3.Blood.flow      x=  0.0 w=100.0 depth 4
 	// lib3.Signal.travel   x=100.0 w=500.0 depth 3
+}
+
+// The kinds of picture of a compacted tree, the default first.
+func ExampleKinds() {
+	fmt.Println(plotting.Kinds())
+	// Output:
+	// [radial tree flame]
 }

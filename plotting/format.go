@@ -1,7 +1,6 @@
 package plotting
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/proflens/proflens/analysis"
@@ -22,9 +21,4 @@ func Amount(v int64, vt analysis.ValueType) string {
 		word = "samples"
 	}
 	return plain + " " + word
-}
-
-// Percent formats a as a percentage of b with two decimals.
-func Percent(a, b int64) string {
-	return fmt.Sprintf("%.2f%%", 100*frac(a, b))
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/formats"
 	"github.com/proflens/proflens/compaction"
 	goldenfile "github.com/proflens/proflens/internal/golden"
 )
@@ -23,7 +24,7 @@ func golden(t *testing.T, name string, got []byte) {
 // toyViews returns the ProfVis worked example at Figures 2, 6, 7 and 10
 // (DESIGN.md §5).
 func toyViews(t testing.TB) map[string]*compaction.View {
-	p, err := analysis.Demo("profvis-toy")
+	p, err := formats.Demo("profvis-toy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +54,9 @@ func toyViews(t testing.TB) map[string]*compaction.View {
 
 func TestGoldenToy(t *testing.T) {
 	views := toyViews(t)
-	layouts := []Options{
-		{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame},
-		{Layout: LayoutFlame, Inverted: true},
-	}
 	for _, fig := range []string{"fig2", "fig6", "fig7", "fig10"} {
-		for _, o := range layouts {
-			o.Profile = "toy"
+		for _, o := range everyKind() {
+			o = withTips(o, "toy")
 			name := "toy-" + fig + "-" + o.Layout
 			if o.Inverted {
 				name += "-inverted"

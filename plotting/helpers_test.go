@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"sort"
+	"strings"
 
 	"github.com/proflens/proflens/compaction"
 )
@@ -96,4 +97,41 @@ func randomView(r *rand.Rand, n int) *compaction.View {
 		}
 	}
 	return makeView(roots...)
+}
+
+// everyKind returns options for every kind of picture in the table, in its
+// order, and the bottom-up graph of each kind that draws one: the tests that
+// take it cover a new kind without an edit.
+func everyKind() []Options {
+	var out []Options
+	for _, k := range kinds {
+		out = append(out, Options{Layout: k.Name})
+		if k.Inverts {
+			out = append(out, Options{Layout: k.Name, Inverted: true})
+		}
+	}
+	return out
+}
+
+// withTips returns o with the kernel's tooltip lines for a profile named
+// name: expand and compact for a node, the maxnodes option for a fold mark.
+func withTips(o Options, name string) Options {
+	o.Profile = name
+	o.Commands = func(h string) []string { return []string{"expand " + name + " " + h, "compact " + name + " " + h} }
+	o.More = "maxnodes=N draws more"
+	return o
+}
+
+// longNames is a root with n children, each with a child, all named with
+// over 1,100 characters, so that the byte budget binds before the node
+// budget.
+func longNames(n int) *compaction.View {
+	long := strings.Repeat("github.com/some/very/long/module/path/", 30)
+	root := &tnode{name: long + "main"}
+	for i := range n {
+		kid := &tnode{name: fmt.Sprintf("%sf%d", long, i), self: int64(1 + i%7)}
+		kid.kids = []*tnode{{name: long + "leaf", self: int64(1 + i%5)}}
+		root.kids = append(root.kids, kid)
+	}
+	return makeView(root)
 }

@@ -35,7 +35,7 @@ func randomJVMTree(r *rand.Rand, n int) *analysis.Tree {
 // still draw byte for byte the same in every layout.
 func TestSteppedViewDrawsAsFresh(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
-	layouts := []Options{{Layout: LayoutRadial}, {Layout: LayoutTree}, {Layout: LayoutFlame}, {Layout: LayoutFlame, Inverted: true}}
+	layouts := everyKind()
 	steps := 0
 	for i := 0; i < 60; i++ {
 		tr := randomJVMTree(r, 300)

@@ -3,6 +3,8 @@ package plotting
 import (
 	"fmt"
 	"strings"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // Text returns the drawn tree as indented text, one node per line:
@@ -32,7 +34,7 @@ func Text(p *Pic, profile string) string {
 			if it.Fold > 0 {
 				name = fmt.Sprintf("+%d more", it.Fold)
 			}
-			fmt.Fprintf(&b, "%s [%s] %s", name, Amount(it.Total, vt), Percent(it.Total, p.Total))
+			fmt.Fprintf(&b, "%s [%s] %s", name, Amount(it.Total, vt), analysis.Percent(it.Total, p.Total))
 			if it.Fold == 0 && len(it.Nodes) == 1 {
 				b.WriteString(" " + p.View.Handle(it.Nodes[0]))
 			}

@@ -3,6 +3,8 @@ package plotting
 import (
 	"fmt"
 	"strings"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // caption is what a node shows: its full name, and a shorter tail used
@@ -13,9 +15,9 @@ type caption struct{ full, tail string }
 
 func label(p *Pic, it *Item) caption {
 	if it.Fold > 0 {
-		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
+		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, analysis.Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
-	e := elements(p.View, it.Nodes[0], it.Name)
+	e := elements(p.View, it.Nodes[0])
 	if len(e) < 3 { // a package path: its last segment ("grpc", "http.(*conn)")
 		return caption{full: it.Name, tail: lastSegment(it.Name)}
 	}
@@ -45,35 +47,47 @@ func (c caption) fit(width float64) string {
 }
 
 // tip is a node's tooltip: its name, total and self with units and percent
-// of the profile, its members, its handle and the commands that expand or
-// compact it.
-func tip(p *Pic, id int32, profile string) string {
+// of the profile, its members, its handle and the command lines o offers
+// for it.
+func tip(p *Pic, id int32, o Options) string {
 	it := &p.Items[id]
 	vt := valueType(p.View)
 	var b strings.Builder
 	if it.Fold > 0 {
-		fmt.Fprintf(&b, "+%d more: %d smaller nodes folded\ntotal %s (%s of the profile)\nmaxnodes=N draws more",
-			it.Fold, it.Fold, Amount(it.Total, vt), Percent(it.Total, p.Total))
+		fmt.Fprintf(&b, "+%d more: %d smaller nodes folded\ntotal %s (%s of the profile)",
+			it.Fold, it.Fold, Amount(it.Total, vt), analysis.Percent(it.Total, p.Total))
+		if o.More != "" {
+			b.WriteString("\n" + o.More)
+		}
 		return b.String()
 	}
 	b.WriteString(it.Name)
-	fmt.Fprintf(&b, "\ntotal %s (%s)", Amount(it.Total, vt), Percent(it.Total, p.Total))
+	fmt.Fprintf(&b, "\ntotal %s (%s)", Amount(it.Total, vt), analysis.Percent(it.Total, p.Total))
 	if p.Bottom {
 		b.WriteString(" on call paths through here")
-		return b.String() + handles(p, it, profile)
+		return b.String() + handles(p, it, o)
 	}
-	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), Percent(it.Self, p.Total))
-	n, h := p.View.Nodes[it.Nodes[0]], p.View.Handle(it.Nodes[0])
-	fmt.Fprintf(&b, "\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), h)
-	return b.String() + commands(profile, h)
+	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), analysis.Percent(it.Self, p.Total))
+	return b.String() + handle(p, it.Nodes[0], o)
+}
+
+// handle is the line naming a compacted node's members and handle, and the
+// command lines o offers for it.
+func handle(p *Pic, node int32, o Options) string {
+	n, h := p.View.Nodes[node], p.View.Handle(node)
+	s := fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), h)
+	if o.Commands != nil {
+		for _, c := range o.Commands(h) {
+			s += "\n" + c
+		}
+	}
+	return s
 }
 
 // handles lists the compacted nodes a bottom-up item merges.
-func handles(p *Pic, it *Item, profile string) string {
+func handles(p *Pic, it *Item, o Options) string {
 	if len(it.Nodes) == 1 {
-		n, h := p.View.Nodes[it.Nodes[0]], p.View.Handle(it.Nodes[0])
-		return fmt.Sprintf("\n%d member%s · handle %s", len(n.Members), plural(len(n.Members)), h) +
-			commands(profile, h)
+		return handle(p, it.Nodes[0], o)
 	}
 	hs := make([]string, 0, 8)
 	for i, id := range it.Nodes {
@@ -84,13 +98,6 @@ func handles(p *Pic, it *Item, profile string) string {
 		hs = append(hs, p.View.Handle(id))
 	}
 	return fmt.Sprintf("\n%d compacted nodes: %s", len(it.Nodes), strings.Join(hs, " "))
-}
-
-func commands(profile, handle string) string {
-	if profile != "" {
-		profile += " "
-	}
-	return fmt.Sprintf("\nexpand %s%s\ncompact %s%s", profile, handle, profile, handle)
 }
 
 func plural(n int) string {

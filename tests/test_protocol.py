@@ -2,13 +2,16 @@
 installed proflens kernel: forged and replayed messages are not executed,
 interrupts (message mode and SIGINT) stop a long cell, two front ends share
 one kernel (the second connected through the connection file, as
-`jupyter console --existing` does), shutdown stops the process.
+`jupyter console --existing` does), shutdown stops the process, the ipc
+transport works as well as tcp.
 
 Run: JUPYTER_PATH=<prefix>/share/jupyter /usr/bin/python3 -m unittest -v tests/test_protocol.py
 """
 
+import os
 import signal
 import subprocess
+import tempfile
 import time
 import unittest
 from queue import Empty
@@ -129,6 +132,22 @@ class ProflensProtocolTests(unittest.TestCase):
         reply = self.run_cell("echo the notebook still works")
         self.assertEqual(reply["content"]["status"], "ok")
         self.assertTrue(self.km.is_alive())
+
+    def test_ipc_transport(self):
+        """jupyter_client over ipc (unix sockets), the connection file's other transport."""
+        km = KernelManager(kernel_name="proflens", transport="ipc", ip=os.path.join(tempfile.mkdtemp(), "kernel"))
+        km.start_kernel()
+        self.addCleanup(km.shutdown_kernel, now=True)
+        kc = km.client()
+        kc.start_channels()
+        self.addCleanup(kc.stop_channels)
+        kc.wait_for_ready(timeout=30)
+        text = []
+        reply = kc.execute_interactive("echo over ipc", timeout=TIMEOUT,
+                                       output_hook=lambda m: text.append(m["content"].get("text", "")))
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertIn("over ipc", "".join(text))
+        self.assertTrue(kc.is_alive())
 
     def test_shutdown_stops_process(self):
         self.km.shutdown_kernel(now=False)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/pprof"
 )
 
 // Config sizes a generated profile.
@@ -67,7 +68,7 @@ func durationOf(n int) time.Duration {
 
 // Write writes the profile described by c to w as a gzipped pprof protobuf.
 func Write(w io.Writer, c Config) error {
-	return analysis.WritePprof(w, Profile(c))
+	return pprof.Write(w, Profile(c))
 }
 
 // File writes the profile described by c into dir once, under a name made

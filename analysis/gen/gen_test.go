@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"testing"
@@ -69,7 +70,7 @@ func TestShape(t *testing.T) {
 	if !bytes.Equal(a.Bytes(), b.Bytes()) || bytes.Equal(a.Bytes(), d.Bytes()) {
 		t.Errorf("Write is not a deterministic function of the config")
 	}
-	q, err := analysis.Parse("gen.pb.gz", a.Bytes(), analysis.LoadOptions{})
+	q, err := analysis.Parse(context.Background(), "gen.pb.gz", a.Bytes(), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 //go:embed logo-svg.svg logo-32x32.png logo-64x64.png
@@ -145,7 +147,8 @@ func writeSpec(dir string) error {
 	spec := kernelSpec{
 		Argv:        []string{bin, "kernel", "-f", "{connection_file}"},
 		DisplayName: "proflens", Language: "proflens", InterruptMode: "message",
-		Env: map[string]any{}, Metadata: map[string]any{},
+		ProtocolVer: jupyter.ProtocolVersion,
+		Env:         map[string]any{}, Metadata: map[string]any{},
 	}
 	data, _ := json.MarshalIndent(spec, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, "kernel.json"), append(data, '\n'), 0o644); err != nil {

@@ -7,9 +7,11 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/proflens/proflens/internal/version"
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 func TestInstallPrefix(t *testing.T) {
@@ -32,6 +34,11 @@ func TestInstallPrefix(t *testing.T) {
 	}
 	if ks.DisplayName != "proflens" || ks.Language != "proflens" || ks.InterruptMode != "message" {
 		t.Errorf("kernel.json = %+v", ks)
+	}
+	// Jupyter reads the spec's version to decide how to speak to the kernel
+	// before kernel_info; it must be the one kernel_info_reply reports.
+	if ks.ProtocolVer != jupyter.ProtocolVersion || !regexp.MustCompile(`^5\.\d+$`).MatchString(ks.ProtocolVer) {
+		t.Errorf("kernel_protocol_version = %q, want %q (what kernel_info_reply reports)", ks.ProtocolVer, jupyter.ProtocolVersion)
 	}
 	for name, size := range map[string]int{"logo-32x32.png": 32, "logo-64x64.png": 64} {
 		f, err := os.Open(filepath.Join(spec, name))

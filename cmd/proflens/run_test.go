@@ -44,7 +44,7 @@ func TestRun(t *testing.T) {
 		{"error", []string{bad}, "", 1, "ok\n",
 			bad + ":3: UsageError: unknown command \"ehco\": did you mean echo? (help lists all commands)\n"},
 		{"syntax", []string{"-c", "echo ok\necho \"open"}, "", 1, "", "-c:2:6: unclosed quote: add a closing \"\n"},
-		{"pager", []string{"-c", "sleep?"}, "", 0, "sleep — wait for a while (for trying interrupts)\n", ""},
+		{"pager", []string{"-c", "sleep?"}, "", 0, "sleep — Wait for a while (for trying interrupts).\n", ""},
 		{"none", nil, "", 2, "", "proflens run: nothing to run\nusage: proflens run [-c CMDS]... | FILE.plens | -\n"},
 		{"both", []string{"-c", "echo", script}, "", 2, "", "proflens run: give either -c CMDS or one FILE\n"},
 		{"missing", []string{filepath.Join(dir, "nope.plens")}, "", 2, "", "no such file or directory"},

@@ -19,7 +19,8 @@ type executeRequest struct {
 
 // execute runs a cell: execute_input, the handler's outputs in order, then
 // execute_reply (busy and idle come from dispatch). After an error with
-// stop_on_error, the execute requests already queued are aborted.
+// stop_on_error, the execute requests already queued are aborted, each in its
+// own busy … idle after this cell's idle.
 func (r *request) execute() {
 	var c executeRequest
 	if err := r.decode(&c); err != nil {
@@ -44,14 +45,14 @@ func (r *request) execute() {
 		r.reply(map[string]any{"status": "ok", "execution_count": k.count, "payload": out.payload, "user_expressions": map[string]any{}})
 		return
 	}
-	content := errorContent(jerr)
 	if !c.Silent {
-		k.publish(r.m, "error", content)
+		k.publish(r.m, "error", errorMessage(jerr))
 	}
+	content := errorContent(jerr)
 	content["execution_count"] = k.count
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
-		k.abortQueued()
+		r.after = k.abortQueued // once this cell's idle is out, so statuses do not nest
 	}
 }
 
@@ -145,6 +146,16 @@ func (o *cellOutput) Display(data Bundle, metadata map[string]any) {
 	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{}})
 }
 
+// DisplayID implements Updater.
+func (o *cellOutput) DisplayID(id string, data Bundle, metadata map[string]any) {
+	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
+// Update implements Updater.
+func (o *cellOutput) Update(id string, data Bundle, metadata map[string]any) {
+	o.emit("update_display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
 // Result implements Output.
 func (o *cellOutput) Result(data Bundle, metadata map[string]any) {
 	o.mu.Lock()
@@ -187,4 +198,7 @@ func object(m map[string]any) map[string]any {
 	return m
 }
 
-var _ Output = (*cellOutput)(nil)
+var (
+	_ Output  = (*cellOutput)(nil)
+	_ Updater = (*cellOutput)(nil)
+)

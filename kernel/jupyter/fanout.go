@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,9 +13,8 @@ import (
 )
 
 const (
-	subscriberCapacity = 2048             // iopub messages queued per subscriber before dropping the oldest
+	subscriberCapacity = 2048             // iopub messages queued per subscriber before dropping
 	queueBytes         = 64 << 20         // and bytes
-	handshakeTimeout   = 5 * time.Second  // ZMTP greeting of a new subscriber
 	subscriberTimeout  = 10 * time.Second // a write blocked this long drops the subscriber
 )
 
@@ -26,17 +23,19 @@ const (
 // so one stalled subscriber stalls all of them and memory grows. fanout
 // speaks the same ZMTP (through zmq4.Open) but gives each subscriber its own
 // bounded queue and writer: broadcast never blocks, a slow subscriber loses
-// its oldest messages (logged and counted), and one whose writes block for
-// subscriberTimeout is disconnected. Every subscriber receives every
-// message: SUB sockets filter by topic themselves and Jupyter front ends
-// subscribe to everything.
+// messages (stream text first, status last; see publisher), and one whose
+// writes block for subscriberTimeout is disconnected. Every subscriber
+// receives every message: SUB sockets filter by topic themselves and Jupyter
+// front ends subscribe to everything. Subscribers connect through the wire
+// guard (guard.go) like the other channels.
 type fanout struct {
-	ln   net.Listener
-	log  *slog.Logger
-	cap  int
-	mu   sync.Mutex
-	subs map[*subscriber]struct{}
-	done bool
+	ln     net.Listener
+	log    *slog.Logger
+	notice func(*Message, int) [][]byte // see publisher
+	cap    int
+	mu     sync.Mutex
+	subs   map[*subscriber]struct{}
+	done   bool
 }
 
 type subscriber struct {
@@ -47,20 +46,16 @@ type subscriber struct {
 }
 
 // listenFanout listens on a ZeroMQ endpoint (tcp://host:port or ipc://path).
-func listenFanout(endpoint string, log *slog.Logger) (*fanout, error) {
-	network, addr, ok := strings.Cut(endpoint, "://")
-	if !ok {
-		return nil, fmt.Errorf("endpoint %q: want tcp://HOST:PORT or ipc://PATH", endpoint)
+func listenFanout(endpoint string, log *slog.Logger, notice func(*Message, int) [][]byte) (*fanout, error) {
+	network, addr, err := splitEndpoint(endpoint)
+	if err != nil {
+		return nil, err
 	}
-	if network == "ipc" {
-		network = "unix"
-		os.Remove(addr) // a stale socket file from an earlier kernel
-	}
-	ln, err := net.Listen(network, addr)
+	ln, err := listenGuarded(network, addr, iopubPolicy, log)
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", endpoint, err)
 	}
-	f := &fanout{ln: ln, log: log, cap: subscriberCapacity, subs: map[*subscriber]struct{}{}}
+	f := &fanout{ln: ln, log: log, notice: notice, cap: subscriberCapacity, subs: map[*subscriber]struct{}{}}
 	go f.accept()
 	return f, nil
 }
@@ -72,11 +67,7 @@ func (f *fanout) accept() {
 	for {
 		raw, err := f.ln.Accept()
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			f.log.Warn("iopub accept failed", "err", err)
-			continue
+			return // a guard's Accept fails only once it is closed
 		}
 		go f.open(raw)
 	}
@@ -100,7 +91,7 @@ func (f *fanout) open(raw net.Conn) {
 			return err
 		}
 		return nil
-	}, f.log.With("subscriber", raw.RemoteAddr().String()))
+	}, f.notice, f.log.With("subscriber", raw.RemoteAddr().String()))
 	f.mu.Lock()
 	if f.done {
 		f.mu.Unlock()
@@ -136,12 +127,12 @@ func (f *fanout) drop(s *subscriber, why error) {
 	})
 }
 
-// broadcast queues frames for every subscriber; it never blocks.
-func (f *fanout) broadcast(frames [][]byte) {
+// broadcast queues o for every subscriber; it never blocks.
+func (f *fanout) broadcast(o outgoing) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for s := range f.subs {
-		s.q.put(frames)
+		s.q.put(o)
 	}
 }
 

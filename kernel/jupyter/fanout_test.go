@@ -52,7 +52,7 @@ func TestStalledSubscriber(t *testing.T) {
 		t.Errorf("flood took %v with a stalled subscriber", d)
 	}
 	stalled.q.mu.Lock()
-	n := len(stalled.q.q)
+	n := stalled.q.n
 	stalled.q.mu.Unlock()
 	if n > 64 {
 		t.Errorf("stalled queue holds %d, want at most 64", n)

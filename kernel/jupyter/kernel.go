@@ -65,28 +65,51 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 		k.closeSockets()
 		return nil, err
 	}
+	if !k.sign.on() {
+		log.Warn("the connection file has an empty key: messages are not signed, so anyone who can reach the kernel's ports can run commands as this user")
+	}
 	return k, nil
 }
 
-// bind listens on the five endpoints and records the ports actually bound.
+// What each channel accepts (see guard.go): the socket types of the front
+// ends' side and the largest message, like libzmq's ZMQ_MAXMSGSIZE. Shell and
+// stdin carry cells of any reasonable size; control, heartbeat and iopub
+// (subscriptions only) carry small messages.
+var (
+	routerPeers   = []string{"DEALER", "REQ", "ROUTER"}
+	shellPolicy   = policy{"shell", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
+	stdinPolicy   = policy{"stdin", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
+	controlPolicy = policy{"control", routerPeers, limits{message: 1 << 20, frames: maxFrames, command: maxCommand}}
+	hbPolicy      = policy{"hb", []string{"REQ", "DEALER"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
+	iopubPolicy   = policy{"iopub", []string{"SUB", "XSUB"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
+)
+
+const (
+	maxFrames  = 4096     // frames in one message: identities, delimiter, five parts, buffers
+	maxCommand = 64 << 10 // octets in one ZMTP command (READY's metadata, PING)
+)
+
+// bind listens on the five endpoints, each behind the wire guard, and
+// records the ports actually bound.
 func (k *Kernel) bind() error {
 	ctx := context.Background()
-	// zmq4 logs failed handshakes (a client giving up mid-connect); keep them at debug level.
+	// zmq4's own log lines (a peer leaving mid-message) at debug level.
 	opts := []zmq4.Option{zmq4.WithTimeout(sendTimeout), zmq4.WithLogger(slog.NewLogLogger(k.log.Handler(), slog.LevelDebug))}
-	k.shell, k.control, k.stdin = zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...), zmq4.NewRouter(ctx, opts...)
-	k.hb = zmq4.NewRep(ctx, opts...)
+	g := func(p policy) context.Context { return withGuard(ctx, p, k.log) }
+	k.shell, k.control = zmq4.NewRouter(g(shellPolicy), opts...), zmq4.NewRouter(g(controlPolicy), opts...)
+	k.stdin, k.hb = zmq4.NewRouter(g(stdinPolicy), opts...), zmq4.NewRep(g(hbPolicy), opts...)
 	for _, b := range []struct {
 		name string
 		s    zmq4.Socket
 		port *int
 	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
 		{"stdin", k.stdin, &k.conn.StdinPort}, {"hb", k.hb, &k.conn.HBPort}} {
-		if err := b.s.Listen(k.conn.endpoint(*b.port)); err != nil {
+		if err := b.s.Listen(guardedPrefix + k.conn.endpoint(*b.port)); err != nil {
 			return fmt.Errorf("listen %s: %w", b.name, err)
 		}
 		boundPort(b.s.Addr(), b.port)
 	}
-	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log)
+	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log, k.dropNotice)
 	if err != nil {
 		return fmt.Errorf("listen iopub: %w", err)
 	}
@@ -172,7 +195,7 @@ func (k *Kernel) readLoop(name string, s zmq4.Socket, handle func(*Message)) {
 			k.log.Warn("dropped message", "channel", name, "err", err)
 			continue
 		}
-		if !k.replay.fresh(m.Signature) {
+		if k.sign.on() && !k.replay.fresh(m.Signature) {
 			k.log.Warn("dropped replayed message", "channel", name, "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
 			continue
 		}

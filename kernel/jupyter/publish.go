@@ -6,57 +6,148 @@ import (
 	"time"
 )
 
+// rank orders iopub messages for dropping: when a subscriber's queue is
+// full, the oldest message of the lowest rank goes first.
+type rank int
+
+const (
+	rankStream rank = iota // stream text
+	rankOutput             // displays, results, errors, comm messages
+	rankInput              // execute_input
+	rankStatus             // busy and idle, which front ends wait for
+	ranks
+)
+
+func rankOf(msgType string) rank {
+	switch msgType {
+	case "stream":
+		return rankStream
+	case "execute_input":
+		return rankInput
+	case "status":
+		return rankStatus
+	}
+	return rankOutput
+}
+
+// outgoing is one iopub message and what a queue needs to drop it wisely.
+type outgoing struct {
+	frames [][]byte
+	rank   rank
+	cell   *Message // the execute_request it belongs to; nil for other requests
+	idle   bool     // the request's status idle: nothing of it follows
+	seq    uint64   // order of arrival in the queue
+	size   int
+}
+
+// statusSlack is how many times its count bound a queue may hold when all
+// it holds is status messages, small and needed.
+const statusSlack = 16
+
 // publisher is one iopub subscriber's bounded queue (see fanout). put never
-// blocks: when the queue holds max messages or maxBytes bytes it drops the
-// oldest messages, counts them and logs at powers of two. One goroutine
-// (run) does the sending.
+// blocks: when the queue is full it drops by rank, status last (a front end
+// that misses an idle shows its cell running forever), counts what each
+// cell lost and logs at powers of two. One goroutine
+// (run) sends, and just before a cell's idle it sends notice(cell, n): a
+// stderr line in the cell saying that n of its messages were dropped.
 type publisher struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
-	q        [][][]byte
+	q        [ranks][]outgoing // one queue per rank; seq orders them all
+	n        int               // messages queued
+	seq      uint64
 	max      int
 	maxBytes int
 	bytes    int // total size of the queued frames
 	dropped  uint64
+	lost     map[*Message]int // messages dropped per cell whose idle is not sent yet
 	closed   bool
 	busy     bool // a message is being handed to the socket
 	send     func([][]byte) error
+	notice   func(cell *Message, n int) [][]byte
 	log      *slog.Logger
 }
 
-func newPublisher(max int, send func([][]byte) error, log *slog.Logger) *publisher {
-	p := &publisher{max: max, maxBytes: queueBytes, send: send, log: log}
+func newPublisher(max int, send func([][]byte) error, notice func(*Message, int) [][]byte, log *slog.Logger) *publisher {
+	p := &publisher{max: max, maxBytes: queueBytes, lost: map[*Message]int{}, send: send, notice: notice, log: log}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
 
-// put queues frames for sending; it never blocks.
-func (p *publisher) put(frames [][]byte) {
+// put queues o for sending; it never blocks.
+func (p *publisher) put(o outgoing) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return
 	}
-	n := size(frames)
-	for len(p.q) > 0 && (len(p.q) >= p.max || p.bytes+n > p.maxBytes) {
-		p.pop()
-		p.dropped++
-		if p.dropped&(p.dropped-1) == 0 { // log at 1, 2, 4, 8, ...
-			p.log.Warn("iopub queue full, dropped oldest messages", "dropped", p.dropped, "capacity", p.max, "capacity_bytes", p.maxBytes)
+	o.size = size(o.frames)
+	for p.n > 0 && p.full(o) {
+		if o.rank < p.lowest() {
+			p.count(o)
+			return
 		}
+		p.count(p.take(p.lowest()))
 	}
-	p.q = append(p.q, frames)
-	p.bytes += n
+	p.seq++
+	o.seq = p.seq
+	p.q[o.rank] = append(p.q[o.rank], o)
+	p.n++
+	p.bytes += o.size
 	p.cond.Broadcast()
 }
 
-// pop removes the oldest message; the caller holds mu.
-func (p *publisher) pop() [][]byte {
-	f := p.q[0]
-	p.q[0] = nil
-	p.q = p.q[1:]
-	p.bytes -= size(f)
-	return f
+// full reports whether o must wait for a message to be dropped: the queue
+// holds maxBytes bytes, or max messages not all status (o included), or
+// statusSlack times max messages.
+func (p *publisher) full(o outgoing) bool {
+	return p.bytes+o.size > p.maxBytes || p.n >= statusSlack*p.max ||
+		p.n >= p.max && min(o.rank, p.lowest()) < rankStatus
+}
+
+// lowest is the lowest rank queued; the caller holds mu and the queue is not empty.
+func (p *publisher) lowest() rank {
+	r := rank(0)
+	for len(p.q[r]) == 0 {
+		r++
+	}
+	return r
+}
+
+// count records that o was dropped.
+func (p *publisher) count(o outgoing) {
+	p.dropped++
+	if p.dropped&(p.dropped-1) == 0 { // log at 1, 2, 4, 8, ...
+		p.log.Warn("iopub queue full, dropped messages", "dropped", p.dropped, "capacity", p.max, "capacity_bytes", p.maxBytes)
+	}
+	switch {
+	case o.cell == nil:
+	case o.idle:
+		delete(p.lost, o.cell) // nothing left to tell it in
+	default:
+		p.lost[o.cell]++
+	}
+}
+
+// take removes the oldest message of rank r; the caller holds mu.
+func (p *publisher) take(r rank) outgoing {
+	o := p.q[r][0]
+	p.q[r][0] = outgoing{}
+	p.q[r] = p.q[r][1:]
+	p.n--
+	p.bytes -= o.size
+	return o
+}
+
+// first removes the message queued first, whatever its rank.
+func (p *publisher) first() outgoing {
+	best := rank(-1)
+	for r := range ranks {
+		if len(p.q[r]) > 0 && (best < 0 || p.q[r][0].seq < p.q[best][0].seq) {
+			best = r
+		}
+	}
+	return p.take(best)
 }
 
 func size(frames [][]byte) int {
@@ -71,23 +162,35 @@ func size(frames [][]byte) int {
 func (p *publisher) run() {
 	for {
 		p.mu.Lock()
-		for len(p.q) == 0 && !p.closed {
+		for p.n == 0 && !p.closed {
 			p.cond.Wait()
 		}
-		if len(p.q) == 0 && p.closed {
+		if p.n == 0 && p.closed {
 			p.mu.Unlock()
 			return
 		}
-		frames := p.pop()
+		o := p.first()
+		lost := 0
+		if o.idle {
+			lost = p.lost[o.cell]
+			delete(p.lost, o.cell)
+		}
 		p.busy = true
 		p.mu.Unlock()
-		if err := p.send(frames); err != nil {
-			p.log.Warn("iopub send failed", "err", err)
+		if lost > 0 {
+			p.write(p.notice(o.cell, lost))
 		}
+		p.write(o.frames)
 		p.mu.Lock()
 		p.busy = false
 		p.cond.Broadcast()
 		p.mu.Unlock()
+	}
+}
+
+func (p *publisher) write(frames [][]byte) {
+	if err := p.send(frames); err != nil {
+		p.log.Warn("iopub send failed", "err", err)
 	}
 }
 
@@ -102,7 +205,7 @@ func (p *publisher) flush(timeout time.Duration) {
 	defer t.Stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for (len(p.q) > 0 || p.busy) && time.Now().Before(deadline) {
+	for (p.n > 0 || p.busy) && time.Now().Before(deadline) {
 		p.cond.Wait()
 	}
 }
@@ -119,7 +222,8 @@ func (p *publisher) close() {
 func (p *publisher) discard() {
 	p.mu.Lock()
 	p.closed = true
-	p.q, p.bytes = nil, 0
+	p.q, p.n, p.bytes = [ranks][]outgoing{}, 0, 0
+	p.lost = map[*Message]int{}
 	p.cond.Broadcast()
 	p.mu.Unlock()
 }

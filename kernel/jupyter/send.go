@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
@@ -45,10 +46,27 @@ func (k *Kernel) reply(s zmq4.Socket, req *Message, msgType string, content any)
 // publish queues msgType for every iopub subscriber with the conventional
 // topic kernel.<session>.<msg_type>; it never blocks.
 func (k *Kernel) publish(parent *Message, msgType string, content any) {
-	topic := [][]byte{[]byte("kernel." + k.session + "." + msgType)}
-	k.iopub.broadcast(k.frames(topic, parent, msgType, content))
+	k.iopub.broadcast(k.outgoing(parent, msgType, content))
 }
 
 func (k *Kernel) publishStatus(parent *Message, state string) {
-	k.publish(parent, "status", map[string]string{"execution_state": state})
+	o := k.outgoing(parent, "status", map[string]string{"execution_state": state})
+	o.idle = state == "idle"
+	k.iopub.broadcast(o)
+}
+
+func (k *Kernel) outgoing(parent *Message, msgType string, content any) outgoing {
+	topic := [][]byte{[]byte("kernel." + k.session + "." + msgType)}
+	o := outgoing{frames: k.frames(topic, parent, msgType, content), rank: rankOf(msgType)}
+	if parent != nil && parent.Header.MsgType == "execute_request" {
+		o.cell = parent
+	}
+	return o
+}
+
+// dropNotice is the stderr line that tells a front end, in the cell, how many
+// of the cell's messages its iopub queue dropped.
+func (k *Kernel) dropNotice(cell *Message, n int) [][]byte {
+	text := fmt.Sprintf("proflens: %d messages of this cell's output were dropped: this front end did not read them fast enough\n", n)
+	return k.outgoing(cell, "stream", map[string]string{"name": "stderr", "text": text}).frames
 }

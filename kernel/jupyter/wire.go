@@ -68,6 +68,9 @@ type signer struct {
 	key []byte
 }
 
+// on reports whether messages are signed (and replays can be told apart).
+func (s signer) on() bool { return len(s.key) > 0 }
+
 // mac returns the hex HMAC of the four JSON frames, or nil when signing is off.
 func (s signer) mac(header, parent, metadata, content []byte) []byte {
 	if len(s.key) == 0 {

@@ -136,4 +136,4 @@ function makeTemp() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'proflens-browser-'));
 }
 
-module.exports = { startNotebook, chromiumArgs, pngStats, copyNotebooks, makeTemp, sleep };
+module.exports = { startNotebook, chromiumArgs, pngStats, copyNotebooks, makeTemp, sleep, freePort };

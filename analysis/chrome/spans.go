@@ -1,0 +1,213 @@
+package chrome
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/jsonprof"
+)
+
+// Traces without a CPU profile. Two more kinds of trace carry stacks:
+//
+//   - "samples" with "stackFrames" (the trace-event format's own sampling):
+//     each sample names its leaf frame, whose parents give the stack; a
+//     sample weighs the time until the next sample of its thread.
+//   - B/E (begin/end) and X (complete) span events, the instrumented call
+//     stacks of chrome://tracing: per thread, the open spans at each moment
+//     form the stack, and each interval between two events becomes one
+//     sample weighing its length.
+//
+// Both follow speedscope's trace-event importer, so that its snapshots check
+// them: ends are matched to the innermost open span of the same name (an
+// end that matches nothing is ignored, spans still open at the end are
+// closed at the last event); X events become a begin and an end, and among
+// X events starting together the longer one is the outer one; at equal
+// times a begin goes first unless the waiting end matches it exactly. Frames
+// are named by the event name only (speedscope adds the args, which would
+// split one function into as many frames as argument values); Hermes spans
+// (args url, line, column) are named "fn url:line:col". Threads are labelled
+// "process (pid P), thread (tid T)" as speedscope does.
+
+type traceSample struct {
+	Name string          `json:"name"`
+	Ts   json.RawMessage `json:"ts"`
+	Pid  json.RawMessage `json:"pid"`
+	Tid  json.RawMessage `json:"tid"`
+	Sf   json.RawMessage `json:"sf"`
+}
+
+type stackFrame struct {
+	Name     string          `json:"name"`
+	Category string          `json:"category"`
+	Parent   json.RawMessage `json:"parent"`
+}
+
+// spanValueTypes are the value types of span and trace-sample profiles.
+var spanValueTypes = []analysis.ValueType{{Type: "wall", Unit: "nanoseconds"}}
+
+// hasSpans reports whether the trace has B, E or X events.
+func hasSpans(events []traceEvent) bool {
+	for i := range events {
+		switch events[i].Ph {
+		case "B", "E", "X":
+			return true
+		}
+	}
+	return false
+}
+
+// threadKey orders threads as speedscope does: by pid, then tid.
+type threadKey struct{ pid, tid float64 }
+
+func keyOf(pid, tid json.RawMessage) threadKey {
+	p, _ := strconv.ParseFloat(rawText(pid), 64)
+	t, _ := strconv.ParseFloat(rawText(tid), 64)
+	return threadKey{p, t}
+}
+
+// threadLabels names threads from the trace's metadata events.
+type threadLabels struct {
+	process map[float64]string
+	thread  map[threadKey]string
+}
+
+func newThreadLabels(events []traceEvent) *threadLabels {
+	l := &threadLabels{process: map[float64]string{}, thread: map[threadKey]string{}}
+	for i := range events {
+		e := &events[i]
+		if e.Ph != "M" || (e.Name != "process_name" && e.Name != "thread_name") {
+			continue
+		}
+		var a struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(e.Args, &a) != nil || a.Name == "" {
+			continue
+		}
+		k := keyOf(e.Pid, e.Tid)
+		if e.Name == "process_name" {
+			l.process[k.pid] = a.Name
+		} else {
+			l.thread[k] = a.Name
+		}
+	}
+	return l
+}
+
+func (l *threadLabels) label(k threadKey) string {
+	p, pok := l.process[k.pid]
+	t, tok := l.thread[k]
+	pid, tid := num(k.pid), num(k.tid)
+	switch {
+	case pok && tok:
+		return fmt.Sprintf("%s (pid %s), %s (tid %s)", p, pid, t, tid)
+	case pok:
+		return fmt.Sprintf("%s (pid %s, tid %s)", p, pid, tid)
+	case tok:
+		return fmt.Sprintf("%s (pid %s, tid %s)", t, pid, tid)
+	}
+	return fmt.Sprintf("pid %s, tid %s", pid, tid)
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// sortedThreads returns the keys of m in pid, tid order.
+func sortedThreads[V any](m map[threadKey]V) []threadKey {
+	keys := make([]threadKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].pid != keys[j].pid {
+			return keys[i].pid < keys[j].pid
+		}
+		return keys[i].tid < keys[j].tid
+	})
+	return keys
+}
+
+// parseTraceSamples loads the samples + stackFrames form.
+func parseTraceSamples(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
+	b := in.NewBuilder(spanValueTypes...)
+	byThread := map[threadKey][]int{}
+	for i := range f.Samples {
+		k := keyOf(f.Samples[i].Pid, f.Samples[i].Tid)
+		byThread[k] = append(byThread[k], i)
+	}
+	labels := newThreadLabels(f.TraceEvents)
+	ids := map[string]int32{}
+	var out []jsonprof.Sample
+	origin := 0.0
+	for i := range f.Samples {
+		if t := tsOf(f.Samples[i].Ts); i == 0 || t < origin {
+			origin = t
+		}
+	}
+	for _, k := range sortedThreads(byThread) {
+		idx := byThread[k]
+		for j, i := range idx {
+			s := &f.Samples[i]
+			stack, err := sampleStack(b, f.StackFrames, rawText(s.Sf), ids)
+			if err != nil {
+				return nil, &analysis.SyntaxError{File: in.Name, Offset: -1, Msg: fmt.Sprintf("samples[%d]: %v", i, err)}
+			}
+			var w float64
+			if j+1 < len(idx) {
+				w = tsOf(f.Samples[idx[j+1]].Ts) - tsOf(s.Ts)
+			}
+			out = append(out, jsonprof.Sample{Stack: b.Stack(stack), Weight: jsonprof.Nanos(w), Time: jsonprof.Nanos(tsOf(s.Ts) - origin), Thread: labels.label(k)})
+		}
+	}
+	jsonprof.AddWeighted(b, out, true)
+	return b.Finish(), nil
+}
+
+// tsOf reads a timestamp given as a number or a string.
+func tsOf(r json.RawMessage) float64 {
+	t, _ := strconv.ParseFloat(rawText(r), 64)
+	return t
+}
+
+// sampleStack returns the frame ids of the stack whose leaf is frame id sf,
+// root first.
+func sampleStack(b *analysis.Builder, frames map[string]stackFrame, sf string, ids map[string]int32) ([]int32, error) {
+	var stack []int32
+	for id := sf; id != "" && id != "0"; {
+		fr, ok := frames[id]
+		if !ok {
+			return nil, fmt.Errorf("expected stack frame %q in stackFrames", id)
+		}
+		if len(stack) > len(frames) {
+			return nil, fmt.Errorf("stack frame %q is its own ancestor", sf)
+		}
+		key := fr.Name + ":" + fr.Category
+		fid, ok := ids[key]
+		if !ok {
+			fid = b.Frame(analysis.Frame{Name: fr.Name})
+			ids[key] = fid
+		}
+		stack = append(stack, fid)
+		id = rawText(fr.Parent)
+	}
+	for i, j := 0, len(stack)-1; i < j; i, j = i+1, j-1 {
+		stack[i], stack[j] = stack[j], stack[i]
+	}
+	return stack, nil
+}
+
+// compactArgs returns the args as JSON.stringify writes them, for matching
+// begin and end events; "" when there are none.
+func compactArgs(r json.RawMessage) string {
+	if len(r) == 0 || string(r) == "null" {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, r) != nil {
+		return string(r)
+	}
+	return buf.String()
+}

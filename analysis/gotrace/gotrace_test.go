@@ -1,0 +1,91 @@
+package gotrace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+func demoTrace(t testing.TB) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", "phasedemo-1.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParse(t *testing.T) {
+	p, err := parse(&analysis.Input{Name: "demo.trace", Data: demoTrace(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Timed || len(p.Samples) < 500 || p.Lang != analysis.LangGo || p.Duration <= 0 {
+		t.Fatalf("parse: timed %v, %d samples, lang %v, duration %v", p.Timed, len(p.Samples), p.Lang, p.Duration)
+	}
+	regions := map[string]int{}
+	for i, s := range p.Samples {
+		if i > 0 && s.Time < p.Samples[i-1].Time {
+			t.Fatalf("sample %d at %d before sample %d at %d", i, s.Time, i-1, p.Samples[i-1].Time)
+		}
+		if r := p.Labels(&s)["region"]; len(r) == 1 {
+			regions[r[0]]++
+		}
+		st := p.Stacks.At(s.Stack)
+		if len(st) == 0 || !strings.HasPrefix(p.Frames[st[0]].Name, "runtime.") || !strings.HasPrefix(p.Thread(&s), "g") && !strings.HasPrefix(p.Thread(&s), "m") {
+			t.Fatalf("sample %d: stack %v thread %q: want root-first stacks from the runtime and a g/m thread", i, st, p.Thread(&s))
+		}
+	}
+	// The demo runs parse, sort, hash, idle, sort and compress in regions.
+	for _, r := range []string{"parse", "sort", "hash", "compress"} {
+		if regions[r] < 100 {
+			t.Errorf("%d samples in region %s, want at least 100 (regions: %v)", regions[r], r, regions)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for in, want := range map[string]bool{
+		"go 1.22 trace\x00\x00\x00": true,
+		"go 1.9 trace\x00\x00\x00":  true,
+		"go 1.x trace":              false,
+		"go 1.22 tracer":            true, // the reader decides the rest
+		"goroutine profile: total":  false,
+		"\x1f\x8b":                  false,
+	} {
+		if got := sniff([]byte(in)); got != want {
+			t.Errorf("sniff(%q) = %v, want %v", in, got, want)
+		}
+	}
+	if !sniff(demoTrace(t)) {
+		t.Error("sniff(demo recording) = false")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	data := demoTrace(t)
+	for name, in := range map[string][]byte{
+		"truncated": data[:len(data)/2],
+		"header":    []byte("go 1.99 trace\x00\x00\x00"),
+		"garbage":   append([]byte("go 1.23 trace\x00\x00\x00"), strings.Repeat("\xff", 64)...),
+	} {
+		if _, err := parse(&analysis.Input{Name: name + ".trace", Data: in}); err == nil || !strings.Contains(err.Error(), name+".trace") {
+			t.Errorf("parse(%s) error = %v, want one naming the file", name, err)
+		}
+	}
+}
+
+func FuzzParseGoTrace(f *testing.F) {
+	data := demoTrace(f)
+	f.Add(data[:2048])
+	f.Add([]byte("go 1.23 trace\x00\x00\x00\x01\x02"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p, err := parse(&analysis.Input{Name: "fuzz.trace", Data: in})
+		if err == nil && len(p.Samples) == 0 {
+			t.Fatal("parse returned a profile without samples")
+		}
+	})
+}

@@ -1,0 +1,344 @@
+package pprof
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/proflens/proflens/analysis"
+)
+
+// A direct decoder for uncompressed pprof protobuf data. It produces exactly
+// what fromProfile(profile.ParseData(data)) produces, without building pprof's
+// object graph (a *analysis.Sample and a []*Location per sample), which for a
+// million samples costs several times the memory and time of the model
+// itself. It accepts only data that profile.ParseData accepts: on anything
+// unusual it reports failure and the caller falls back to ParseData, which
+// also gives the error message.
+
+// pbField is one protobuf field: its number, wire type and value (u for
+// varint and fixed types, data for length-delimited ones).
+type pbField struct {
+	num  uint64
+	typ  uint8
+	u    uint64
+	data []byte
+	raw  []byte // the varint's own bytes (typ 0)
+}
+
+// pbVarint decodes a varint as profile's decoder does; n == 0 when the data
+// is truncated or the varint is longer than ten bytes.
+func pbVarint(b []byte) (u uint64, n int) {
+	for i := 0; i < 10 && i < len(b); i++ {
+		u |= uint64(b[i]&0x7f) << (7 * uint(i))
+		if b[i] < 0x80 {
+			return u, i + 1
+		}
+	}
+	return 0, 0
+}
+
+// pbNext reads the field at the start of b and returns the rest; ok is
+// false for malformed data.
+func pbNext(b []byte) (f pbField, rest []byte, ok bool) {
+	key, n := pbVarint(b)
+	if n == 0 {
+		return f, nil, false
+	}
+	b = b[n:]
+	f.num, f.typ = key>>3, uint8(key&7)
+	switch f.typ {
+	case 0:
+		if f.u, n = pbVarint(b); n == 0 {
+			return f, nil, false
+		}
+		f.raw = b[:n]
+		return f, b[n:], true
+	case 1:
+		if len(b) < 8 {
+			return f, nil, false
+		}
+		return f, b[8:], true
+	case 2:
+		l, n := pbVarint(b)
+		if n == 0 || l > uint64(len(b)-n) {
+			return f, nil, false
+		}
+		f.data = b[n : n+int(l)]
+		return f, b[n+int(l):], true
+	case 5:
+		if len(b) < 4 {
+			return f, nil, false
+		}
+		return f, b[4:], true
+	}
+	return f, nil, false
+}
+
+// pbEach calls fn for each field of msg; it stops and returns false on
+// malformed data or when fn returns false.
+func pbEach(msg []byte, fn func(f pbField) bool) bool {
+	for len(msg) > 0 {
+		f, rest, ok := pbNext(msg)
+		if !ok || !fn(f) {
+			return false
+		}
+		msg = rest
+	}
+	return true
+}
+
+// pbInts appends the values of a repeated varint field, packed (typ 2) or
+// not (typ 0), to dst.
+func pbInts(dst []uint64, f pbField) ([]uint64, bool) {
+	switch f.typ {
+	case 0:
+		return append(dst, f.u), true
+	case 2:
+		for b := f.data; len(b) > 0; {
+			u, n := pbVarint(b)
+			if n == 0 {
+				return dst, false
+			}
+			dst, b = append(dst, u), b[n:]
+		}
+		return dst, true
+	}
+	return dst, false
+}
+
+// pbEachInt calls fn for each value of a repeated varint field.
+func pbEachInt(f pbField, fn func(u uint64) bool) bool {
+	switch f.typ {
+	case 0:
+		return fn(f.u)
+	case 2:
+		for b := f.data; len(b) > 0; {
+			u, n := pbVarint(b)
+			if n == 0 || !fn(u) {
+				return false
+			}
+			b = b[n:]
+		}
+		return true
+	}
+	return false
+}
+
+// pbKind is how profile's decoder reads a known field: a single varint, a
+// repeated varint (packed or not), or a length-delimited message or string.
+type pbKind uint8
+
+const (
+	pbScalar pbKind = iota + 1
+	pbRepeated
+	pbBytes
+)
+
+// pbSchema gives, per message, the kind of each field profile.proto
+// defines; unknown fields are skipped as profile's decoder skips them.
+var (
+	pbProfileSchema   = []pbKind{0, pbBytes, pbBytes, pbBytes, pbBytes, pbBytes, pbBytes, pbScalar, pbScalar, pbScalar, pbScalar, pbBytes, pbScalar, pbRepeated, pbScalar, pbScalar}
+	pbValueTypeSchema = []pbKind{0, pbScalar, pbScalar}
+	pbSampleSchema    = []pbKind{0, pbRepeated, pbRepeated, pbBytes}
+	pbLabelSchema     = []pbKind{0, pbScalar, pbScalar, pbScalar, pbScalar}
+	pbMappingSchema   = []pbKind{0, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar}
+	pbLocationSchema  = []pbKind{0, pbScalar, pbScalar, pbScalar, pbBytes, pbScalar}
+	pbLineSchema      = []pbKind{0, pbScalar, pbScalar, pbScalar}
+	pbFunctionSchema  = []pbKind{0, pbScalar, pbScalar, pbScalar, pbScalar, pbScalar}
+)
+
+// pbFields is pbEach with the wire types checked against schema.
+func pbFields(msg []byte, schema []pbKind, fn func(f pbField) bool) bool {
+	return pbEach(msg, func(f pbField) bool {
+		known, ok := pbCheck(f, schema)
+		return ok && (!known || fn(f))
+	})
+}
+
+// pbCheck reports whether schema knows f and, if so, whether f has the wire
+// type profile's decoder expects.
+func pbCheck(f pbField, schema []pbKind) (known, ok bool) {
+	if f.num >= uint64(len(schema)) || schema[f.num] == 0 {
+		return false, true
+	}
+	switch schema[f.num] {
+	case pbScalar:
+		return true, f.typ == 0
+	case pbRepeated:
+		return true, f.typ == 0 || f.typ == 2
+	}
+	return true, f.typ == 2
+}
+
+// pbSource calls fn for each top-level field of a profile, in order, with
+// wire types checked; each call reads the profile from its start. It
+// returns false on malformed data or when fn returns false. A field's data
+// is valid only during the call of fn.
+type pbSource func(fn func(f pbField) bool) bool
+
+// decode decodes uncompressed pprof protobuf data (in.Data) into the
+// model; ok is false when the data is anything but a well-formed profile
+// with at least one sample type, and the caller should use
+// profile.ParseData. An error (a limit, the context) ends the load.
+func decode(in *analysis.Input) (p *analysis.Profile, ok bool, err error) {
+	return decodeSource(in, func(fn func(f pbField) bool) bool { return pbFields(in.Data, pbProfileSchema, fn) })
+}
+
+// decodeSource reads the tables in a first pass over src and the samples in
+// a second.
+func decodeSource(in *analysis.Input, src pbSource) (p *analysis.Profile, ok bool, err error) {
+	lim := in.Limits()
+	d := &pbDecoder{funcs: map[uint64]int32{}, locs: map[uint64]int32{}, maps: map[uint64]int32{},
+		ctx: in.Context(), room: 8 * lim.Frames, maxSamples: int(lim.Samples)}
+	if !d.header(src) {
+		return nil, false, d.headerError(in.Name, lim)
+	}
+	if !d.resolve() {
+		return nil, false, nil
+	}
+	b := d.builder(in)
+	if !d.samples(b, src) || b.Err() != nil {
+		return nil, false, b.Err()
+	}
+	b.Profile().Lang = guessLang(d.funcNames)
+	return b.Finish(), true, nil
+}
+
+// headerError says why the header pass stopped, when it was not the data:
+// a table or the samples past their limit, or the end of the context.
+func (d *pbDecoder) headerError(file string, lim analysis.Limits) error {
+	switch {
+	case d.room < 0:
+		return &analysis.LimitError{File: file, What: "entries in the pprof tables of strings, mappings, functions, locations and lines (8 × max-frames)",
+			Max: 8 * lim.Frames, Option: "max-frames"}
+	case d.nSamples > d.maxSamples:
+		return &analysis.LimitError{File: file, What: "samples", Max: lim.Samples, Option: "max-samples"}
+	case d.ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", file, d.ctx.Err())
+	}
+	return nil
+}
+
+// builder starts the profile with the header's metadata, as fromProfile does.
+func (d *pbDecoder) builder(in *analysis.Input) *analysis.Builder {
+	types := make([]analysis.ValueType, len(d.sampleTypes))
+	for i, st := range d.sampleTypes {
+		types[i] = analysis.ValueType{Type: d.strs[st[0]], Unit: d.strs[st[1]]}
+	}
+	b := in.NewBuilder(types...)
+	p := b.Profile()
+	for _, c := range d.comments {
+		p.Comment = append(p.Comment, d.strs[c])
+	}
+	p.DefaultValue = len(types) - 1
+	if dst := d.strs[d.defaultType]; dst != "" {
+		for i, t := range types {
+			if t.Type == dst {
+				p.DefaultValue = i
+				break
+			}
+		}
+	}
+	p.Period = d.period
+	p.PeriodType = analysis.ValueType{Type: d.strs[d.periodType[0]], Unit: d.strs[d.periodType[1]]}
+	if d.timeNanos != 0 {
+		p.Start = time.Unix(0, d.timeNanos).UTC()
+	}
+	p.Duration = time.Duration(d.durationNanos)
+	b.Grow(d.nSamples)
+	return b
+}
+
+// locationFrames interns the frames of location i once, caller first, as
+// locationFrames does for a parsed location.
+func (d *pbDecoder) locationFrames(b *analysis.Builder, i int32) []int32 {
+	if fr := d.locFrames[i]; fr != nil {
+		return fr
+	}
+	lines := d.lineFuncs[d.locLines[i]:d.locLines[i+1]]
+	var out []int32
+	if len(lines) == 0 {
+		name := "<unknown>"
+		if m, ok := d.maps[d.locMapping[i]]; ok && d.strs[d.mapFile[m]] != "" {
+			name = "[" + filepath.Base(d.strs[d.mapFile[m]]) + "]"
+		}
+		out = []int32{b.Frame(analysis.Frame{Name: name})}
+	} else {
+		out = make([]int32, 0, len(lines))
+		for j := len(lines) - 1; j >= 0; j-- {
+			fn := &d.funcList[lines[j]]
+			out = append(out, b.Frame(analysis.Frame{Name: d.strs[fn.name], File: d.strs[fn.file], Line: fn.start}))
+		}
+	}
+	d.locFrames[i] = out
+	return out
+}
+
+// samples decodes every sample into b. Stacks are cached by the bytes of
+// their location ids, so a repeated stack costs one map lookup.
+func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
+	nt := len(d.sampleTypes)
+	vals := make([]int64, 0, nt) // Add copies them
+	stackOf := make(map[string]int32)
+	var key []byte
+	var ids []uint64
+	var frames []int32
+	return src(func(f pbField) bool {
+		if f.num != 2 {
+			return true
+		}
+		if b.Err() != nil {
+			return false
+		}
+		vals = vals[:0]
+		var ls labelSet
+		key = key[:0]
+		ok := pbFields(f.data, pbSampleSchema, func(g pbField) bool {
+			switch g.num {
+			case 1:
+				if g.typ == 0 {
+					key = append(key, g.raw...)
+				} else {
+					key = append(key, g.data...)
+				}
+			case 2:
+				return pbEachInt(g, func(v uint64) bool {
+					if len(vals) == nt {
+						return false
+					}
+					vals = append(vals, int64(v))
+					return true
+				})
+			case 3:
+				return d.label(&ls, g.data)
+			}
+			return true
+		})
+		if !ok || len(vals) != nt {
+			return false
+		}
+		stack, hit := stackOf[string(key)]
+		if !hit {
+			var good bool
+			if ids, good = pbInts(ids[:0], pbField{typ: 2, data: key}); !good {
+				return false
+			}
+			frames = frames[:0]
+			for j := len(ids) - 1; j >= 0; j-- {
+				li, found := d.locs[ids[j]]
+				if !found {
+					return false
+				}
+				if frames = append(frames, d.locationFrames(b, li)...); !b.CheckDepth(len(frames)) {
+					return false
+				}
+			}
+			stack = b.Stack(frames)
+			stackOf[string(key)] = stack
+		}
+		labels := ls.merged()
+		b.Add(stack, vals, 0, false, threadOf(labels), labels)
+		return true
+	})
+}

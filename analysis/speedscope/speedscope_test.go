@@ -1,0 +1,99 @@
+package speedscope
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
+)
+
+func TestSpeedscopeTwoSampled(t *testing.T) {
+	p, err := analysis.Load(context.Background(), "testdata/speedscope-two-sampled.json", analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file: two profiles "one" and "two", each of 5 samples weighing
+	// 1, 1, 4, 3, 5 seconds.
+	if p.Format != "speedscope" || !p.Timed || len(p.Samples) != 10 || p.Total(0) != 28e9 {
+		t.Fatalf("Load = format %q, timed %v, %d samples, total %d; want speedscope, timed, 10, 28e9", p.Format, p.Timed, len(p.Samples), p.Total(0))
+	}
+	if got := strings.Join(testprof.Threads(p), ","); got != "one,two" {
+		t.Errorf("threads = %s, want one,two", got)
+	}
+	var times []int64
+	for _, s := range p.Samples {
+		if p.Thread(&s) == "one" {
+			times = append(times, s.Time/1e9)
+		}
+	}
+	if got, want := times, []int64{0, 1, 2, 6, 9}; !slices.Equal(got, want) {
+		t.Errorf("sample times of one = %v s, want %v", got, want)
+	}
+}
+
+func TestSpeedscopeEvented(t *testing.T) {
+	p, err := analysis.Load(context.Background(), "testdata/speedscope-evented.json", analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, c := range p.Calls {
+		calls = append(calls, testprof.StackNames(p, &analysis.Sample{Stack: c.Stack})+" "+strconv.FormatInt(c.Enter, 10)+"-"+strconv.FormatInt(c.Exit, 10))
+	}
+	if got, want := strings.Join(calls, ","), "a 0-14,a;b 0-14,a;b;c 0-2,a;b;d 2-6,a;b;c 6-9"; got != want {
+		t.Errorf("calls = %s, want %s", got, want)
+	}
+	// The events: a;b;c over [0,2), a;b;d over [2,6), a;b;c over [6,9),
+	// a;b over [9,14), in unit "none".
+	want := []string{"a;b;c 2", "a;b;d 4", "a;b;c 3", "a;b 5"}
+	var got []string
+	for i := range p.Samples {
+		got = append(got, testprof.StackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Value(&p.Samples[i], 0), 10))
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") || p.ValueTypes[0] != (analysis.ValueType{Type: "weight", Unit: "none"}) || p.Timed {
+		t.Errorf("Load = %q, %v, timed %v; want %q, weight/none, untimed", got, p.ValueTypes, p.Timed, want)
+	}
+}
+
+func TestSpeedscopeErrors(t *testing.T) {
+	const head = `{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"A"}]},"profiles":`
+	for _, c := range []struct{ name, data, want string }{
+		{"testdata/speedscope-invalid-incomplete-trace.json", "", `profiles[0]: expected every opened frame to be closed; the events end with 1 open, "A" on top`},
+		{"testdata/speedscope-invalid-out-of-order-events.json", "", `profiles[0]: events[6]: closes frame "B" at 4 while "A" is on top`},
+		{"none.json", head + `[]}`, "expected at least one profile"},
+		{"frame.json", head + `[{"type":"sampled","unit":"none","samples":[[0,3]],"weights":[1]}]}`, "profiles[0]: samples[0][1]: expected a frame index below 1, found 3"},
+		{"weights.json", head + `[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`, "expected one weight per sample"},
+		{"type.json", head + `[{"type":"stacked","unit":"none"}]}`, `expected "type" to be "sampled" or "evented", found "stacked"`},
+		{"time.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":4}]}]}`, "events[1]: expected times in order"},
+		{"json.json", head + `[{"type":"evented","events":[{"type":"O","frame":"A"}]}]}`, `byte 162: expected int64 at "profiles.events.frame"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			if c.data == "" {
+				_, err = analysis.Load(context.Background(), c.name, analysis.LoadOptions{})
+			} else {
+				_, err = analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{})
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.name+": ") {
+				t.Errorf("load %s: error = %v, want one naming the file and %q", c.name, err, c.want)
+			}
+		})
+	}
+}
+
+func TestSpeedscopeMixedUnits(t *testing.T) {
+	data := `{"shared":{"frames":[{"name":"A"}]},"activeProfileIndex":1,"profiles":[
+	 {"type":"sampled","name":"cpu","unit":"milliseconds","samples":[[0]],"weights":[2]},
+	 {"type":"sampled","name":"heap","unit":"bytes","samples":[[0]],"weights":[64]}]}`
+	p, err := analysis.Parse(context.Background(), "mixed.json", []byte(data), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ValueTypes[0] != (analysis.ValueType{Type: "space", Unit: "bytes"}) || p.Total(0) != 64 || len(p.Warnings) != 1 {
+		t.Errorf("Parse = %v total %d warnings %q; want the active bytes profile only, with a warning", p.ValueTypes, p.Total(0), p.Warnings)
+	}
+}

@@ -1,0 +1,158 @@
+package v8
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
+)
+
+// placementProfile exercises V8's pseudo-frames: garbage collection and
+// "(program)" stack on the previous sample, idle time has no stack, an
+// unknown node id keeps the previous stack, and a negative delta is clamped.
+const placementProfile = `{"nodes":[
+ {"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3,4,5]},
+ {"id":2,"callFrame":{"functionName":"main","scriptId":"1","url":"file:///app/main.js","lineNumber":0,"columnNumber":0},"children":[6]},
+ {"id":3,"callFrame":{"functionName":"(program)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":4,"callFrame":{"functionName":"(garbage collector)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":5,"callFrame":{"functionName":"(idle)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},
+ {"id":6,"callFrame":{"functionName":"work","scriptId":"1","url":"file:///app/main.js","lineNumber":4,"columnNumber":2}}],
+ "startTime":5000,"endTime":5400,
+ "samples":[6,4,3,6,5,2,7,6],
+ "timeDeltas":[100,10,20,30,40,50,60,-5]}`
+
+func TestV8Placement(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "placement.cpuprofile", []byte(placementProfile), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const main, work = "main file:///app/main.js:1:1", "work file:///app/main.js:5:3"
+	want := []struct {
+		stack      string
+		wall, time int64 // µs
+	}{
+		{main + ";" + work, 10, 100},
+		{main + ";" + work + ";(garbage collector)", 20, 110},
+		{main + ";" + work + ";(garbage collector);(program)", 30, 130},
+		{main + ";" + work, 40, 160},
+		{"", 50, 200},
+		{main, 60, 250},
+		{main, 0, 310}, // unknown node 7: the previous stack
+		{main + ";" + work, 0, 310},
+	}
+	if p.Format != "v8" || p.Lang != analysis.LangJS || !p.Timed || len(p.Samples) != len(want) {
+		t.Fatalf("Parse = format %q, lang %v, timed %v, %d samples; want v8, js, timed, %d", p.Format, p.Lang, p.Timed, len(p.Samples), len(want))
+	}
+	for i, w := range want {
+		s := &p.Samples[i]
+		if got := testprof.StackNames(p, s); got != w.stack || p.Value(s, 0) != 1 || p.Value(s, 1) != w.wall*1000 || s.Time != w.time*1000 {
+			t.Errorf("sample %d = %q count %d wall %d at %d, want %q count 1 wall %d at %d",
+				i, got, p.Value(s, 0), p.Value(s, 1), s.Time, w.stack, w.wall*1000, w.time*1000)
+		}
+	}
+	if p.Duration.Microseconds() != 400 {
+		t.Errorf("Duration = %v, want 400µs", p.Duration)
+	}
+}
+
+// TestV8Files checks the two V8 shapes against facts read independently from
+// the raw JSON: one sample per entry of "samples", time in order, and wall
+// time summing to the span from the first sample to the last.
+func TestV8Files(t *testing.T) {
+	for _, c := range []struct {
+		file, deltas string // deltas: the field giving the sample times
+	}{
+		{"testdata/chrome65-simple.cpuprofile", "timeDeltas"},
+		{"testdata/node10-example.cpuprofile", "timestamps"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw map[string]any
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatal(err)
+			}
+			n := len(raw["samples"].([]any))
+			ts := raw[c.deltas].([]any)
+			var span float64
+			if c.deltas == "timeDeltas" {
+				for _, d := range ts[1:] {
+					span += d.(float64)
+				}
+			} else {
+				span = ts[n-1].(float64) - ts[0].(float64)
+			}
+			p, err := analysis.Load(context.Background(), c.file, analysis.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Format != "v8" || len(p.Samples) != n || !p.Timed {
+				t.Fatalf("Load = format %q, %d samples, timed %v; want v8, %d, timed", p.Format, len(p.Samples), p.Timed, n)
+			}
+			if got := p.Total(1); got != int64(span)*1000 {
+				t.Errorf("wall total = %d ns, want %d µs", got, int64(span))
+			}
+			if got := p.Total(0); got != int64(n) {
+				t.Errorf("samples total = %d, want %d", got, n)
+			}
+		})
+	}
+}
+
+func TestV8Errors(t *testing.T) {
+	for _, c := range []struct{ name, data, want string }{
+		{"cycle", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"},"children":[2]},{"id":2,"callFrame":{"functionName":"b"},"children":[1]}],"samples":[1],"timeDeltas":[1]}`, "its own ancestor"},
+		{"dup", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}},{"id":1,"callFrame":{"functionName":"b"}}],"samples":[1],"timeDeltas":[1]}`, "nodes[1]: node id 1 appears twice"},
+		{"deltas", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,1],"timeDeltas":[1]}`, "one time delta per sample"},
+		{"type", `{"nodes":[{"id":"x","callFrame":{"functionName":"a"}}],"samples":[1],"timeDeltas":[1]}`, `expected int64 at "nodes.id"`},
+		{"truncated", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samp`, "byte 58"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := analysis.Parse(context.Background(), c.name+".cpuprofile", []byte(c.data), analysis.LoadOptions{Format: "v8"})
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".cpuprofile: ") {
+				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
+			}
+		})
+	}
+}
+
+// heapProfile is a sampling heap profile: bytes per call frame.
+const heapProfile = `{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"children":[
+ {"callFrame":{"functionName":"main","scriptId":"1","url":"file:///app/main.js","lineNumber":0,"columnNumber":0},"selfSize":100,"children":[
+  {"callFrame":{"functionName":"","scriptId":"1","url":"file:///app/main.js","lineNumber":9,"columnNumber":4},"selfSize":32,"children":[]}]},
+ {"callFrame":{"functionName":"(V8 API)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":8,"children":[]}]}}`
+
+func TestV8Heap(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "app.heapprofile", []byte(heapProfile), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range p.Samples {
+		got = append(got, testprof.StackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Value(&p.Samples[i], 0), 10))
+	}
+	want := "main file:///app/main.js:1:1 100, main file:///app/main.js:1:1;(anonymous) file:///app/main.js:10:5 32, (V8 API) 8"
+	if strings.Join(got, ", ") != want || p.ValueTypes[0] != (analysis.ValueType{Type: "space", Unit: "bytes"}) || p.Timed {
+		t.Errorf("Parse = %q %v timed %v, want %q space/bytes untimed", got, p.ValueTypes, p.Timed, want)
+	}
+	// MANIFEST.md: sum(selfSize) of the two heap profiles of the corpus.
+	for file, sum := range map[string]int64{
+		"speedscope/sample/profiles/Chrome/69/Heap-20181005T144546.heapprofile":    10030888,
+		"speedscope/sample/profiles/node/10.11.0/Heap-20181003T105432.heapprofile": 525704,
+	} {
+		p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, file), analysis.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Total(0) != sum {
+			t.Errorf("Load(%s) total = %d bytes, want %d", file, p.Total(0), sum)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package kernel
+
+import (
+	"fmt"
+	"strconv"
+)
+
+var labelCommand = &Command{
+	Name:    "label",
+	Summary: "Name a phase of the last phases run; labels appear in tables, plots and saved sets.",
+	Doc: "A label follows the behaviour, not the id: a later phases run gives it to the phase whose vector " +
+		"matches the labelled one's above delta.",
+	Args:     []Arg{{Name: "PHASE", Doc: "phase id, as in the phases table", Kind: KindNumber}, {Name: "TEXT", Doc: "the label (quote it when it has spaces)", Kind: KindText}},
+	Examples: []string{"load demo:phasedemo", "phases", `label 1 "parse numbers"`, `label 0 idle`},
+	Profiles: 1,
+	Run:      runLabel,
+}
+
+func runLabel(c *Call) error {
+	l := c.Profile()
+	id, err := strconv.Atoi(c.Args[0])
+	if err != nil {
+		return c.Usagef("phase %q is not a number: use an id from the phases table", c.Args[0])
+	}
+	if l.Phases == nil || l.Phases.Result == nil {
+		return fmt.Errorf("label: %s has no phases yet: run phases first", l.Name)
+	}
+	ph := l.Phases.Result.Phase(id)
+	if ph == nil {
+		return fmt.Errorf("label: %s has no phase %d: use an id from the phases table", l.Name, id)
+	}
+	l.Phases.Labels[id] = c.Args[1]
+	ph.Label = c.Args[1]
+	c.Out.Display(phaseTable(l.Name, l.Phases), nil)
+	return nil
+}

@@ -1,0 +1,44 @@
+package kernel
+
+import (
+	"fmt"
+	"strconv"
+)
+
+var levelCommand = &Command{
+	Name:    "level",
+	Summary: "Set the granularity level: how many name elements each frame keeps (ProfVis).",
+	Doc: "Sets the level of every call-tree node whose full name matches `where` (every node without it), " +
+		"then shows the compacted tree. Level 1 keeps the top unit (package, module, file); a level beyond " +
+		"a name's length keeps the full name. Any assignment is allowed; when the result breaks ProfVis's " +
+		"R1 (a child coarser than its parent) or R2 (a node absorbing a name two levels finer), a note says " +
+		"where.",
+	Args:     []Arg{{Name: "N", Doc: "level, 1 or more", Kind: KindNumber}},
+	Options:  []Option{{Name: "where", Doc: "regular expression over full frame names", Kind: KindRegexp}, stepMaxOpt},
+	Examples: []string{"load demo:profvis-toy as toy", "level 99", "level toy 1 where=^lib2\\."},
+	Profiles: 1,
+	Run:      runLevel,
+}
+
+func runLevel(c *Call) error {
+	l := c.Profile()
+	n, err := strconv.Atoi(c.Arg(0))
+	if err != nil || n < 1 {
+		return c.Usagef("level %q: write a whole number of name elements, 1 or more (99 for full names)", c.Arg(0))
+	}
+	re, err := c.Regexp("where")
+	if err != nil {
+		return err
+	}
+	ns, count, err := profileState(l).SetLevel(l.Tree, n, re)
+	if err != nil {
+		return c.Usagef("%v", err)
+	}
+	l.State = ns
+	v := CompactedView(l)
+	note := fmt.Sprintf("level %d on %d of %d call-tree nodes", n, count, l.Tree.Len())
+	if x := v.Check(); x != nil {
+		note += fmt.Sprintf("\nnote: this view breaks %s: %s", x.Rule, x.Describe(v))
+	}
+	return showView(c, v, note)
+}

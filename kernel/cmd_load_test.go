@@ -1,0 +1,64 @@
+package kernel
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestLoadLimits: the max- options reach the loader; a profile past one is
+// refused with an error naming the option, and the session keeps what it
+// had; a bad count is a usage error.
+func TestLoadLimits(t *testing.T) {
+	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(t.TempDir())
+	for opt, want := range map[string]string{
+		"max-frames=3": "set max-frames= to raise", "max-samples=2": "set max-samples= to raise",
+		"max-depth=2": "set max-depth= to raise", "max-stack-frames=5": "set max-stack-frames= to raise",
+	} {
+		if _, err := RunForTest(t, s, "load "+fib+" "+opt); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("load fib %s: error %v, want %q", opt, err, want)
+		}
+	}
+	if _, err := RunForTest(t, s, "load "+fib+" max-samples=NaN"); err == nil || !strings.Contains(err.Error(), "not a count") {
+		t.Errorf("load max-samples=NaN: error %v, want a usage error", err)
+	}
+	if len(s.Names()) != 0 {
+		t.Errorf("session after refused loads: %v, want empty", s.Names())
+	}
+	if _, err := RunForTest(t, s, "load "+fib+" max-frames=1k max-samples=1e6"); err != nil || len(s.Names()) != 1 {
+		t.Errorf("load within limits: %v, profiles %v", err, s.Names())
+	}
+}
+
+// TestLoadFIFOInterrupt: an interrupt ends a load of a named pipe that
+// nobody writes to, as it ends any command, and the session is as before.
+func TestLoadFIFOInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	in := New(dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- in.Execute(ctx, "load pipe", &Recorder{}) }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if je := jerr(t, err); je.Name != "KeyboardInterrupt" {
+			t.Errorf("interrupted load gave %s: %s", je.Name, je.Value)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("load of a pipe without writer was not interrupted")
+	}
+	if names := in.Session().Names(); len(names) != 0 {
+		t.Errorf("profiles after the interrupted load: %v", names)
+	}
+}

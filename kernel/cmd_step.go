@@ -1,0 +1,47 @@
+package kernel
+
+import (
+	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel/jupyter"
+)
+
+// expand and compact are ProfVis's local interactions: one step of the
+// levels of one compacted node's members.
+var (
+	expandCommand = stepCommand("expand",
+		"Raise by one the level of every member of a compacted node (ProfVis's local expansion).", +1,
+		[]string{"load demo:profvis-toy as toy", "level 1", `expand "lib1 > lib2"`})
+	compactCommand = stepCommand("compact",
+		"Lower by one the level of every member of a compacted node (ProfVis's local compaction).", -1,
+		[]string{"load demo:profvis-toy as toy", "level 99", `compact "lib1.Whale.breath > lib1.Mammal.inhale"`})
+)
+
+func stepCommand(name, summary string, delta int, examples []string) *Command {
+	return &Command{
+		Name:    name,
+		Summary: summary,
+		Doc: "TARGET `all` moves every call-tree node by one. A step whose result would break R1 (a child " +
+			"coarser than its parent) or R2 (a node absorbing a name two levels finer) is refused with a " +
+			"message saying what to do first, and the view stays as it was.",
+		Args:     []Arg{targetArg},
+		Options:  []Option{stepMaxOpt},
+		Examples: examples,
+		Profiles: 1,
+		Run:      func(c *Call) error { return runStep(c, delta) },
+	}
+}
+
+func runStep(c *Call, delta int) error {
+	l := c.Profile()
+	v := CompactedView(l)
+	target, err := v.Resolve(c.Arg(0))
+	if err != nil {
+		return c.Usagef("%v", err)
+	}
+	ns, nv, err := compaction.Step(v, target, delta)
+	if err != nil {
+		return &jupyter.Error{Name: "Refused", Value: err.Error()}
+	}
+	l.State, l.View = ns, nv
+	return showView(c, nv, "")
+}

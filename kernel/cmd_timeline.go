@@ -1,0 +1,27 @@
+package kernel
+
+var timelineCommand = &Command{
+	Name:    "timeline",
+	Summary: "Phases over time as coloured bands, with the sample rate as a line.",
+	Doc: "Uses the last phases run of the profile (running phases with its defaults when there is none). " +
+		"The line is samples per second of each interval (samples per profile for a series): gaps and idle " +
+		"stretches show as drops to zero.",
+	Examples: []string{"load demo:phasedemo", "timeline"},
+	Profiles: 1,
+	Run:      runTimeline,
+}
+
+func runTimeline(c *Call) error {
+	l := c.Profile()
+	st, err := c.lastPhases()
+	if err != nil {
+		return err
+	}
+	svg, err := timelinePicture(l.Name, st)
+	if err != nil {
+		return err
+	}
+	l.Phases, l.Picture = st, svg
+	c.Picture(svg, timelineText(l.Name, st))
+	return nil
+}

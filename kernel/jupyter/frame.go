@@ -1,0 +1,149 @@
+package jupyter
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// ZMTP 3.x framing (rfc.zeromq.org/spec/23, /37). After the 64-octet
+// greeting every frame is a flags octet, a size (one octet, or eight in
+// network order when LONG is set) and a body of that size. A message is
+// frames with MORE set then one without; a command (READY, PING, ...) is one
+// frame with COMMAND set and MORE clear. Flag bits 7-3 are reserved, zero.
+const (
+	flagMore    = 0x01
+	flagLong    = 0x02
+	flagCommand = 0x04
+	greetingLen = 64
+)
+
+// limits bound what a peer may send on one connection, like libzmq's
+// ZMQ_MAXMSGSIZE: zmq4 allocates a frame's whole body as soon as it reads the
+// header, so the header alone must decide.
+type limits struct {
+	message int64 // bytes in one message, all its frames together
+	frames  int   // frames in one message
+	command int64 // bytes in one command
+}
+
+// FrameError says why a frame header was refused.
+type FrameError struct{ Msg string }
+
+func (e *FrameError) Error() string { return "zmtp frame: " + e.Msg }
+
+// framer follows the frames of one connection and refuses, from its header,
+// a frame that breaks the framing or takes its message or command over lim.
+type framer struct {
+	lim    limits
+	msg    int64 // bytes of the current message so far
+	frames int   // frames of the current message so far
+	more   bool  // the last data frame had MORE: its message goes on
+}
+
+// headerLen is the length of a frame header that starts with flags.
+func headerLen(flags byte) int {
+	if flags&flagLong != 0 {
+		return 9
+	}
+	return 2
+}
+
+// check takes one whole frame header and returns the size of its body.
+func (f *framer) check(h []byte) (int64, error) {
+	flags := h[0]
+	if flags&^(flagMore|flagLong|flagCommand) != 0 {
+		return 0, &FrameError{fmt.Sprintf("flags %#02x: reserved bits set", flags)}
+	}
+	size := uint64(h[1])
+	if flags&flagLong != 0 {
+		size = binary.BigEndian.Uint64(h[1:9])
+	}
+	if flags&flagCommand != 0 {
+		return f.command(flags, size)
+	}
+	f.frames++
+	if f.frames > f.lim.frames {
+		return 0, &FrameError{fmt.Sprintf("message of more than %d frames", f.lim.frames)}
+	}
+	if size > uint64(f.lim.message-f.msg) {
+		return 0, &FrameError{fmt.Sprintf("message of at least %d bytes: the limit is %d", addSat(f.msg, size), f.lim.message)}
+	}
+	f.msg += int64(size)
+	f.more = flags&flagMore != 0
+	if !f.more {
+		f.msg, f.frames = 0, 0
+	}
+	return int64(size), nil
+}
+
+func (f *framer) command(flags byte, size uint64) (int64, error) {
+	switch {
+	case flags&flagMore != 0:
+		return 0, &FrameError{"command frame with MORE set"}
+	case f.more:
+		return 0, &FrameError{"command frame inside a message"}
+	case size > uint64(f.lim.command):
+		return 0, &FrameError{fmt.Sprintf("command of %d bytes: the limit is %d", size, f.lim.command)}
+	}
+	return int64(size), nil
+}
+
+// addSat is msg+size, or the largest uint64 when that overflows.
+func addSat(msg int64, size uint64) uint64 {
+	if s := uint64(msg) + size; s >= size {
+		return s
+	}
+	return ^uint64(0)
+}
+
+// frameReader passes a ZMTP frame stream through unchanged, holding back each
+// frame header until its framer accepted it: a refused frame's header never
+// reaches the reader, so nothing is allocated for it.
+type frameReader struct {
+	r    io.Reader
+	f    framer
+	hdr  [9]byte
+	pend []byte // accepted header octets not yet read
+	body int64  // body octets of the current frame not yet read
+}
+
+func (fr *frameReader) Read(p []byte) (int, error) {
+	if len(fr.pend) == 0 && fr.body == 0 {
+		if err := fr.next(); err != nil {
+			return 0, err
+		}
+	}
+	if len(fr.pend) > 0 {
+		n := copy(p, fr.pend)
+		fr.pend = fr.pend[n:]
+		return n, nil
+	}
+	if int64(len(p)) > fr.body {
+		p = p[:fr.body]
+	}
+	n, err := fr.r.Read(p)
+	fr.body -= int64(n)
+	return n, err
+}
+
+// next reads and checks the next frame header. The stream may end cleanly
+// (io.EOF) between frames only.
+func (fr *frameReader) next() error {
+	if _, err := io.ReadFull(fr.r, fr.hdr[:2]); err != nil {
+		return err
+	}
+	n := headerLen(fr.hdr[0])
+	if _, err := io.ReadFull(fr.r, fr.hdr[2:n]); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	size, err := fr.f.check(fr.hdr[:n])
+	if err != nil {
+		return err
+	}
+	fr.pend, fr.body = fr.hdr[:n], size
+	return nil
+}

@@ -1,0 +1,204 @@
+package jupyter
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"log/slog"
+	"net"
+	"testing"
+	"time"
+)
+
+// readyCmd is a READY command frame with the given metadata properties (name, value, ...).
+func readyCmd(props ...string) []byte {
+	body := []byte("\x05READY")
+	for i := 0; i+1 < len(props); i += 2 {
+		body = append(body, byte(len(props[i])))
+		body = append(body, props[i]...)
+		body = binary.BigEndian.AppendUint32(body, uint32(len(props[i+1])))
+		body = append(body, props[i+1]...)
+	}
+	return zframe(flagCommand, body, false)
+}
+
+// peerGreeting is a client's greeting with octet i set to v.
+func peerGreeting(i int, v byte) []byte {
+	g := append([]byte(nil), greeting...)
+	g[i] = v
+	return g
+}
+
+// exchange connects to addr, writes stream, ends its side and reads until
+// the server closes or a second passes; it reports what was read and whether
+// the server closed.
+func exchange(t *testing.T, addr string, stream []byte) ([]byte, bool) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(stream)
+	c.(*net.TCPConn).CloseWrite()
+	c.SetReadDeadline(time.Now().Add(time.Second))
+	got, err := io.ReadAll(c)
+	ne, ok := err.(net.Error)
+	return got, !ok || !ne.Timeout() // EOF, or reset for what it did not read
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// listenGuard listens on a loopback port behind a guard with policy pol.
+func listenGuard(t *testing.T, pol policy) *guardListener {
+	t.Helper()
+	g, err := listenGuarded("tcp", "127.0.0.1:0", pol, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// TestGuardRefusesHandshakes: a bad greeting or READY is answered by our
+// greeting at most and the connection is closed at once, never handed on; a
+// good one is handed on.
+func TestGuardRefusesHandshakes(t *testing.T) {
+	g := listenGuard(t, shellPolicy)
+	accepted := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := g.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	ready := readyCmd("Socket-Type", "DEALER", "Identity", "")
+	bad := map[string][]byte{
+		"HTTP":                       []byte("GET / HTTP/1.0\r\n\r\n"),
+		"greeting cut short":         greeting[:20],
+		"ZMTP 2.0":                   cat(peerGreeting(10, 1), ready),
+		"mechanism PLAIN":            cat(greeting[:12], []byte("PLAIN"), greeting[17:], ready),
+		"as-server 2":                cat(peerGreeting(32, 2), ready),
+		"a message where READY goes": cat(greeting, zframe(0, []byte("hello"), false)),
+		"size 2^62 where READY goes": cat(greeting, header9(0, 1<<62)),
+		"size 2^62 command":          cat(greeting, header9(flagCommand, 1<<62)),
+		"ERROR":                      cat(greeting, zframe(flagCommand, []byte("\x05ERROR\x03bad"), false)),
+		"READY without metadata":     cat(greeting, readyCmd()),
+		"a PUB peer":                 cat(greeting, readyCmd("Socket-Type", "PUB")),
+		"property cut in its name":   cat(greeting, zframe(flagCommand, []byte("\x05READY\x0bSocket"), false)),
+		"property without a size":    cat(greeting, zframe(flagCommand, []byte("\x05READY\x0bSocket-Type"), false)),
+		"value longer than the rest": cat(greeting, zframe(flagCommand, []byte("\x05READY\x0bSocket-Type\x00\x00\x00\x09DEA"), false)),
+		"empty property name":        cat(greeting, zframe(flagCommand, []byte("\x05READY\x00\x00\x00\x00\x00"), false)),
+		"name outside name-char":     cat(greeting, readyCmd("Socket Type", "DEALER")),
+	}
+	for name, stream := range bad {
+		got, closed := exchange(t, g.Addr().String(), stream)
+		if !closed || !bytes.HasPrefix(greeting, got) {
+			t.Errorf("%s: read %q, closed %v; want at most our greeting, then closed", name, got, closed)
+		}
+	}
+	c, err := net.Dial("tcp", g.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(cat(greeting, readyCmd("socket-type", "DEALER")))
+	select {
+	case a := <-accepted:
+		defer a.Close()
+		if a.RemoteAddr().String() != c.LocalAddr().String() {
+			t.Errorf("handed on %v, want the good peer %v (a refused one got through)", a.RemoteAddr(), c.LocalAddr())
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("a good handshake was not handed on")
+	}
+}
+
+// TestGuardedConnRefusesFrame: after the handshake, a frame over the limit
+// closes the connection; zmq4 reads a net.Error that is not a timeout, so it
+// drops the connection too.
+func TestGuardedConnRefusesFrame(t *testing.T) {
+	g := listenGuard(t, controlPolicy)
+	c, err := net.Dial("tcp", g.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ready := readyCmd("Socket-Type", "DEALER")
+	small := zframe(0, []byte("small"), false)
+	c.Write(cat(greeting, ready, small, header9(0, 2<<20)))
+	a, err := g.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Write(greeting) // what zmq4 writes first: swallowed
+	want := cat(greeting, ready, small)
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(a, got); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("read %q, %v; want the handshake and the small frame replayed", got, err)
+	}
+	n, err := a.Read(make([]byte, 64))
+	if ne, ok := err.(net.Error); n != 0 || !ok || ne.Timeout() {
+		t.Fatalf("reading the 2 MiB frame on control: %d, %v; want 0 and a net.Error that is no timeout", n, err)
+	}
+	c.SetReadDeadline(time.Now().Add(time.Second))
+	got, err = io.ReadAll(c)
+	if err != nil || !bytes.Equal(got, greeting) {
+		t.Errorf("the peer read %q, %v; want our greeting once, then the connection closed", got, err)
+	}
+}
+
+// TestIdlePeerBlocksNobody: connections that send nothing, on shell and on
+// control, delay no other client, even while a cell runs.
+func TestIdlePeerBlocksNobody(t *testing.T) {
+	k, c := startKernel(t, &fakeHandler{})
+	for _, port := range []int{k.Conn().ShellPort, k.Conn().ControlPort, k.Conn().IOPubPort} {
+		idle, err := net.Dial("tcp", k.Conn().endpoint(port)[len("tcp://"):])
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idle.Close()
+	}
+	start := time.Now()
+	connected := make(chan *client, 1)
+	go func() { connected <- dial(t, k.Conn(), "c2") }()
+	var c2 *client
+	select {
+	case c2 = <-connected:
+	case <-time.After(3 * time.Second):
+		t.Fatal("a new client cannot connect while idle connections are open")
+	}
+	c.execute("sleep", true)
+	time.Sleep(50 * time.Millisecond)
+	c2.send(c2.control, "interrupt_request", map[string]any{})
+	c2.next(c2.controlC, "interrupt_reply")
+	if got := content(c.next(c.shellC, "interrupted reply")); got["status"] != "error" {
+		t.Errorf("interrupted cell: %v", got)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("a new client took %v to connect and interrupt", d)
+	}
+}
+
+// TestOverLimitFrameKeepsKernel: a 2^62 frame header on shell and iopub
+// closes that connection only; the kernel keeps serving.
+func TestOverLimitFrameKeepsKernel(t *testing.T) {
+	k, c := startKernel(t, &fakeHandler{})
+	for _, s := range []struct {
+		port int
+		typ  string
+	}{{k.Conn().ShellPort, "DEALER"}, {k.Conn().IOPubPort, "SUB"}} {
+		stream := cat(greeting, readyCmd("Socket-Type", s.typ), header9(0, 1<<62))
+		got, closed := exchange(t, k.Conn().endpoint(s.port)[len("tcp://"):], stream)
+		if !closed || !bytes.HasPrefix(got, greeting) {
+			t.Errorf("%s peer sending 2^62: read %q, closed %v; want the handshake, then closed", s.typ, got, closed)
+		}
+	}
+	c.execute("echo alive", true)
+	if got := content(c.next(c.shellC, "reply")); got["status"] != "ok" {
+		t.Errorf("after the attack: %v", got)
+	}
+}

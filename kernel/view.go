@@ -1,0 +1,75 @@
+package kernel
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/proflens/proflens/compaction"
+)
+
+// CompactedView returns l's compacted tree under its granularity state and
+// value type, computing it only when the state or value changed since the
+// last call. A profile nobody has set levels on starts fully compacted
+// (level 1 everywhere), as ProfVis does.
+func CompactedView(l *Loaded) *compaction.View {
+	s := profileState(l)
+	if v := l.View; v != nil && v.State() == s && v.Value == l.Value && v.Tree == l.Tree {
+		return v
+	}
+	l.View = compaction.Compact(l.Tree, s, l.Value)
+	return l.View
+}
+
+var (
+	targetArg = Arg{Name: "TARGET", Kind: KindTarget, Complete: completeTarget,
+		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), or all`}
+	maxOpt = Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: KindNumber}
+	// stepMaxOpt is max for the commands that change the view: they answer
+	// with its top part, and view shows the rest.
+	stepMaxOpt = Option{Name: "max", Doc: "most compacted nodes printed (view shows more); 0 for all", Default: "40", Kind: KindNumber}
+)
+
+// showView displays v: a header line (the note, then the counts), the text
+// tree, the same in HTML, and the export JSON. It reads the call's max=.
+func showView(c *Call, v *compaction.View, note string) error {
+	max, err := c.Int("max")
+	if err != nil || max < 0 {
+		return c.Usagef("max=%s: write a number of nodes, 0 for all", c.Opt("max"))
+	}
+	l := c.Profile()
+	var b strings.Builder
+	if note != "" {
+		b.WriteString(note + "\n")
+	}
+	fmt.Fprintf(&b, "%s: %s (%s)\n", c.Subject(), v.Counts(), v.Unit().Type)
+	if err := v.WriteText(&b, max); err != nil {
+		return err
+	}
+	text := b.String()
+	c.Out.Display(map[string]any{
+		"text/plain":       text,
+		"text/html":        "<pre>" + html.EscapeString(text) + "</pre>",
+		"application/json": v.Doc(l.Name),
+	}, nil)
+	return nil
+}
+
+// completeTarget proposes targets starting with prefix: all, the roots'
+// names, and handles, at most 100.
+func completeTarget(c *Call, prefix string) []string {
+	v := CompactedView(c.Profile())
+	out := []string{"all"}
+	for _, r := range v.Roots {
+		out = append(out, v.Nodes[r].Name)
+	}
+	for _, i := range v.Preorder() {
+		if len(out) >= 100 {
+			break
+		}
+		if h := v.Handle(i); strings.HasPrefix(h, prefix) {
+			out = append(out, h)
+		}
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+// The page of the JupyterLab-stack test, bundled by tests/lab/lab.js with
+// esbuild: JupyterLab's own services (kernel over the server's websocket),
+// rendermime with its standard renderers and output areas, exposed to the
+// driver as window.lab with describe.js, which reports what the page shows.
+import { ServerConnection, KernelManager, SessionManager } from '@jupyterlab/services';
+import { RenderMimeRegistry, standardRendererFactories } from '@jupyterlab/rendermime';
+import { OutputArea, OutputAreaModel } from '@jupyterlab/outputarea';
+import { Text } from '@jupyterlab/coreutils';
+import { Widget } from '@lumino/widgets';
+import { describe, hoverTarget, hovered } from './describe.js';
+
+const rendermime = new RenderMimeRegistry({ initialFactories: standardRendererFactories });
+let session = null;
+
+// open starts a kernel for the notebook at path through a server session, as
+// Lab does when it opens a notebook, and returns kernel_info's reply.
+async function open(baseUrl, token, path) {
+  const serverSettings = ServerConnection.makeSettings({ baseUrl, token, appendToken: true });
+  const sessions = new SessionManager({ serverSettings, kernelManager: new KernelManager({ serverSettings }) });
+  session = await sessions.startNew({ path, name: path, type: 'notebook', kernel: { name: 'proflens' } });
+  const info = await session.kernel.info;
+  return { protocol_version: info.protocol_version, implementation: info.implementation };
+}
+
+async function close() {
+  if (session) await session.shutdown();
+  session = null;
+}
+
+// cellDiv appends a cell (its source and an output host) to the view.
+function cellDiv(view, i, source) {
+  const cell = document.createElement('div');
+  cell.className = 'cell';
+  cell.dataset.i = i;
+  const pre = document.createElement('pre');
+  pre.className = 'src';
+  pre.textContent = source;
+  const out = document.createElement('div');
+  cell.append(pre, out);
+  document.getElementById(view).append(cell);
+  return out;
+}
+
+// run executes one cell in a trusted output area, as Lab runs a cell, and
+// returns the execute reply's status, every iopub message of the request (type,
+// display_id, content) and the outputs as the notebook would save them.
+async function run(i, code) {
+  const model = new OutputAreaModel({ trusted: true });
+  const area = new OutputArea({ model, rendermime });
+  Widget.attach(area, cellDiv('live', i, code));
+  const kernel = session.kernel;
+  const msgs = [];
+  let id = null;
+  const collect = (_, msg) => {
+    if (msg.parent_header.msg_id !== id || msg.header.msg_type === 'status') return;
+    const { transient, ...content } = msg.content;
+    msgs.push({ type: msg.header.msg_type, display_id: transient && transient.display_id, content });
+  };
+  kernel.iopubMessage.connect(collect);
+  const future = kernel.requestExecute({ code, stop_on_error: false });
+  id = future.msg.header.msg_id;
+  area.future = future;
+  const reply = await future.done;
+  kernel.iopubMessage.disconnect(collect);
+  return { status: reply.content.status, count: reply.content.execution_count, msgs, outputs: model.toJSON() };
+}
+
+// showSaved renders saved outputs (nbformat JSON) untrusted, as Lab does for
+// a notebook it did not run.
+function showSaved(i, source, outputs) {
+  const model = new OutputAreaModel({ values: outputs, trusted: false });
+  Widget.attach(new OutputArea({ model, rendermime }), cellDiv('saved', i, source));
+}
+
+// complete asks for completions as JupyterLab 4's completer does: the cursor
+// converted to code points before the request, the reply's range back to
+// JavaScript indices; it returns the text after inserting the first match.
+async function complete(code, jsCursor) {
+  const cursor_pos = Text.jsIndexToCharIndex(jsCursor, code);
+  const reply = (await session.kernel.requestComplete({ code, cursor_pos })).content;
+  const start = Text.charIndexToJsIndex(reply.cursor_start, code);
+  const end = Text.charIndexToJsIndex(reply.cursor_end, code);
+  const match = reply.matches[0];
+  return { status: reply.status, matches: reply.matches, text: match === undefined ? null : code.slice(0, start) + match + code.slice(end) };
+}
+
+function clear() {
+  for (const v of ['live', 'saved']) document.getElementById(v).replaceChildren();
+}
+
+window.lab = { open, close, run, showSaved, complete, clear, describe, hoverTarget, hovered };

@@ -1,0 +1,431 @@
+"""Protocol attacks against a running proflens kernel (issue 22).
+
+Each test starts a fresh kernel (PROFLENS_BIN, `proflens kernel -f FILE`)
+under a watchdog that kills it when its resident memory passes KILL_RSS, so
+no attack can take the machine. The kernel first loads a profile; the attack
+runs (raw ZMTP over TCP built by hand, or jupyter_client); then the kernel
+must still be alive, answer a new client's kernel_info within a second,
+still list the profile, and have stayed under the test's memory bound
+(VmHWM from /proc/PID/status).
+
+Run: PROFLENS_BIN=bin/proflens /usr/bin/python3 -m unittest -v tests/test_attack.py
+(`make conformance` does this.) At the end it prints, per test, the attack's
+time, a new client's kernel_info time and the kernel's peak memory;
+PROFLENS_BIN=<an older build> gives the figures to compare with.
+"""
+
+import json
+import os
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+from queue import Empty
+
+import zmq
+from jupyter_client import BlockingKernelClient
+from jupyter_client.connect import write_connection_file
+from jupyter_client.session import Session
+
+BIN = os.path.abspath(os.environ.get("PROFLENS_BIN", os.path.join(os.path.dirname(__file__), "..", "bin", "proflens")))
+MiB = 1 << 20
+KILL_RSS = 1536 * MiB  # the watchdog kills the kernel past this
+IDLE_BOUND = 200 * MiB  # peak memory allowed for attacks that should cost nothing
+
+# The ZMTP 3.0 greeting with the NULL mechanism (rfc.zeromq.org/spec/23):
+# signature, version 3.0, mechanism, as-server 0, filler.
+GREETING = b"\xff" + bytes(8) + b"\x7f" + b"\x03\x00" + b"NULL".ljust(20, b"\0") + b"\0" + bytes(31)
+
+
+def frame(body, more=False, command=False):
+    """One ZMTP frame: flags, short (1 octet) or long (8 octets) size, body."""
+    flags = (1 if more else 0) | (4 if command else 0)
+    if len(body) > 255:
+        return struct.pack(">BQ", flags | 2, len(body)) + body
+    return struct.pack(">BB", flags, len(body)) + body
+
+
+def prop(name, value):
+    return struct.pack(">B", len(name)) + name + struct.pack(">I", len(value)) + value
+
+
+def ready(socket_type, identity=b""):
+    return frame(b"\x05READY" + prop(b"Socket-Type", socket_type) + prop(b"Identity", identity), command=True)
+
+
+def status(pid):
+    """VmRSS and VmHWM of pid in bytes."""
+    got = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                got[key] = int(rest.split()[0]) * 1024
+    return got.get("VmRSS", 0), got.get("VmHWM", 0)
+
+
+FIGURES = []
+
+
+def tearDownModule():
+    print(f"\nattack figures (PROFLENS_BIN={BIN}): the attack's time, a new client's kernel_info time, peak memory")
+    for name, secs, answer, hwm, alive in FIGURES:
+        answered = f"{answer * 1000:6.0f} ms" if answer is not None else "     - ms"
+        print(f"  {name:34s} {secs:7.2f} s  {answered}  VmHWM {hwm / MiB:7.1f} MiB  {'alive' if alive else 'DEAD'}")
+
+
+class Kernel:
+    """A proflens kernel process under a memory watchdog."""
+
+    def __init__(self, key):
+        self.dir = tempfile.mkdtemp(prefix="proflens-attack-")
+        self.cf, self.info = write_connection_file(os.path.join(self.dir, "kernel.json"), ip="127.0.0.1", key=key)
+        self.stderr = open(os.path.join(self.dir, "stderr"), "w+b")
+        self.proc = subprocess.Popen([BIN, "kernel", "-f", self.cf], cwd=self.dir,
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr)
+        self.killed_at = 0
+        self.hwm = 0
+        self.stop = threading.Event()
+        self.dog = threading.Thread(target=self.watch, daemon=True)
+        self.dog.start()
+
+    def watch(self):
+        while not self.stop.wait(0.02) and self.proc.poll() is None:
+            try:
+                rss, self.hwm = status(self.proc.pid)
+            except OSError:
+                return
+            if rss > KILL_RSS:
+                self.killed_at = rss
+                self.proc.kill()
+                return
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def port(self, channel):
+        return self.info[channel + "_port"]
+
+    def fds(self):
+        return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
+
+    def log(self):
+        self.stderr.flush()
+        with open(self.stderr.name, "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def client(self):
+        kc = BlockingKernelClient(connection_file=self.cf)
+        kc.load_connection_file()
+        kc.start_channels(hb=False)
+        return kc
+
+    def close(self):
+        self.stop.set()
+        if self.alive():
+            self.proc.kill()
+        self.proc.wait()
+        self.stderr.close()
+
+
+class KernelCase(unittest.TestCase):
+    """A fresh kernel per test with the profile toy loaded, and the checks."""
+
+    key = b"attack-key"
+    bound = IDLE_BOUND
+
+    def setUp(self):
+        self.k = Kernel(self.key)
+        self.addCleanup(self.k.close)
+        self.kc = self.k.client()
+        self.addCleanup(self.kc.stop_channels)
+        self.kc.wait_for_ready(timeout=30)
+        out = self.run_cell("load demo:profvis-toy as toy")
+        self.assertIn("loaded toy", out)
+        self.start = time.time()
+        self.attack_secs = self.answer_secs = None
+
+    def tearDown(self):
+        secs = self.attack_secs if self.attack_secs is not None else time.time() - self.start
+        FIGURES.append((self._testMethodName, secs, self.answer_secs, self.k.hwm, self.k.alive()))
+
+    def run_cell(self, code, kc=None, timeout=10):
+        text = []
+
+        def hook(m):
+            c = m["content"]
+            if m["msg_type"] == "stream":
+                text.append(c["text"])
+            elif "data" in c:
+                text.append(c["data"].get("text/plain", ""))
+
+        reply = (kc or self.kc).execute_interactive(code, timeout=timeout, output_hook=hook)
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+        return "".join(text)
+
+    def raw(self, channel, timeout=5):
+        s = socket.create_connection(("127.0.0.1", self.k.port(channel)), timeout=timeout)
+        self.addCleanup(s.close)
+        return s
+
+    def handshake(self, channel, socket_type=b"DEALER"):
+        """A raw TCP connection that completed the ZMTP greeting and READY."""
+        s = self.raw(channel)
+        s.sendall(GREETING + ready(socket_type))
+        got = b""
+        while len(got) < 64:
+            chunk = s.recv(64 - len(got))
+            self.assertTrue(chunk, "the kernel closed a valid handshake")
+            got += chunk
+        self.assertEqual(got[0], 0xFF)
+        return s
+
+    def assertHealthy(self, bound=None):
+        """Alive, a new client's kernel_info answered within a second, the
+        profile still loaded, peak memory under bound."""
+        self.attack_secs = time.time() - self.start
+        bound = bound or self.bound
+        self.assertTrue(self.k.alive(), "the kernel died:\n" + self.k.log()[-2000:])
+        kc = self.k.client()
+        self.addCleanup(kc.stop_channels)
+        t0 = time.time()
+        msg_id = kc.kernel_info()
+        reply = kc.get_shell_msg(timeout=1)
+        self.answer_secs = time.time() - t0
+        self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+        self.assertLess(self.answer_secs, 1.0)
+        self.assertIn("toy", self.run_cell("profiles", kc=kc))
+        self.assertLess(self.k.hwm, bound, f"peak memory {self.k.hwm / MiB:.0f} MiB")
+        self.assertEqual(self.k.killed_at, 0)
+
+    def closed_by_kernel(self, s, within=2.0):
+        """Whether the kernel closes s within the given time (reading what it sends)."""
+        s.settimeout(within)
+        end = time.time() + within
+        try:
+            while time.time() < end:
+                if not s.recv(65536):
+                    return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+        return False
+
+
+class AttackTests(KernelCase):
+    def test_frame_size_2_62_before_ready(self):
+        """Greeting, then a data frame declaring 2^62 bytes where READY belongs, on every port."""
+        for channel in ("shell", "control", "stdin", "hb", "iopub"):
+            s = self.raw(channel)
+            s.sendall(GREETING + struct.pack(">BQ", 0x02, 1 << 62))
+            self.assertTrue(self.closed_by_kernel(s), channel)
+        self.assertHealthy()
+
+    def test_frame_size_2_62_after_ready(self):
+        for channel, typ in (("shell", b"DEALER"), ("control", b"DEALER"), ("stdin", b"DEALER"), ("hb", b"REQ"), ("iopub", b"SUB")):
+            s = self.handshake(channel, typ)
+            s.sendall(struct.pack(">BQ", 0x02, 1 << 62))
+            self.assertTrue(self.closed_by_kernel(s), channel)
+        self.assertHealthy()
+
+    def test_frame_size_64_gib(self):
+        s = self.handshake("shell")
+        s.sendall(struct.pack(">BQ", 0x02, 64 << 30) + bytes(4096))
+        self.assertTrue(self.closed_by_kernel(s))
+        self.assertHealthy()
+
+    def test_512_mb_frame_sent(self):
+        """An unsigned 512 MB frame actually sent: refused at its header."""
+        s = self.handshake("shell")
+        chunk = bytes(4 * MiB)
+        try:
+            s.sendall(struct.pack(">BQ", 0x02, 512 * MiB))
+            for _ in range(128):
+                s.sendall(chunk)
+        except (ConnectionResetError, BrokenPipeError):
+            pass
+        self.assertHealthy()
+
+    def test_many_small_frames(self):
+        """One message of a million empty frames (each would cost zmq4 a slice)."""
+        s = self.handshake("shell")
+        try:
+            s.sendall(frame(b"", more=True) * 1_000_000 + frame(b""))
+        except (ConnectionResetError, BrokenPipeError):
+            pass
+        self.assertTrue(self.closed_by_kernel(s))
+        self.assertHealthy()
+
+    def test_malformed_ready(self):
+        """READY whose metadata property is cut short (zmq4 would index past it)."""
+        for body in (b"\x05READY\x0bSocket-Type", b"\x05READY\x0bSocket-Type\x00\x00\x00\x09DEA",
+                     b"\x05READY\xffab", b"\x05REA"):
+            s = self.raw("shell")
+            s.sendall(GREETING + frame(body, command=True))
+            self.assertTrue(self.closed_by_kernel(s), body)
+        s = self.raw("shell")  # a socket type that cannot talk to a ROUTER
+        s.sendall(GREETING + ready(b"PUB"))
+        self.assertTrue(self.closed_by_kernel(s))
+        self.assertHealthy()
+
+    def test_idle_connection_shell(self):
+        """A TCP connection that sends nothing locks out nobody and is closed."""
+        idle = self.raw("shell", timeout=10)
+        t0 = time.time()
+        self.assertHealthy()
+        self.assertTrue(self.closed_by_kernel(idle, within=10), "the idle connection was never closed")
+        self.assertLess(time.time() - t0, 8)
+
+    def test_idle_connection_control(self):
+        """With a cell running and an idle connection on control, a new
+        client's interrupt_request is answered at once."""
+        idle = self.raw("control", timeout=10)
+        self.addCleanup(idle.close)
+        msg_id = self.kc.execute("sleep 30s")
+        time.sleep(0.3)
+        kc = self.k.client()
+        self.addCleanup(kc.stop_channels)
+        t0 = time.time()
+        msg = kc.session.msg("interrupt_request", {})
+        kc.control_channel.send(msg)
+        reply = kc.get_control_msg(timeout=1)
+        self.assertEqual(reply["msg_type"], "interrupt_reply")
+        self.assertLess(time.time() - t0, 1.0)
+        cell = self.kc.get_shell_msg(timeout=5)
+        self.assertEqual(cell["parent_header"]["msg_id"], msg_id)
+        self.assertEqual(cell["content"]["status"], "error")
+        self.assertHealthy()
+
+    def test_churned_failed_handshakes(self):
+        """10,000 connections that fail their handshake leave no descriptor open."""
+        before = self.k.fds()
+        ports = [self.k.port(c) for c in ("shell", "control", "stdin", "hb", "iopub")]
+        for i in range(10_000):
+            s = socket.create_connection(("127.0.0.1", ports[i % len(ports)]))
+            if i % 2:
+                s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            else:
+                s.sendall(GREETING[:20])
+            s.close()
+        end = time.time() + 5
+        while time.time() < end and self.k.fds() > before + 10:
+            time.sleep(0.05)
+        self.assertLessEqual(self.k.fds(), before + 10, "descriptors left open by failed handshakes")
+        self.assertHealthy()
+
+
+class EmptyKeyTests(KernelCase):
+    """With an empty key (no signing, allowed by the spec) the kernel warns at
+    start and its replay guard does not keep what clients send as signatures."""
+
+    key = b""
+    bound = 400 * MiB  # 4,000 requests of 128 KiB pass through
+
+    def test_warns_at_start(self):
+        end = time.time() + 2
+        while "empty key" not in self.k.log() and time.time() < end:
+            time.sleep(0.05)
+        self.assertIn("empty key", self.k.log())
+
+    def test_large_fake_signatures(self):
+        """4,000 requests, each with its own 128 KiB signature frame."""
+        ctx = zmq.Context.instance()
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.rcvhwm = 0
+        sock.connect(f"tcp://127.0.0.1:{self.k.port('shell')}")
+        self.addCleanup(sock.close)
+        session = Session(key=b"")
+        fake = b"f" * (128 << 10)
+        for n in range(4000):
+            msg = session.msg("kernel_info_request", {})
+            frames = session.serialize(msg)
+            i = frames.index(b"<IDS|MSG>")
+            frames[i + 1] = b"%08d" % n + fake  # all different
+            sock.send_multipart(frames)
+        got = 0
+        while got < 4000 and sock.poll(10_000):
+            sock.recv_multipart()
+            got += 1
+        self.assertEqual(got, 4000)
+        rss, _ = status(self.k.proc.pid)
+        self.assertLess(rss, IDLE_BOUND, f"resident memory {rss / MiB:.0f} MiB after the requests")
+        self.assertHealthy()
+
+
+class PipelineTests(KernelCase):
+    """50,000 execute requests sent without waiting: every reply arrives;
+    every request's busy and idle arrive on iopub; a cell whose outputs were
+    dropped says so in a stderr line."""
+
+    bound = 400 * MiB
+
+    def test_pipelined_requests(self):
+        n = 50_000
+        ctx = zmq.Context.instance()
+        sub = ctx.socket(zmq.SUB)
+        sub.linger = 0
+        sub.setsockopt(zmq.SUBSCRIBE, b"")
+        sub.connect(f"tcp://127.0.0.1:{self.k.port('iopub')}")
+        self.addCleanup(sub.close)
+        time.sleep(0.3)  # the subscription reaches the kernel
+        iopub = []
+        stop = threading.Event()
+
+        def drain():
+            while not stop.is_set():
+                if sub.poll(100):
+                    iopub.append(sub.recv_multipart())
+
+        t = threading.Thread(target=drain, daemon=True)
+        t.start()
+        dealer = ctx.socket(zmq.DEALER)
+        dealer.linger = 0
+        dealer.rcvhwm = 0
+        dealer.connect(f"tcp://127.0.0.1:{self.k.port('shell')}")
+        self.addCleanup(dealer.close)
+        session = Session(key=self.key)
+        ids = set()
+        for i in range(n):
+            msg = session.msg("execute_request", {"code": f"echo {i}", "silent": False, "store_history": False,
+                                                  "stop_on_error": False, "allow_stdin": False, "user_expressions": {}})
+            ids.add(msg["header"]["msg_id"])
+            session.send(dealer, msg)
+        replies = 0
+        while replies < n and dealer.poll(30_000):
+            dealer.recv_multipart()
+            replies += 1
+        self.assertEqual(replies, n, "replies missing")
+        time.sleep(2)  # the last iopub messages arrive
+        stop.set()
+        t.join()
+        cells = {}
+        for frames in iopub:
+            d = frames.index(b"<IDS|MSG>")
+            header, parent, content = (json.loads(f) for f in (frames[d + 2], frames[d + 3], frames[d + 5]))
+            if parent.get("msg_id") in ids:
+                cells.setdefault(parent["msg_id"], []).append({"msg_type": header["msg_type"], "content": content})
+        missing_status = lost = told = 0
+        for msg_id in ids:
+            ms = cells.get(msg_id, [])
+            states = [m["content"]["execution_state"] for m in ms if m["msg_type"] == "status"]
+            if states != ["busy", "idle"]:
+                missing_status += 1
+            streams = [m["content"] for m in ms if m["msg_type"] == "stream"]
+            notes = [s for s in streams if s["name"] == "stderr" and "dropped" in s["text"]]
+            if len(ms) - len(notes) < 4:
+                lost += 1
+                told += len(notes) == 1
+        print(f"\n  pipelined: {len(iopub)} iopub messages, {lost} of {n} cells lost output, "
+              f"{told} of them told, {missing_status} without busy and idle")
+        self.assertEqual(missing_status, 0, "requests without both busy and idle on iopub")
+        self.assertEqual(told, lost, "cells that lost output without a stderr line saying so")
+        self.assertHealthy()
+
+
+if __name__ == "__main__":
+    unittest.main()
