@@ -92,12 +92,11 @@ func mergeHashes(old, drop, add []uint64) []uint64 {
 func (v *View) Handle(i int32) string {
 	nd := v.Nodes[i]
 	l := v.handleLen(nd.hash)
-	var d [16]byte
-	h := appendHex(d[:0], nd.hash, l)
+	h := fmt.Sprintf("%016x", nd.hash)[:min(l, 16)]
 	if l > 16 {
-		h = append(append(h, '-'), strconv.Itoa(int(nd.Members[0]))...)
+		h += "-" + strconv.Itoa(int(nd.Members[0]))
 	}
-	return string(h)
+	return h
 }
 
 // handleLen returns the handle length of a node whose hash is h: one more
@@ -113,16 +112,6 @@ func (v *View) handleLen(h uint64) int {
 		shared = max(shared, bits.LeadingZeros64(h^v.sorted[lo+1])/4)
 	}
 	return max(HandleLen, shared+1)
-}
-
-// appendHex appends the first min(l, 16) hex digits of h to buf.
-func appendHex(buf []byte, h uint64, l int) []byte {
-	var d [16]byte
-	for k := 15; k >= 0; k-- {
-		d[k] = "0123456789abcdef"[h&15]
-		h >>= 4
-	}
-	return append(buf, d[:min(l, 16)]...)
 }
 
 // Path returns the displayed names from a root down to node i, joined by

@@ -29,8 +29,9 @@ type index struct {
 // element.
 type prefixKey struct{ parent, elem int32 }
 
-// newIndex interns the prefixes of every frame of t. Time is linear in the
-// total number of name elements.
+// newIndex interns the prefixes of every frame of t; every frame has an
+// element at least (analysis.Split). Time is linear in the total number of
+// name elements.
 func newIndex(t *analysis.Tree) *index {
 	ix := &index{tree: t, off: make([]int32, len(t.Names.Elems)+1)}
 	ids := make(map[prefixKey]int32)
@@ -55,9 +56,6 @@ func newIndex(t *analysis.Tree) *index {
 			}
 			ix.pre = append(ix.pre, id)
 			p = id
-		}
-		if len(elems) == 0 { // a frame without elements shows as ""
-			ix.pre = append(ix.pre, ix.empty(ids))
 		}
 	}
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
@@ -84,20 +82,6 @@ func ranks(str []string) []int32 {
 		rank[i] = r
 	}
 	return rank
-}
-
-// empty returns the id of the empty name, interning it on first use.
-func (ix *index) empty(ids map[prefixKey]int32) int32 {
-	k := prefixKey{-1, -1}
-	if id, ok := ids[k]; ok {
-		return id
-	}
-	id := int32(len(ix.depth))
-	ids[k] = id
-	ix.depth = append(ix.depth, 1)
-	ix.parent = append(ix.parent, -1)
-	ix.str = append(ix.str, "")
-	return id
 }
 
 // levels returns the number of name elements of frame f.

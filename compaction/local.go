@@ -2,21 +2,19 @@ package compaction
 
 import "slices"
 
-// The local step: after a step on compacted node c, with parent P, only
-// levels of c's members have changed. So of the whole group rule only the
-// split of K(P) can change, and only in the components holding one of c's
-// seeds: c itself, split apart by an expand, or merged by a compact with
-// the siblings whose names are now related to one of its seeds' (joining).
-// Every other child of P keeps its seeds, and so its subtree. The group
-// rule is run again from the seeds of c and of the siblings it joins, as
-// if they were K of a virtual root; and there, a group can often take an
-// old node's place instead of being made anew: a compacted subtree depends
-// only on its seeds and the levels below them, which the step did not
-// touch unless the subtree holds c. So a group with an old node's name
-// whose seeds all lie in that node (from), other than c:
+// The local step. A step on compacted node c, with parent P, changes only
+// the levels of c's members; so of the group rule only the split of K(P)
+// can change, and only in the components holding one of c's seeds: c
+// itself, split by an expand, or merged by a compact with the siblings
+// whose names are now related to one of its seeds' (joining). The other
+// children of P keep their seeds, and so their subtrees. The group rule
+// runs again from the seeds of c and of the siblings it joins, as K of a
+// virtual root; a compacted subtree depends only on its seeds and the
+// levels below them, untouched unless the subtree holds c, so a group
+// with an old node's name whose seeds all lie in that node (from), not c,
 //   - reuse: has the node's very seeds, and is that node, subtree and all;
 //   - derive: has some of them, and is the part of that node below them,
-//     read off its members rather than by testing names (derive).
+//     its members read off the node's rather than by testing names.
 // Any other group absorbs its members as Compact does.
 
 // regroup is the group rule run again on the part of view old that a step

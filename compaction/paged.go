@@ -44,9 +44,6 @@ func newPaged(n int, g int32) paged { return pagesOf(flatFor(n, g), n) }
 // at returns value n.
 func (l paged) at(n int32) int32 { return l.pages[n>>pageShift][n&pageMask] }
 
-// len returns the number of values.
-func (l paged) len() int { return l.n }
-
 // flat returns the values as one slice.
 func (l paged) flat() []int32 {
 	out := make([]int32, 0, len(l.pages)*pageLen)

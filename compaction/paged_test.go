@@ -39,8 +39,8 @@ func TestPagedWriter(t *testing.T) {
 					t.Fatalf("round %d: page %d shared=%v, written=%v", round, p, shared, written[p])
 				}
 			}
-			if w.l.len() != n {
-				t.Fatalf("round %d: len %d, want %d", round, w.l.len(), n)
+			if w.l.n != n {
+				t.Fatalf("round %d: len %d, want %d", round, w.l.n, n)
 			}
 			src, want = w.l, next
 		}

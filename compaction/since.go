@@ -19,7 +19,7 @@ func (v *View) NewSince(old *View) []bool {
 
 // holds reports whether v has a node with the members of nd.
 func (v *View) holds(nd *Node) bool {
-	if len(nd.Members) == 0 || int(nd.Members[0]) >= v.nodeOf.len() {
+	if len(nd.Members) == 0 || int(nd.Members[0]) >= v.nodeOf.n {
 		return false
 	}
 	j := v.NodeOf(nd.Members[0])
