@@ -76,10 +76,9 @@ func pyroscopeBinary(t *testing.T) string {
 }
 
 // TestPyroscope runs a real Pyroscope server, writes the synthetic run to
-// it after the fact, and reads it back through load: the merged top equals
-// pprof's own merge of the profiles written, each window holds its
-// profiles only, and phases finds A then B. With -update it records the
-// exchanges under testdata/ for the unit tests' fake store.
+// it after the fact, and reads it back through load (checkStore). With
+// -update it records the exchanges under testdata/ for the unit tests'
+// fake store.
 func TestPyroscope(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -88,6 +87,33 @@ func TestPyroscope(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop()
+	checkStore(t, ctx, store.Pyroscope, srv.Addr, cpuType, "error parsing regexp")
+}
+
+// TestParca is TestPyroscope on a real Parca server. It is opt-in (Parca
+// takes 5-6 minutes and 4 GB of modules to build): make test-stores
+// PARCA=1 builds it and sets PROFLENS_PARCA.
+func TestParca(t *testing.T) {
+	bin := os.Getenv("PROFLENS_PARCA")
+	if bin == "" {
+		t.Skip("SKIP: the Parca test is opt-in: make test-stores PARCA=1 builds Parca (5-6 minutes, 4 GB of modules) and runs it")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	srv, err := storetest.StartParca(ctx, bin, t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	checkStore(t, ctx, store.Parca, srv.Addr, "process_cpu:cpu:nanoseconds:cpu:nanoseconds:delta", "parse")
+}
+
+// checkStore writes the synthetic run to the store at addr and reads it
+// back through load: the merged top over three ranges equals pprof's own
+// merge of the profiles written, the series of 10 s steps gives phases A
+// then B, the listing names the type and label, an empty range and a bad
+// regexp (the store's error contains badRegexp) give clear errors.
+func checkStore(t *testing.T, ctx context.Context, kind, addr, typ, badRegexp string) {
 	var written []*profile.Profile
 	var raw [][]byte
 	for i := range 6 {
@@ -98,19 +124,19 @@ func TestPyroscope(t *testing.T) {
 		}
 		raw = append(raw, b.Bytes())
 	}
-	direct, _ := store.ParseURL("pyroscope://" + srv.Addr)
+	direct, _ := store.ParseURL(kind + "://" + addr)
 	if err := store.Push(ctx, direct, [][2]string{{"__name__", "process_cpu"}, {"service_name", "phased"}}, raw...); err != nil {
 		t.Fatal(err)
 	}
-	rec := storetest.NewRecorder(srv.Addr)
+	rec := storetest.NewRecorder(addr)
 	proxy := httptest.NewServer(rec)
 	defer proxy.Close()
 	host := strings.TrimPrefix(proxy.URL, "http://")
-	waitFor(t, ctx, host)
+	url := kind + "://" + host + "/" + typ + `{service_name="phased"}`
+	waitFor(t, ctx, url)
 	rec.Exchanges = nil
 
 	s := kernel.NewSession(t.TempDir())
-	url := "pyroscope://" + host + "/" + cpuType + `{service_name="phased"}`
 	for _, c := range []struct {
 		from, to time.Duration
 		want     []*profile.Profile
@@ -119,15 +145,16 @@ func TestPyroscope(t *testing.T) {
 		checkTop(t, s, cell, c.want)
 	}
 	checkPhases(t, s, url)
-	checkListing(t, s, host)
+	checkListing(t, s, kind+"://"+host, typ)
 	if _, err := run(t, s, "load "+url+" from="+stamp(-time.Hour)+" to="+stamp(-time.Minute)); err == nil || !strings.Contains(err.Error(), "no profiles from 2024-05-14T13:00:00Z") {
 		t.Errorf("load of an empty range: %v, want an error saying there are no profiles", err)
 	}
-	if _, err := run(t, s, `load pyroscope://`+host+"/"+cpuType+`{service_name=~"("} from=`+stamp(0)+" to="+stamp(time.Minute)); err == nil || !strings.Contains(err.Error(), "error parsing regexp") {
+	bad := kind + "://" + host + "/" + typ + `{service_name=~"("} from=` + stamp(0) + " to=" + stamp(time.Minute)
+	if _, err := run(t, s, "load "+bad); err == nil || !strings.Contains(err.Error(), badRegexp) {
 		t.Errorf("load with a bad regexp: %v, want the store's error", err)
 	}
 	if *golden.Update {
-		if err := rec.Save(filepath.Join("testdata", "pyroscope.json")); err != nil {
+		if err := rec.Save(filepath.Join("testdata", kind+".json")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,8 +164,8 @@ func stamp(d time.Duration) string { return base.Add(d).Format(time.RFC3339) }
 
 // waitFor waits until the store answers the synthetic run's merge (a
 // written profile is queryable within a moment, not at once).
-func waitFor(t *testing.T, ctx context.Context, host string) {
-	src, _ := store.ParseURL("pyroscope://" + host + "/" + cpuType + `{service_name="phased"}`)
+func waitFor(t *testing.T, ctx context.Context, url string) {
+	src, _ := store.ParseURL(url)
 	st := store.Open(src, 0)
 	for {
 		data, err := st.Merge(ctx, src.Query, base, base.Add(time.Minute), 1<<20)
@@ -233,14 +260,14 @@ func checkPhases(t *testing.T, s *kernel.Session, url string) {
 }
 
 // checkListing lists the store and checks its type and label.
-func checkListing(t *testing.T, s *kernel.Session, host string) {
+func checkListing(t *testing.T, s *kernel.Session, url, typ string) {
 	t.Helper()
-	rec, err := run(t, s, "load pyroscope://"+host)
+	rec, err := run(t, s, "load "+url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := rec.Text()
-	for _, want := range []string{cpuType, "service_name", "phased"} {
+	for _, want := range []string{typ, "service_name", "phased"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the listing lacks %s:\n%s", want, text)
 		}

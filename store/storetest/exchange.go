@@ -20,7 +20,8 @@ type Exchange struct {
 	Request     []byte `json:"request"` // the body, byte for byte
 	Status      int    `json:"status"`
 	ContentType string `json:"contentType"`
-	Grpc        string `json:"grpc,omitempty"` // the Grpc-Status header, when the answer had one
+	Grpc        string `json:"grpc,omitempty"`        // the Grpc-Status header, when the answer had one
+	GrpcMessage string `json:"grpcMessage,omitempty"` // and its Grpc-Message
 	Response    []byte `json:"response"`
 }
 
@@ -43,12 +44,14 @@ func (r *Recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.Header.Del("Accept-Encoding") // record plain bodies, as a client that asks for no encoding gets them
 	rec := httptest.NewRecorder()
 	r.proxy.ServeHTTP(rec, req)
 	resp := rec.Result()
 	r.mu.Lock()
 	r.Exchanges = append(r.Exchanges, Exchange{Path: req.URL.Path, Request: body, Status: resp.StatusCode,
-		ContentType: resp.Header.Get("Content-Type"), Grpc: resp.Header.Get("Grpc-Status"), Response: rec.Body.Bytes()})
+		ContentType: resp.Header.Get("Content-Type"), Grpc: resp.Header.Get("Grpc-Status"),
+		GrpcMessage: resp.Header.Get("Grpc-Message"), Response: rec.Body.Bytes()})
 	r.mu.Unlock()
 	for k, v := range resp.Header {
 		w.Header()[k] = v
@@ -93,6 +96,7 @@ func (r Replay) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			w.Header().Set("Content-Type", e.ContentType)
 			if e.Grpc != "" {
 				w.Header().Set("Grpc-Status", e.Grpc)
+				w.Header().Set("Grpc-Message", e.GrpcMessage)
 			}
 			w.WriteHeader(e.Status)
 			w.Write(e.Response)

@@ -78,11 +78,11 @@ func StartParca(ctx context.Context, bin, dir string, port int) (*Server, error)
 	args := []string{"--config-path=" + config, "--http-address=" + addr,
 		"--storage-path=" + filepath.Join(dir, "data"), "--debuginfo-cache-dir=" + filepath.Join(dir, "dbgcache"),
 		"--debuginfod-upstream-servers=127.0.0.1:1", "--profile-share-server=127.0.0.1:1"}
-	return start(ctx, bin, dir, addr, "/ready", args)
+	return start(ctx, bin, dir, addr, "/metrics", args) // Parca has no readiness endpoint; it serves once it listens
 }
 
 // start runs bin with args, its output in dir/server.log, and waits until
-// GET ready answers 200.
+// GET ready (a path) answers 200.
 func start(ctx context.Context, bin, dir, addr, ready string, args []string) (*Server, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
