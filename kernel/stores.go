@@ -100,7 +100,7 @@ func fetchStore(c *Call, src store.Source, st store.Store, r store.Range, o stor
 	}
 	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
 	c.Session.Add(l)
-	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples", name, src, storeShape(p, r), len(p.Samples)), nil)
+	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples", name, src, storeShape(p, r), len(p.Samples)), err)
 	showInfo(c, l, "loaded "+name)
 	if err != nil {
 		var partial *store.PartialError

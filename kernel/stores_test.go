@@ -73,10 +73,14 @@ func TestLoadStore(t *testing.T) {
 func TestLoadStorePartial(t *testing.T) {
 	s := NewSession(t.TempDir())
 	url := "pyroscope://" + fakePyroscope(t, 4) + phasedQuery
-	_, err := RunForTest(t, s, "load "+url+" from=2024-05-14T14:00:00Z to=2024-05-14T14:01:00Z step=10s")
+	rec, err := RunForTest(t, s, "load "+url+" from=2024-05-14T14:00:00Z to=2024-05-14T14:01:00Z step=10s")
 	want := "step 5 of 6: pyroscope://"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "the 4 steps before it are loaded as phased") {
 		t.Fatalf("err = %v, want %q and the steps kept", err, want)
+	}
+	summary := "loaded phased from " + url + ": 4 steps of 10s from 2024-05-14T14:00:00Z to 2024-05-14T14:01:00Z, 0 empty, 8 samples: stopped, failed"
+	if got := rec.Bundles()[0]["text/plain"]; got != summary {
+		t.Errorf("the progress line ends as %q, want %q", got, summary)
 	}
 	if l := s.Get("phased"); l == nil || len(l.Profile.IntervalNames) != 4 {
 		t.Errorf("kept %+v, want the 4 steps fetched", l)
