@@ -35,7 +35,7 @@ NPM_PKGS     := playwright-core@1.65.1 esbuild@0.28.2 @jupyterlab/services@7.6.6
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
 # The profile stores of the store tests (store/), built from the Go module
-# proxy into $(BUILD) by tests/stores/build-*.sh, never committed: Pyroscope
+# proxy into $(BUILD) by tests/stores/build.sh, never committed: Pyroscope
 # (about 4 minutes) whenever the store tests run, Parca (5-6 minutes, 4 GB
 # of modules) only for make test-stores PARCA=1. STORE_NOTEBOOKS read a
 # store: make notebooks leaves them out, make notebooks-stores runs them
@@ -128,9 +128,9 @@ notebooks-stores: build
 # pyroscope and parca build the servers into $(BUILD) (once; make clean
 # removes them).
 pyroscope:
-	@tests/stores/build-pyroscope.sh $(BUILD)/pyroscope
+	@tests/stores/build.sh pyroscope $(BUILD)/pyroscope
 parca:
-	@tests/stores/build-parca.sh $(BUILD)/parca
+	@tests/stores/build.sh parca $(BUILD)/parca
 
 # test-stores runs the store tests alone against real servers: Pyroscope,
 # and with PARCA=1 Parca too, then the store notebooks.

@@ -2,8 +2,7 @@
 // Parca, on 127.0.0.1 with their data in a directory, for the integration
 // tests of package store and the fleet notebook (tests/stores/fleet). The
 // servers are binaries built from their published Go modules into .build/
-// by tests/stores/build-pyroscope.sh and build-parca.sh; nothing of them
-// is linked into proflens.
+// by tests/stores/build.sh; nothing of them is linked into proflens.
 package storetest
 
 import (

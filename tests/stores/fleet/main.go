@@ -1,5 +1,5 @@
 // Command fleet starts a local profile store (Pyroscope or Parca, built
-// into .build/ by tests/stores/build-*.sh), writes to it the CPU profiles
+// into .build/ by tests/stores/build.sh), writes to it the CPU profiles
 // of a small synthetic fleet, and then either runs a command with the
 // store's address in $PYROSCOPE or $PARCA, stopping the store when the
 // command ends (make notebooks-stores runs notebooks/fleet.ipynb so), or
