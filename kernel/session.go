@@ -33,12 +33,14 @@ type Session struct {
 	Settings Settings
 	profiles map[string]*Loaded
 	current  string
-	loads    int                       // profiles loaded so far, for default names
-	displays int                       // progress lines shown so far, for unique display ids (progress.go)
-	stores   map[string]*store.Catalog // what each store listed held, for completion (storecatalog.go)
+	loads    int // profiles loaded so far, for default names
+	displays int // progress lines shown so far, for unique display ids (progress.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
+	// stores holds what each store listed held, for completion
+	// (storecatalog.go).
+	stores map[string]*store.Catalog
 }
 
 // NewSession returns an empty session resolving paths against dir.
