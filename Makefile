@@ -5,6 +5,8 @@
 #                  the classic Notebook and JupyterLab's renderers in headless Chromium
 #   make bench     start-up and round trip against ipykernel
 #   make lab       JupyterLab's own renderers on every notebook, in headless Chromium
+#   make test-stores  the store tests against a real Pyroscope (PARCA=1: and Parca), built into .build/
+#   make store-pyroscope | store-parca  a local store holding the fleet's profiles, to try load pyroscope://
 
 SHELL   := /bin/bash
 GO      ?= go
@@ -32,7 +34,19 @@ NPM_PKGS     := playwright-core@1.65.1 esbuild@0.28.2 @jupyterlab/services@7.6.6
                 @jupyterlab/theme-light-extension@4.6.4 @jupyterlab/theme-dark-extension@4.6.4
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
-.PHONY: build demo notebook test gotest conformance notebooks browser lab bench jupyter-check ci-packages npm-packages npm-install clean
+# The profile stores of the store tests (store/), built from the Go module
+# proxy into $(BUILD) by tests/stores/build.sh, never committed: Pyroscope
+# (about 4 minutes) whenever the store tests run, Parca (5-6 minutes, 4 GB
+# of modules) only for make test-stores PARCA=1. STORE_NOTEBOOKS read a
+# store: make notebooks leaves them out, make notebooks-stores runs them
+# against a local Pyroscope holding the fleet's profiles (tests/stores/fleet).
+PYROSCOPE_BIN   := $(BUILD)/pyroscope/pyroscope
+PARCA_BIN       := $(BUILD)/parca/parca
+STORE_NOTEBOOKS := notebooks/fleet.ipynb
+NOTEBOOKS       ?= $(filter-out $(STORE_NOTEBOOKS),$(wildcard notebooks/*.ipynb))
+
+.PHONY: build demo notebook test gotest conformance notebooks notebooks-stores browser lab bench jupyter-check ci-packages npm-packages npm-install clean \
+        pyroscope parca test-stores store-pyroscope store-parca
 
 build:
 	$(GO) build -o $(BIN) ./cmd/proflens
@@ -62,10 +76,15 @@ notebook: build jupyter-check
 test: build
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./...
-	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser lab
+	@$(MAKE) --no-print-directory -k gotest conformance notebooks notebooks-stores browser lab
 
+# gotest runs the store integration test (store/pyroscope_test.go) when the
+# Pyroscope server is built; .ci/run builds it first, so in CI it always runs.
 gotest:
 	@echo "== go test"; $(GO) test ./...
+	@if [ -x $(PYROSCOPE_BIN) ]; then echo "(the store tests ran against a real Pyroscope: $(PYROSCOPE_BIN))"; \
+	elif [ "$$CI" = true ]; then echo "FAIL store tests: no Pyroscope server at $(PYROSCOPE_BIN) (CI=true; make pyroscope builds it)"; exit 1; \
+	else echo "SKIP store integration test (TestPyroscope): no Pyroscope server at $(PYROSCOPE_BIN); make pyroscope builds it (about 4 minutes)"; fi
 	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
 
 # conformance installs a fresh kernelspec and runs Jupyter's own suite plus
@@ -83,7 +102,7 @@ notebooks: build
 	@echo "== notebooks"
 	rm -rf $(TESTPREFIX) && $(BIN) install --prefix $(TESTPREFIX)
 	@mkdir -p $(BUILD)/nb $(BUILD)/nb2
-	@shopt -s nullglob; n=0; for nb in notebooks/*.ipynb; do n=$$((n+1)); \
+	@shopt -s nullglob; n=0; for nb in $(NOTEBOOKS); do n=$$((n+1)); \
 	  echo "-- $$nb"; \
 	  $(TESTENV) $(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=proflens \
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb "$$nb" || exit 1; \
@@ -93,6 +112,38 @@ notebooks: build
 	    --ExecutePreprocessor.timeout=300 --output-dir $(BUILD)/nb2 "$$nb" 2>/dev/null || exit 1; \
 	  $(PYTHON) tests/same_outputs.py "$(BUILD)/nb/$$(basename $$nb)" "$(BUILD)/nb2/$$(basename $$nb)" || exit 1; \
 	done; echo "$$n notebooks executed twice, outputs identical"
+
+# notebooks-stores runs STORE_NOTEBOOKS as notebooks does, against a local
+# Pyroscope that tests/stores/fleet starts and fills, when the server is
+# built; without it, SKIP (FAIL when CI=true).
+notebooks-stores: build
+	@echo "== notebooks that read a store ($(STORE_NOTEBOOKS))"
+	@if ! [ -x $(PYROSCOPE_BIN) ]; then \
+	  if [ "$$CI" = true ]; then echo "FAIL $(STORE_NOTEBOOKS): no Pyroscope server at $(PYROSCOPE_BIN) (CI=true)"; exit 1; fi; \
+	  echo "SKIP $(STORE_NOTEBOOKS): no Pyroscope server at $(PYROSCOPE_BIN); make pyroscope builds it (about 4 minutes)"; exit 0; \
+	fi; \
+	$(GO) run ./tests/stores/fleet -pyroscope $(PYROSCOPE_BIN) -- $(MAKE) --no-print-directory notebooks NOTEBOOKS="$(STORE_NOTEBOOKS)"
+
+# pyroscope and parca build the servers into $(BUILD) (once; make clean
+# removes them).
+pyroscope:
+	@tests/stores/build.sh pyroscope $(BUILD)/pyroscope
+parca:
+	@tests/stores/build.sh parca $(BUILD)/parca
+
+# test-stores runs the store tests alone against real servers: Pyroscope,
+# and with PARCA=1 Parca too, then the store notebooks.
+test-stores: build pyroscope $(if $(PARCA),parca)
+	@echo "== store tests (Pyroscope$(if $(PARCA), and Parca))"
+	$(if $(PARCA),PROFLENS_PARCA=$(abspath $(PARCA_BIN))) $(GO) test -count=1 -v -run 'TestPyroscope|TestParca' ./store/
+	@$(MAKE) --no-print-directory notebooks-stores
+
+# store-pyroscope and store-parca serve a local store holding the fleet's
+# profiles (notebooks/fleet.ipynb) until Ctrl-C, to try load pyroscope://.
+store-pyroscope: pyroscope
+	$(GO) run ./tests/stores/fleet -pyroscope $(PYROSCOPE_BIN) -addr 127.0.0.1:4040
+store-parca: parca
+	$(GO) run ./tests/stores/fleet -parca $(PARCA_BIN) -addr 127.0.0.1:7070
 
 # browser opens the classic Notebook in headless Chromium and works through a
 # new proflens notebook and the tour like a person (tests/browser/notebook.js);

@@ -23,6 +23,11 @@ const module = "github.com/proflens/proflens"
 // analysis/formats imports every format, for programs that read them all;
 // analysis/gen writes generated profiles as pprof. Only the kernel and the
 // binary need formats: the later stages work on the model.
+//
+// store (profiles from Pyroscope and Parca) reads the stores' pprof answers
+// with analysis and analysis/pprof, beside the loaders; the kernel uses it.
+// store/storetest starts real stores for the tests, and tests/... holds
+// test tools (tests/stores/fleet) that use it.
 var groups = map[string][]string{
 	"internal":          {"internal"},
 	"analysis":          {"analysis", "internal"},
@@ -34,8 +39,10 @@ var groups = map[string][]string{
 	"phase":             {"phase", "compaction", "analysis", "internal"},
 	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
-	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
-	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
+	"store":             {"store", "format", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "store", "formats", "format", "analysis", "internal"},
+	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "store", "formats", "format", "analysis", "internal"},
+	"tests":             {"tests", "store", "format", "analysis", "internal"},
 }
 
 // thirdParty says which groups, or which packages, may import a module
@@ -188,6 +195,12 @@ func TestProblems(t *testing.T) {
 		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 1},
 		{"phase", []string{module + "/plotting", "example.com/x"}, 2},
 		{"cmd/proflens", []string{module + "/kernel", module + "/kernel/jupyter", "log/slog"}, 0},
+		{"store", []string{module + "/analysis", module + "/analysis/pprof"}, 0},
+		{"store", []string{module + "/kernel"}, 1},
+		{"store/storetest", []string{module + "/store", "github.com/google/pprof/profile"}, 1},
+		{"kernel", []string{module + "/store"}, 0},
+		{"tests/stores/fleet", []string{module + "/store/storetest", module + "/analysis/pprof"}, 0},
+		{"tests/stores/fleet", []string{module + "/kernel"}, 1},
 		{"tools/x", nil, 1},
 	}
 	for _, tt := range tests {
@@ -203,7 +216,7 @@ func TestGroup(t *testing.T) {
 		"analysis": "analysis", "analysis/pprof": "format", "analysis/pprof/x": "format", "analysis/formats": "formats",
 		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
-		"internal/version": "internal", "tools": "",
+		"internal/version": "internal", "tools": "", "store": "store", "store/storetest": "store", "tests/stores/fleet": "tests",
 	} {
 		if got := group(rel); got != want {
 			t.Errorf("group(%q) = %q, want %q", rel, got, want)

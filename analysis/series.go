@@ -48,6 +48,12 @@ func Series(name string, parts []*Profile) (*Profile, error) {
 	return series(context.Background(), name, parts, DefaultLimits)
 }
 
+// SeriesContext is Series within limits (zero fields mean their
+// defaults), stopping soon after ctx ends.
+func SeriesContext(ctx context.Context, name string, parts []*Profile, limits Limits) (*Profile, error) {
+	return series(ctx, name, parts, limits.orDefault())
+}
+
 func series(ctx context.Context, name string, parts []*Profile, limits Limits) (*Profile, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("series %s: no profiles", name)

@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/store"
 )
 
 var loadCommand = &Command{
@@ -21,13 +21,24 @@ var loadCommand = &Command{
 		"Without `as NAME` the name comes from the file name, made unique. " +
 		"The loaded profile becomes the current one; the answer is its summary (see `info`). " +
 		"The max- options bound the model, so that a small file cannot take the machine's memory; " +
-		"a profile past one is refused with an error naming the option to raise.",
-	Args: []Arg{{Name: "PATH", Doc: "file, glob, or demo:NAME", Kind: KindFile}},
+		"a profile past one is refused with an error naming the option to raise. " +
+		"A store URL reads a continuous-profiling store (Grafana Pyroscope, Parca): " +
+		"`pyroscope://HOST:PORT/TYPE{label=\"value\"} from=T to=T` loads the merge of the matching profiles, " +
+		"and with `step=D` a series of one merged profile per step, read by phases and timeline like any series. " +
+		"Times are RFC 3339, Unix seconds, or relative (now-1h). `pyroscope://HOST:PORT` alone lists the store's " +
+		"profile types and labels, which Tab then completes. A series that stops part way keeps the steps fetched.",
+	Args: []Arg{{Name: "PATH", Doc: "file, glob, demo:NAME, or a store: pyroscope://HOST:PORT/QUERY, parca://HOST:PORT/QUERY",
+		Kind: KindFile, Complete: completeStore}},
 	Options: []Option{
 		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
 			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
 		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
-		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
+		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB); from a store, on the bytes of all steps", Default: "2GiB"},
+		{Name: "from", Doc: "a store: start of the range (RFC 3339, Unix seconds, now-1h)"},
+		{Name: "to", Doc: "a store: end of the range, excluded"},
+		{Name: "step", Doc: "a store: one profile per step (a series), e.g. 5m", Kind: KindDuration},
+		{Name: "max-steps", Doc: "a store: cap on the steps of a series", Default: "1000"},
+		{Name: "timeout", Doc: "a store: how long one request may take", Default: "30s", Kind: KindDuration},
 		{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
 		{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
 		{Name: "max-depth", Doc: "cap on frames in one stack", Default: "65536"},
@@ -58,6 +69,14 @@ func runLoad(c *Call) error {
 		{"max-stack-frames", &opts.Limits.StackFrames}, {"max-labels", &opts.Limits.Labels}} {
 		if *m.dst, err = parseCount(c.Opt(m.opt)); err != nil {
 			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
+		}
+	}
+	if store.IsURL(src) {
+		return loadStore(c, src, opts)
+	}
+	for _, o := range storeOptions {
+		if c.Has(o) {
+			return c.Usagef("%s= reads a store: load pyroscope://HOST:PORT/QUERY or parca://HOST:PORT/QUERY", o)
 		}
 	}
 	prog, size := loadProgress(c, src)
@@ -151,16 +170,4 @@ func defaultName(src string) string {
 		name = "p" + name
 	}
 	return name
-}
-
-// uniqueName returns name, or name2, name3... when it is taken.
-func uniqueName(s *Session, name string) string {
-	if s.Get(name) == nil {
-		return name
-	}
-	for i := 2; ; i++ {
-		if n := name + strconv.Itoa(i); s.Get(n) == nil {
-			return n
-		}
-	}
 }

@@ -3,10 +3,12 @@ package kernel
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/store"
 )
 
 // Loaded is a profile in the session, with everything the user has set on it.
@@ -39,6 +41,9 @@ type Session struct {
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
+	// stores holds what each store listed held, for completion
+	// (storecatalog.go).
+	stores map[string]*store.Catalog
 }
 
 // NewSession returns an empty session resolving paths against dir.
@@ -91,4 +96,16 @@ func (s *Session) Names() []string {
 		return slices.Clone(*p)
 	}
 	return nil
+}
+
+// uniqueName returns name, or name2, name3... when it is taken.
+func uniqueName(s *Session, name string) string {
+	if s.Get(name) == nil {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := name + strconv.Itoa(i); s.Get(n) == nil {
+			return n
+		}
+	}
 }
