@@ -1,0 +1,69 @@
+package analysis
+
+// Blueprint is the data of a Profiling Blueprint (seed 004): one box per
+// node of a call tree (or of a compacted view of one), as tall as its
+// inclusive value and as wide as its call count (on a log scale), callers
+// above callees. Patterns finds the paper's visual patterns in it. Boxes
+// are in pre-order, a box's callees in drawing order.
+type Blueprint struct {
+	Boxes  []Box
+	Roots  []int32     // indices into Boxes, in drawing order
+	Value  ValueType   // what Total measures
+	Counts CountSource // where Calls come from
+	// Timed says a box's callees are in the order they were first called;
+	// otherwise (the recording has no time order) heaviest first.
+	Timed bool
+}
+
+// Box is one box of a Blueprint.
+type Box struct {
+	Name   string
+	Node   int32   // the node it stands for, in the caller's numbering (a view's node id)
+	Parent int32   // index into Blueprint.Boxes, -1 for a root
+	Kids   []int32 // indices into Blueprint.Boxes, in drawing order
+	Total  int64   // inclusive value: the box's height
+	Calls  int64   // times entered: the box's width; 0 when never seen entered
+	First  int64   // when it was first entered (ns since the start), -1 when unknown
+	// Recursive is, for a call back into a function already on its call
+	// path (an ancestor box of the same name), that ancestor's index: the
+	// paper's crossing edge. -1 otherwise.
+	Recursive int32
+	Mutates   Mutation
+}
+
+// Mutation says whether a box's function modifies its receiver or its
+// arguments, the paper's grey (mutates) and yellow (does not) shading.
+// Profiles do not carry it; a side file can (Mutations).
+type Mutation int8
+
+const (
+	MutationUnknown Mutation = iota
+	Mutates
+	Pure
+)
+
+// Hidden reports whether box i is inside a recursive call: below a box
+// whose call goes back up, so that it is not drawn (its values are in the
+// ancestor's already).
+func (b *Blueprint) Hidden(i int32) bool {
+	for p := b.Boxes[i].Parent; p >= 0; p = b.Boxes[p].Parent {
+		if b.Boxes[p].Recursive >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// MarkRecursion sets each box's Recursive: the nearest ancestor with the
+// same name, or -1. Time is the boxes times their depth.
+func (b *Blueprint) MarkRecursion() {
+	for i := range b.Boxes {
+		b.Boxes[i].Recursive = -1
+		for p := b.Boxes[i].Parent; p >= 0; p = b.Boxes[p].Parent {
+			if b.Boxes[p].Name == b.Boxes[i].Name {
+				b.Boxes[i].Recursive = p
+				break
+			}
+		}
+	}
+}
