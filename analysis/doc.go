@@ -5,10 +5,11 @@
 // Profile and its Tree are immutable once built.
 //
 // Formats live in packages of their own under analysis/ (pprof, folded,
-// perf, hprof, dtrace, v8, chrome, speedscope, gotrace, callgrind). Each
-// registers itself with RegisterFormat from init, as image/png registers
-// with image; Load and Parse sniff the content and hand it to the format
-// that takes it. A program imports the formats it reads, or
-// analysis/formats for all of them. Formats import analysis and never each other; what several share
+// perf, hprof, dtrace, v8, chrome, speedscope, gotrace, jfr, firefox,
+// macsample, callgrind). Each registers
+// itself with RegisterFormat from init, as image/png registers with image;
+// Load and Parse sniff the content and hand it to the format that takes it.
+// A program imports the formats it reads, or analysis/formats for all of
+// them. Formats import analysis and never each other; what several share
 // is in analysis/internal (text, jsonprof, cpuprofile).
 package analysis
