@@ -26,7 +26,8 @@ type Box struct {
 	First  int64   // when it was first entered (ns since the start), -1 when unknown
 	// Recursive is, for a call back into a function already on its call
 	// path (an ancestor box of the same name), that ancestor's index: the
-	// paper's crossing edge. -1 otherwise.
+	// paper's crossing edge goes from this box's caller back up to it. -1
+	// otherwise.
 	Recursive int32
 	Mutates   Mutation
 }
@@ -41,18 +42,6 @@ const (
 	Mutates
 	Pure
 )
-
-// Hidden reports whether box i is inside a recursive call: below a box
-// whose call goes back up, so that it is not drawn (its values are in the
-// ancestor's already).
-func (b *Blueprint) Hidden(i int32) bool {
-	for p := b.Boxes[i].Parent; p >= 0; p = b.Boxes[p].Parent {
-		if b.Boxes[p].Recursive >= 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // MarkRecursion sets each box's Recursive: the nearest ancestor with the
 // same name, or -1. Time is the boxes times their depth.

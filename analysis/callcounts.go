@@ -103,3 +103,16 @@ func FirstEntries(t *Tree) ([]int64, bool) {
 	}
 	return first, true
 }
+
+// Noun is what counts from source s count: "calls", or "objects" and
+// "contentions" for the second value types, which count on call paths
+// through a node rather than entries into it.
+func Noun(s CountSource) string {
+	switch s {
+	case CountObjects:
+		return "objects"
+	case CountContentions:
+		return "contentions"
+	}
+	return "calls"
+}

@@ -16,6 +16,10 @@ type Pattern struct {
 	Evidence map[string]any // the numbers the rule read, by name
 }
 
+// PatternNames names the patterns as the paper does.
+var PatternNames = map[string]string{"A": "sequential calls", "B": "indirection", "C": "sporadic execution",
+	"D": "multiple execution", "E": "immediate value", "F": "recursion"}
+
 // PatternOptions are the rules' tolerances; DefaultPatternOptions has
 // their defaults.
 type PatternOptions struct {
@@ -36,9 +40,8 @@ type PatternOptions struct {
 var DefaultPatternOptions = PatternOptions{Tolerance: 0.1, Ratio: 10, Min: 0.01}
 
 // The rules, for a box a and its callees (H is a box's total, its height;
-// W its call count, its width; ≈ is Tolerance; "far" is Ratio). Boxes
-// inside a recursive call are not drawn and not read; a callee that is a
-// recursive call takes part in F only.
+// W its call count, its width; ≈ is Tolerance; "far" is Ratio). A callee
+// that is a recursive call takes part in F only.
 //
 //	A sequential calls (at a; related: its callees): a has two callees or
 //	  more, none recursive; their heights add up to a's (ΣH ≥ (1 −
@@ -55,7 +58,8 @@ var DefaultPatternOptions = PatternOptions{Tolerance: 0.1, Ratio: 10, Min: 0.01}
 //	  a and takes little time (H(b) ≤ Tolerance × H(a)).
 //	F recursion (at r; related: the call path from r down to the call
 //	  back to r, that call included): a box calls back into r, an
-//	  ancestor of the same name.
+//	  ancestor of the same name that is not itself such a call (one F per
+//	  recursion, not one per level).
 //
 // Patterns G to I of the paper (non-altering delegation, chains, time
 // consuming delegation) need to know which functions mutate their
@@ -74,13 +78,15 @@ func (b *Blueprint) Patterns(o PatternOptions) []Pattern {
 	var out []Pattern
 	for i := range b.Boxes {
 		a := int32(i)
-		if b.Boxes[a].Recursive >= 0 || b.Hidden(a) || float64(b.Boxes[a].Total) < min {
+		if float64(b.Boxes[a].Total) < min {
 			continue
 		}
 		out = append(out, b.callerPatterns(a, o)...)
 		for _, k := range b.Boxes[a].Kids {
-			if b.Boxes[k].Recursive >= 0 {
-				out = append(out, b.recursion(k))
+			if r := b.Boxes[k].Recursive; r >= 0 {
+				if b.Boxes[r].Recursive < 0 {
+					out = append(out, b.recursion(k))
+				}
 			} else {
 				out = append(out, b.calleePatterns(a, k, o)...)
 			}

@@ -64,8 +64,8 @@ func TestPatternRules(t *testing.T) {
 		{"no E: b not little", "main 100 1\n  a 50 1\n    b 6 50", ""},
 		{"F", "main 100 1\n  a 50 1\n    b 30 1\n      a 10 2", "F a [b a]"},
 		{"F, direct", "main 100 1\n  fib 50 1\n    fib 49 176", "F fib [fib]"},
-		// Boxes inside a recursive call are not drawn: b and its callee are not read.
-		{"inside recursion", "main 100 1\n  a 50 1\n    a 49 3\n      b 48 3\n        c 47 3", "F a [a]"},
+		// One F per recursion, at its outermost box; the boxes inside are read as any others.
+		{"inside recursion", "main 100 1\n  a 50 1\n    a 49 3\n      a 48 9\n        c 47 90", "F a [a]; D c [a]"},
 		// Below 1% of the total, no caller is read.
 		{"min", "main 1000 1\n  a 600 1\n  x 9 1\n    y 9 1", ""},
 		{"ordered by height", "main 100 1\n  a 60 1\n    b 57 1\n  c 40 1\n    d 39 1", "A main [a c]; B a [b]; B c [d]"},

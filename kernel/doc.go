@@ -19,8 +19,8 @@
 // Commands use shared helpers only, never each other's code: options.go,
 // filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
 // phases.go, phaseshow.go, writefile.go, output.go, progress.go,
-// settings.go (TestCommandFilesStandAlone checks it). Adding a command is
-// one new file and one line in commands.go.
+// settings.go, blueprints.go (TestCommandFilesStandAlone checks it).
+// Adding a command is one new file and one line in commands.go.
 //
 // Around the commands, the interpreter expands parameters ($NAME, set by
 // the set command or given in the environment; expand.go) in every
