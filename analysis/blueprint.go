@@ -29,6 +29,11 @@ type Box struct {
 	// paper's crossing edge goes from this box's caller back up to it. -1
 	// otherwise.
 	Recursive int32
+	// Recursion counts the calls of a function from itself that the box
+	// holds: a compacted node takes in the nodes below it with its own name,
+	// so direct recursion (fib calling fib) is inside one box. It is drawn
+	// as a crossing edge from the box back to itself.
+	Recursion int64
 	Mutates   Mutation
 }
 

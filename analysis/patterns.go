@@ -59,7 +59,8 @@ var DefaultPatternOptions = PatternOptions{Tolerance: 0.1, Ratio: 10, Min: 0.01}
 //	F recursion (at r; related: the call path from r down to the call
 //	  back to r, that call included): a box calls back into r, an
 //	  ancestor of the same name that is not itself such a call (one F per
-//	  recursion, not one per level).
+//	  recursion, not one per level); or r calls itself inside its own box
+//	  (Box.Recursion; related: r).
 //
 // Patterns G to I of the paper (non-altering delegation, chains, time
 // consuming delegation) need to know which functions mutate their
@@ -82,6 +83,10 @@ func (b *Blueprint) Patterns(o PatternOptions) []Pattern {
 			continue
 		}
 		out = append(out, b.callerPatterns(a, o)...)
+		if n := b.Boxes[a].Recursion; n > 0 {
+			out = append(out, Pattern{Letter: "F", Box: a, Related: []int32{a}, Evidence: map[string]any{
+				"calls": n, "depth": 1, "height": b.Boxes[a].Total}})
+		}
 		for _, k := range b.Boxes[a].Kids {
 			if r := b.Boxes[k].Recursive; r >= 0 {
 				if b.Boxes[r].Recursive < 0 {

@@ -32,6 +32,15 @@ func blueprintOf(spec string) *Blueprint {
 	return b
 }
 
+// TestPatternSelfRecursion: a box holding calls of itself is F.
+func TestPatternSelfRecursion(t *testing.T) {
+	b := blueprintOf("main 100 1\n  fib 60 1")
+	b.Boxes[1].Recursion = 176
+	if got := patternLines(b, b.Patterns(DefaultPatternOptions)); got != "F fib [fib]" {
+		t.Errorf("Patterns = %q, want F fib [fib]", got)
+	}
+}
+
 // patternLines renders patterns as "LETTER box [related]".
 func patternLines(b *Blueprint, ps []Pattern) string {
 	var out []string

@@ -82,22 +82,25 @@ func patternsNote(c *Call, bp *plotting.Blueprint, shown, all int) string {
 	return s + fmt.Sprintf("; tolerance=%s ratio=%s min=%s", c.Opt("tolerance"), c.Opt("ratio"), c.Opt("min"))
 }
 
-// why says in words what the rule of p read; "n" is what the counts count
-// (calls, objects, contentions).
+// why says in words what the rule of p read; noun is what the counts
+// count (calls, objects, contentions).
 func why(b *analysis.Blueprint, p analysis.Pattern) string {
 	box, vt, noun := &b.Boxes[p.Box], b.Value, analysis.Noun(b.Counts)
 	amount := func(x int64) string { return analysis.FormatValue(x, vt.Unit) }
 	switch p.Letter {
 	case "A":
-		return fmt.Sprintf("its callees take %s of its %s, each with its %d %s", amount(p.Evidence["callees_height"].(int64)), amount(box.Total), box.Calls, noun)
+		return fmt.Sprintf("its callees take %s of its %s, each with as many %s as it (%d)", amount(p.Evidence["callees_height"].(int64)), amount(box.Total), noun, box.Calls)
 	case "B":
 		return fmt.Sprintf("its one callee is as tall (%s of %s), with as many %s (%d)", amount(p.Evidence["callee_height"].(int64)), amount(box.Total), noun, box.Calls)
 	case "C":
-		return fmt.Sprintf("%d %s, its caller %d", box.Calls, noun, b.Boxes[p.Related[0]].Calls)
+		return fmt.Sprintf("%s %d, its caller's %d", noun, box.Calls, b.Boxes[p.Related[0]].Calls)
 	case "D":
 		return fmt.Sprintf("%g times its caller's %s, as tall (%s of %s)", p.Evidence["ratio"], noun, amount(box.Total), amount(b.Boxes[p.Related[0]].Total))
 	case "E":
 		return fmt.Sprintf("%g times its caller's %s, %s of its %s", p.Evidence["ratio"], noun, amount(box.Total), amount(b.Boxes[p.Related[0]].Total))
 	}
-	return fmt.Sprintf("called back %d× through %d call%s", p.Evidence["calls"], p.Evidence["depth"], plural(p.Evidence["depth"].(int)))
+	if len(p.Related) == 1 && p.Related[0] == p.Box {
+		return fmt.Sprintf("calls itself (%s %d)", noun, p.Evidence["calls"])
+	}
+	return fmt.Sprintf("called back through %d call%s (%s %d)", p.Evidence["depth"], plural(p.Evidence["depth"].(int)), noun, p.Evidence["calls"])
 }

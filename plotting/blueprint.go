@@ -228,7 +228,7 @@ func (c *blueprintPainter) box(i int32) {
 		if s := l.fit(b.W - 4); s != "" && b.H >= fontSize+2 {
 			c.centred(x+b.W/2, y+b.H/2, 0, s)
 		}
-	case b.W >= fontSize+2:
+	case b.W >= 9: // a rotated label needs the height of its letters
 		if s := l.fit(b.H - 6); s != "" {
 			c.text(x+b.W/2+fontSize*0.35, y+b.H-3, -90, "start", s)
 		}
@@ -261,38 +261,45 @@ func (c *blueprintPainter) boxFill(i int32) string {
 }
 
 // recursion draws each recursive call as an edge from the bottom of its
-// caller back up to the top of the ancestor it calls, bowing out to the
-// right, with an arrowhead and a tooltip.
+// caller back up to the top of the box it calls again (an ancestor, or the
+// caller itself for the recursion inside a box), bowing out to the right,
+// with an arrowhead and a tooltip.
 func (c *blueprintPainter) recursion() {
 	c.printf(`<defs><marker id="b-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#c0392b"/></marker></defs>` + "\n")
-	for i, b := range c.blocks {
+	noun, src := analysis.Noun(c.bp.Boxes.Counts), c.bp.Boxes.Counts
+	for i := range c.blocks {
 		it := &c.p.Items[i]
 		if len(it.Nodes) != 1 {
 			continue
 		}
-		for _, k := range c.bx(it.Nodes[0]).Kids {
+		bx := c.bx(it.Nodes[0])
+		if bx.Recursion > 0 {
+			c.crossing(int32(i), int32(i), fmt.Sprintf("recursion (pattern F): %s calls itself\n%s %s (%s), inside this box",
+				it.Name, noun, countText(bx.Recursion), src))
+		}
+		for _, k := range bx.Kids {
 			kb := &c.bp.Boxes.Boxes[k]
 			if kb.Recursive < 0 {
 				continue
 			}
-			a, ok := c.itemOf[c.bp.Boxes.Boxes[kb.Recursive].Node]
-			if !ok {
-				continue
+			anc := &c.bp.Boxes.Boxes[kb.Recursive]
+			if a, ok := c.itemOf[anc.Node]; ok {
+				c.crossing(int32(i), a, fmt.Sprintf("recursion (pattern F): %s calls back %s\n%s %s (%s)\nits %s %s is inside %s's",
+					it.Name, anc.Name, noun, countText(kb.Calls), src, c.bp.Boxes.Value.Type, Amount(kb.Total, c.bp.Boxes.Value), anc.Name))
 			}
-			q := c.blocks[a]
-			x0, y0 := margin+b.X+b.W/2, c.top+b.Y+b.H
-			x1, y1 := margin+q.X+q.W*0.75, c.top+q.Y
-			bow := math.Max(x0, x1) + 2*blueprintGapX + 0.1*(y0-y1)
-			c.printf(`<g class="pl-rec"><title>%s</title><path d="M%.2f %.2fC%.2f %.2f %.2f %.2f %.2f %.2f" fill="none" stroke="#c0392b" stroke-width="1.5" marker-end="url(#b-arrow)"/></g>`+"\n",
-				esc(c.recursionTip(it.Name, kb)), x0, y0, bow, y0+blueprintGapY, bow, y1-blueprintGapY, x1, y1)
 		}
 	}
 }
 
-func (c *blueprintPainter) recursionTip(caller string, kb *analysis.Box) string {
-	anc := &c.bp.Boxes.Boxes[kb.Recursive]
-	return fmt.Sprintf("recursion (pattern F): %s calls back %s\n%s %s (%s)\nits %s %s is inside %s's",
-		caller, anc.Name, analysis.Noun(c.bp.Boxes.Counts), countText(kb.Calls), c.bp.Boxes.Counts, c.bp.Boxes.Value.Type, Amount(kb.Total, c.bp.Boxes.Value), anc.Name)
+// crossing draws an edge from the bottom of item from back up to the top
+// of item to.
+func (c *blueprintPainter) crossing(from, to int32, tip string) {
+	b, q := c.blocks[from], c.blocks[to]
+	x0, y0 := margin+b.X+b.W/2, c.top+b.Y+b.H
+	x1, y1 := margin+q.X+q.W*0.75, c.top+q.Y
+	bow := math.Max(x0, x1) + 2*blueprintGapX + 0.1*(y0-y1)
+	c.printf(`<g class="pl-rec"><title>%s</title><path d="M%.2f %.2fC%.2f %.2f %.2f %.2f %.2f %.2f" fill="none" stroke="#c0392b" stroke-width="1.5" marker-end="url(#b-arrow)"/></g>`+"\n",
+		esc(tip), x0, y0, bow, y0+blueprintGapY, bow, y1-blueprintGapY, x1, y1)
 }
 
 // tip is a box's tooltip: the usual lines (name, totals, handle,

@@ -96,6 +96,9 @@ func boxLines(b *analysis.Blueprint) string {
 		if bx.Recursive >= 0 {
 			fmt.Fprintf(&out, " ↻%s", b.Boxes[bx.Recursive].Name)
 		}
+		if bx.Recursion > 0 {
+			fmt.Fprintf(&out, " ↻×%d", bx.Recursion)
+		}
 		out.WriteString("\n")
 		for _, k := range bx.Kids {
 			walk(k, depth+1)
@@ -123,6 +126,13 @@ func TestBlueprintOf(t *testing.T) {
 		"  walk 90 ×1\n    visit 80 ×1\n      walk 70 ×1 ↻walk\n"
 	if got := boxLines(bp.Boxes); got != want {
 		t.Errorf("program:\n%swant:\n%s", got, want)
+	}
+	// fib calling fib is one compacted node: its three calls from itself are
+	// its recursion, its one call from main its count.
+	fib := record(call{"main", 0, 100, []call{{"fib", 1, 90, []call{{"fib", 2, 40, []call{{"fib", 3, 10, nil}}}, {"fib", 41, 80, nil}}}}})
+	_, bp = blueprintOfProfile(t, fib, 99)
+	if got, want := boxLines(bp.Boxes), "main 100 ×1\n  fib 89 ×1 ↻×3\n"; got != want {
+		t.Errorf("fib:\n%swant:\n%s", got, want)
 	}
 }
 

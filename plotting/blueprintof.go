@@ -25,7 +25,9 @@ type Blueprint struct {
 // compacted node in pre-order, its height the node's total. A node's call
 // count is the sum of the counts c gives its highest members (the call-tree
 // nodes where the compacted node is entered: the calls into the group from
-// outside it); first (per call-tree node, when the recording has time
+// outside it); its Recursion, the counts of its members called by a
+// member of the same name (direct recursion, which compaction folds into
+// the node); first (per call-tree node, when the recording has time
 // order, else nil) orders callees by their first call, else they keep the
 // view's order (heaviest first). mutations, when not nil, gives per frame
 // id whether it mutates (analysis.Mutations); a node combines its members'.
@@ -46,8 +48,11 @@ func BlueprintOf(v *compaction.View, c analysis.Counts, first []int64, mutations
 			if t == nil || c.Calls == nil {
 				break
 			}
-			if pa := t.Parent[m]; pa < 0 || v.NodeOf(pa) != i {
+			switch pa := t.Parent[m]; {
+			case pa < 0 || v.NodeOf(pa) != i:
 				bx.Calls += c.Calls[m]
+			case t.Name(pa) == t.Name(m):
+				bx.Recursion += c.Calls[m]
 			}
 			if first != nil && first[m] >= 0 && (bx.First < 0 || first[m] < bx.First) {
 				bx.First = first[m]
