@@ -15,10 +15,14 @@ var ErrNoCounts = errors.New("no call counts: a sampled profile without times sa
 
 // CallCounts returns how many times each node of t was entered, for a
 // picture of value type v (an index into the profile's ValueTypes), from
-// the best source the profile has, and which:
+// the best source the profile has, and which. base is the profile that t's
+// was filtered from (Profile.Filter), or t's own:
 //   - CountEvents: the entries of an evented recording (EntryCounts);
 //   - CountCallgrind: the calls= lines of a callgrind file (its "calls"
-//     value type holds each call path's count);
+//     value type holds each call path's count, on the path's own sample:
+//     a node counts the samples of base whose leaf frame is still its
+//     frame, so that a path whose leaf a filter hides does not add its
+//     count to its caller's);
 //   - CountObjects: a heap profile's objects value type, the one paired
 //     with v (alloc_space → alloc_objects, inuse_space → inuse_objects);
 //     a node's count is then the objects allocated on call paths through
@@ -29,10 +33,10 @@ var ErrNoCounts = errors.New("no call counts: a sampled profile without times sa
 //     (EntryCounts), a lower bound.
 //
 // A profile with none of them gives ErrNoCounts.
-func CallCounts(t *Tree, v int) (Counts, error) {
+func CallCounts(t *Tree, base *Profile, v int) (Counts, error) {
 	p := t.Profile
 	if c := p.ValueIndex("calls"); c >= 0 && p.Format == "callgrind" {
-		return Counts{Source: CountCallgrind, Calls: append([]int64(nil), t.Self[c]...)}, nil
+		return Counts{Source: CountCallgrind, Calls: pathCounts(t, base, c)}, nil
 	}
 	if len(p.Calls) > 0 {
 		c, _ := EntryCounts(t)
@@ -45,6 +49,21 @@ func CallCounts(t *Tree, v int) (Counts, error) {
 		return c, nil
 	}
 	return Counts{}, ErrNoCounts
+}
+
+// pathCounts sums value c of the samples of base on the nodes of t where
+// their stacks end, when a stack still ends with its own leaf frame there
+// (base and t's profile share samples, frames and stack ids).
+func pathCounts(t *Tree, base *Profile, c int) []int64 {
+	calls := make([]int64, t.Len())
+	for i := range base.Samples {
+		s := &base.Samples[i]
+		st := base.Stacks.At(s.Stack)
+		if n := t.StackNode[s.Stack]; n >= 0 && len(st) > 0 && t.Frame[n] == st[len(st)-1] {
+			calls[n] += base.Value(s, c)
+		}
+	}
+	return calls
 }
 
 // countType returns the value type of p that counts what v measures, and

@@ -3,6 +3,9 @@ package analysis_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
@@ -23,7 +26,7 @@ func TestCallCountsOfHeap(t *testing.T) {
 		value, counts string
 		sum           int64
 	}{{"inuse_space", "inuse_objects", 73788}, {"alloc_space", "alloc_objects", 83487}, {"alloc_objects", "alloc_objects", 83487}} {
-		got, err := analysis.CallCounts(tree, p.ValueIndex(c.value))
+		got, err := analysis.CallCounts(tree, p, p.ValueIndex(c.value))
 		if err != nil || got.Source != analysis.CountObjects {
 			t.Fatalf("CallCounts(%s) = %v, %v; want objects", c.value, got.Source, err)
 		}
@@ -64,16 +67,58 @@ func TestCallCountsSources(t *testing.T) {
 		{timed(), analysis.CountStackDiffs, 2},
 	} {
 		tree := analysis.NewTree(c.p)
-		got, err := analysis.CallCounts(tree, c.p.DefaultValue)
+		got, err := analysis.CallCounts(tree, c.p, c.p.DefaultValue)
 		if err != nil || got.Source != c.want || got.Calls[tree.Roots[0]] != c.root {
 			t.Errorf("%s: CallCounts = %s, %v, root %d; want %s, root %d", c.p.Format, got.Source, err, got.Calls[tree.Roots[0]], c.want, c.root)
 		}
 	}
 	b := analysis.NewBuilder("cpu", analysis.ValueType{Type: "samples", Unit: "count"})
 	b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "f"})}), []int64{1}, 0, false, "", nil)
-	if _, err := analysis.CallCounts(analysis.NewTree(b.Finish()), 0); !errors.Is(err, analysis.ErrNoCounts) {
+	p := b.Finish()
+	if _, err := analysis.CallCounts(analysis.NewTree(p), p, 0); !errors.Is(err, analysis.ErrNoCounts) {
 		t.Errorf("CallCounts of a sampled profile: %v, want ErrNoCounts", err)
 	}
+}
+
+// TestCallgrindCountsUnderFilters: hiding a callgrind function drops its
+// count (its callees keep theirs, now below its caller), where adding the
+// "calls" values of the samples would give its count to its caller.
+func TestCallgrindCountsUnderFilters(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "cg.out", []byte("events: Ir\nfn=main\n1 5\ncfn=plt\ncalls=3 1\n1 30\n"+
+		"fn=plt\n1 3\ncfn=f\ncalls=3 1\n1 27\nfn=f\n1 27\n"), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    analysis.Filter
+		want string
+	}{
+		{analysis.Filter{}, "main=1 main;plt=3 main;plt;f=3"},
+		{analysis.Filter{Hide: regexp.MustCompile("^plt$")}, "main=1 main;f=3"},
+		{analysis.Filter{Ignore: regexp.MustCompile("^f$")}, "main=1 main;plt=3"},
+	} {
+		tree := analysis.NewTree(p.Filter(c.f))
+		got, err := analysis.CallCounts(tree, p, 0)
+		if err != nil || countLines(tree, got) != c.want {
+			t.Errorf("CallCounts under %s = %s, %v; want %s", c.f, countLines(tree, got), err, c.want)
+		}
+	}
+}
+
+// countLines renders counts as "path=n" for the nodes with a count.
+func countLines(t *analysis.Tree, c analysis.Counts) string {
+	var out []string
+	for n, k := range c.Calls {
+		if k == 0 {
+			continue
+		}
+		var names []string
+		for a := int32(n); a >= 0; a = t.Parent[a] {
+			names = append([]string{t.Name(a)}, names...)
+		}
+		out = append(out, fmt.Sprintf("%s=%d", strings.Join(names, ";"), k))
+	}
+	return strings.Join(out, " ")
 }
 
 // recording is main calling f at 10 and g at 30.

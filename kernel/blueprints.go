@@ -31,7 +31,7 @@ const maxMutationFile = 16 << 20
 // patterns found with the call's tolerance, ratio and min.
 func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
 	l, v, t := c.Profile(), c.View(), c.Tree()
-	counts, err := analysis.CallCounts(t, c.Value())
+	counts, err := analysis.CallCounts(t, l.Profile, c.Value())
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}

@@ -77,7 +77,7 @@ func blueprintOfProfile(t *testing.T, p *analysis.Profile, g int) (*compaction.V
 	t.Helper()
 	tree := analysis.NewTree(p)
 	v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
-	c, err := analysis.CallCounts(tree, 0)
+	c, err := analysis.CallCounts(tree, p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestBlueprintMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := analysis.CallCounts(tree, 0)
+	c, _ := analysis.CallCounts(tree, p, 0)
 	for _, g := range []int{1, 99} {
 		v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
 		var got []string

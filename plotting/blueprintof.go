@@ -27,7 +27,7 @@ type Blueprint struct {
 // nodes where the compacted node is entered: the calls into the group from
 // outside it); its Recursion, the counts of its members called by a
 // member of the same name (direct recursion, which compaction folds into
-// the node); first (per call-tree node, when the recording has time
+// the node; for counts of calls only, not of objects or contentions); first (per call-tree node, when the recording has time
 // order, else nil) orders callees by their first call, else they keep the
 // view's order (heaviest first). mutations, when not nil, gives per frame
 // id whether it mutates (analysis.Mutations); a node combines its members'.
@@ -36,6 +36,8 @@ type Blueprint struct {
 func BlueprintOf(v *compaction.View, c analysis.Counts, first []int64, mutations []analysis.Mutation) *analysis.Blueprint {
 	t := v.Tree
 	b := &analysis.Blueprint{Value: valueType(v), Counts: c.Source, Timed: first != nil}
+	// objects and contentions count on call paths, not entries: no recursion
+	entries := analysis.Noun(c.Source) == "calls"
 	box := make(map[int32]int32, v.After) // view node → box
 	for _, i := range v.Preorder() {
 		n := v.Nodes[i]
@@ -51,7 +53,7 @@ func BlueprintOf(v *compaction.View, c analysis.Counts, first []int64, mutations
 			switch pa := t.Parent[m]; {
 			case pa < 0 || v.NodeOf(pa) != i:
 				bx.Calls += c.Calls[m]
-			case t.Name(pa) == t.Name(m):
+			case entries && t.Name(pa) == t.Name(m):
 				bx.Recursion += c.Calls[m]
 			}
 			if first != nil && first[m] >= 0 && (bx.First < 0 || first[m] < bx.First) {
