@@ -49,15 +49,35 @@ const (
 )
 
 // MarkRecursion sets each box's Recursive: the nearest ancestor with the
-// same name, or -1. Time is the boxes times their depth.
+// same name, or -1. It walks the boxes depth first, keeping the boxes of
+// the current path by name: time is linear in the boxes.
 func (b *Blueprint) MarkRecursion() {
-	for i := range b.Boxes {
-		b.Boxes[i].Recursive = -1
-		for p := b.Boxes[i].Parent; p >= 0; p = b.Boxes[p].Parent {
-			if b.Boxes[p].Name == b.Boxes[i].Name {
-				b.Boxes[i].Recursive = p
-				break
-			}
+	onPath := map[string][]int32{} // name → the boxes of that name on the current path
+	type visit struct {
+		box  int32
+		exit bool
+	}
+	var stack []visit
+	for i := len(b.Roots) - 1; i >= 0; i-- {
+		stack = append(stack, visit{box: b.Roots[i]})
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		box := &b.Boxes[v.box]
+		same := onPath[box.Name]
+		if v.exit {
+			onPath[box.Name] = same[:len(same)-1]
+			continue
+		}
+		box.Recursive = -1
+		if len(same) > 0 {
+			box.Recursive = same[len(same)-1]
+		}
+		onPath[box.Name] = append(same, v.box)
+		stack = append(stack, visit{box: v.box, exit: true})
+		for k := len(box.Kids) - 1; k >= 0; k-- {
+			stack = append(stack, visit{box: box.Kids[k]})
 		}
 	}
 }
