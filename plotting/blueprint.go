@@ -120,7 +120,7 @@ type blueprintPainter struct {
 	bp     *Blueprint
 	src    *blueprintSource
 	blocks []Block
-	itemOf map[int32]int32  // view node → item
+	itemOf map[int32]int32  // view node → item, for the drawn ones
 	badges map[int32]string // view node → pattern letters
 	top    float64          // y of the first row
 }
@@ -133,7 +133,7 @@ type blueprintPainter struct {
 // colour.
 func paintBlueprint(w io.Writer, p *Pic, o Options) error {
 	bp := o.Blueprint
-	src := newBlueprintSource(bp.Boxes, o.Roots)
+	src := newBlueprintSource(bp, o.Roots)
 	calls := func(it *Item) int64 {
 		if len(it.Nodes) == 0 {
 			return 0
@@ -351,5 +351,5 @@ func countText(n int64) string {
 
 // blueprintFor is the blueprint kind's source: the boxes below o.Roots.
 func blueprintFor(o *Options, _ *compaction.View) source {
-	return newBlueprintSource(o.Blueprint.Boxes, o.Roots)
+	return newBlueprintSource(o.Blueprint, o.Roots)
 }

@@ -172,7 +172,7 @@ func TestBlueprintLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := newBlueprintSource(bp.Boxes, nil)
+	src := newBlueprintSource(bp, nil)
 	calls := func(it *Item) int64 { return bp.Boxes.Boxes[src.box[it.Nodes[0]]].Calls }
 	s := scalesOf(p, bp, calls)
 	if s.height != 1000 || s.width != blueprintCalls {

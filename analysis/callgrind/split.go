@@ -3,8 +3,15 @@ package callgrind
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 )
+
+// splitter divides totals (split), reusing its buffers.
+type splitter struct {
+	rem   []float64
+	order []int
+}
 
 // split divides total into integers proportional to parts that add up to
 // total exactly (the largest remainder method: each part gets the floor of
@@ -12,9 +19,10 @@ import (
 // part first on ties). When total equals the sum of the parts, each part
 // gets itself. When the parts sum to zero, the first part gets everything.
 // Negative numbers (xdebug's memory deltas) are shared in floating point,
-// then rounded the same way.
-func split(total int64, parts []int64) []int64 {
-	out := make([]int64, len(parts))
+// then rounded the same way. It writes the shares into out (as long as
+// parts).
+func (sp *splitter) split(total int64, parts, out []int64) {
+	clear(out)
 	var sum int64
 	neg := total < 0
 	for _, p := range parts {
@@ -23,15 +31,15 @@ func split(total int64, parts []int64) []int64 {
 	}
 	switch {
 	case len(parts) == 0:
-		return out
+		return
 	case sum == total:
 		copy(out, parts)
-		return out
+		return
 	case sum == 0:
 		out[0] = total
-		return out
+		return
 	}
-	rem := make([]float64, len(parts)) // remainders, as fractions of a unit
+	rem := sp.buffers(len(parts)) // remainders, as fractions of a unit
 	left := total
 	for i, p := range parts {
 		if neg {
@@ -45,10 +53,7 @@ func split(total int64, parts []int64) []int64 {
 		}
 		left -= out[i]
 	}
-	order := make([]int, len(parts))
-	for i := range order {
-		order[i] = i
-	}
+	order := sp.order
 	sort.SliceStable(order, func(a, b int) bool { return rem[order[a]] > rem[order[b]] })
 	for k := 0; left > 0 && len(order) > 0; k = (k + 1) % len(order) {
 		out[order[k]]++
@@ -58,7 +63,15 @@ func split(total int64, parts []int64) []int64 {
 		out[order[len(order)-1-k]]--
 		left++
 	}
-	return out
+}
+
+// buffers readies the remainders and the order for n parts.
+func (sp *splitter) buffers(n int) []float64 {
+	sp.rem, sp.order = slices.Grow(sp.rem[:0], n)[:n], slices.Grow(sp.order[:0], n)[:n]
+	for i := range sp.order {
+		sp.order[i] = i
+	}
+	return sp.rem
 }
 
 // ratio is a scale factor num/den for call counts.

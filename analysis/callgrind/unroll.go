@@ -3,6 +3,7 @@ package callgrind
 import (
 	"container/heap"
 	"fmt"
+	"slices"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -87,6 +88,9 @@ type unroller struct {
 	frames []int32 // per function, its frame id, -1 until interned
 	values []int64
 	path   []int32
+	splitter
+	parts, out [][]int64 // buffers of shares
+	col, got   []int64
 }
 
 // entry is a call path entering a cycle, waiting to be expanded.
@@ -207,7 +211,7 @@ func (u *unroller) unrollCycle(e *entry, plan []step) {
 // each member in plan order, its self cost, then each call leaving the
 // cycle from it. It returns one cost vector per part.
 func (u *unroller) shares(budget []int64, plan []step) [][]int64 {
-	var parts [][]int64
+	parts := u.parts[:0]
 	for _, s := range plan {
 		if s.leaf {
 			continue
@@ -219,19 +223,23 @@ func (u *unroller) shares(budget []int64, plan []step) [][]int64 {
 			}
 		}
 	}
-	out := make([][]int64, len(parts))
+	nv := len(budget)
+	flat := make([]int64, len(parts)*nv) // the shares, part after part: what the queued calls keep
+	out := slices.Grow(u.out[:0], len(parts))[:len(parts)]
 	for i := range out {
-		out[i] = make([]int64, len(budget))
+		out[i] = flat[i*nv : (i+1)*nv : (i+1)*nv]
 	}
-	col := make([]int64, len(parts))
+	col, got := slices.Grow(u.col[:0], len(parts))[:len(parts)], slices.Grow(u.got[:0], len(parts))[:len(parts)]
 	for v := range budget {
 		for i := range parts {
 			col[i] = parts[i][v]
 		}
-		for i, x := range split(budget[v], col) {
+		u.split(budget[v], col, got)
+		for i, x := range got {
 			out[i][v] = x
 		}
 	}
+	u.parts, u.out, u.col, u.got = parts, out, col, got
 	return out
 }
 
