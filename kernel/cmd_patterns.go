@@ -22,7 +22,8 @@ var patternsCommand = &Command{
 		"a loop in a.\n" +
 		"- **E immediate value** (at b): b is called far more times than a and takes little time (at most " +
 		"tolerance of a's height).\n" +
-		"- **F recursion** (at a): a box calls back into a, an ancestor of the same name.\n\n" +
+		"- **F recursion** (at a): a box calls back into a, an ancestor of the same name; or a calls itself (direct " +
+		"recursion, which compaction folds into one box).\n\n" +
 		"Only callers with at least `min` of the total are read. Patterns G-I of the paper need to know which " +
 		"functions mutate their receiver, which profiles do not record (see `blueprint mutating=`). The JSON is " +
 		"`{\"counts\": SOURCE, \"patterns\": [{\"pattern\", \"node\", \"related\", \"evidence\"}]}`: the compacted " +
