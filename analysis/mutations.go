@@ -26,7 +26,7 @@ func Mutations(m *Mapping, t *Tree) ([]Mutation, error) {
 			return nil, fmt.Errorf("%s: entity %q: a mutation file has the entities %s and %s only", m.Name, e, EntityMutates, EntityPure)
 		}
 	}
-	em := m.Apply(t)
+	em := m.Apply(t.Profile)
 	kinds := make([]Mutation, len(em.Names))
 	for i, name := range em.Names {
 		kinds[i] = map[string]Mutation{EntityMutates: Mutates, EntityPure: Pure}[name]
