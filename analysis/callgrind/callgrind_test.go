@@ -221,8 +221,8 @@ func TestSniff(t *testing.T) {
 }
 
 // TestPathBudget: a chain of 40 diamonds unrolls into 2^40 call paths;
-// under max-samples=500 the heaviest are expanded, the rest keep their
-// callees' cost, and every total is kept.
+// under max-samples=500, or max-stack-frames=3000, the heaviest are
+// expanded, the rest keep their callees' cost, and every total is kept.
 func TestPathBudget(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("events: Ir\n")
@@ -240,11 +240,20 @@ func TestPathBudget(t *testing.T) {
 		}
 	}
 	p := load(t, "diamonds.out", b.String(), analysis.LoadOptions{Limits: analysis.Limits{Samples: 500}})
-	if len(p.Samples) > 500 || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "more than 500 call paths") {
+	if len(p.Samples) > 500 || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "(500 paths, 20000000 stack frames)") {
 		t.Fatalf("%d samples, warnings %q; want at most 500 and one warning", len(p.Samples), p.Warnings)
 	}
 	if got, want := p.Total(0), int64(6*n); got != want {
 		t.Errorf("total %d, want %d", got, want)
+	}
+	// The same under max-stack-frames=3000: deep paths cost more.
+	p = load(t, "diamonds.out", b.String(), analysis.LoadOptions{Limits: analysis.Limits{StackFrames: 3000}})
+	frames := 0
+	for _, st := range p.Stacks.All() {
+		frames += len(st)
+	}
+	if frames > 3000 || len(p.Warnings) != 1 || p.Total(0) != int64(6*n) {
+		t.Errorf("%d stack frames, warnings %q, total %d; want at most 3000, one warning, %d", frames, p.Warnings, p.Total(0), 6*n)
 	}
 }
 

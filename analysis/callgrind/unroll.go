@@ -47,8 +47,9 @@ import (
 //
 // A call graph can unroll into exponentially many call paths. Nodes are
 // expanded heaviest first (by the first event), and past maxPaths nodes (or
-// the load's max-samples) the rest are not expanded: such a node keeps its
-// whole budget as self cost, and the profile says so in a warning.
+// the load's max-samples, or its max-stack-frames) the rest are not
+// expanded: such a node keeps its whole budget as self cost, and the
+// profile says so in a warning.
 const maxPaths = 1_000_000
 
 // unroll builds the profile of g (see above): one sample per call path,
@@ -59,8 +60,9 @@ func unroll(in *analysis.Input, g *graph) *analysis.Profile {
 		types = append(types, analysis.ValueType{Type: e, Unit: "count"})
 	}
 	b := in.NewBuilder(append(types, Calls)...)
-	u := &unroller{g: g, b: b, max: int(min(maxPaths, in.Limits().Samples)), frames: make([]int32, len(g.funcs)),
-		values: make([]int64, len(types)+1)}
+	l := in.Limits()
+	u := &unroller{g: g, b: b, max: int(min(maxPaths, l.Samples)), maxFrames: int(l.StackFrames),
+		frames: make([]int32, len(g.funcs)), values: make([]int64, len(types)+1)}
 	for i := range u.frames {
 		u.frames[i] = -1
 	}
@@ -88,6 +90,9 @@ type unroller struct {
 	frames []int32 // per function, its frame id, -1 until interned
 	values []int64
 	path   []int32
+	// usedFrames bounds the stack frames of the nodes made and waiting,
+	// which must stay within the load's max-stack-frames.
+	usedFrames, maxFrames int
 	splitter
 	parts, out [][]int64 // buffers of shares
 	col, got   []int64
@@ -99,6 +104,7 @@ type entry struct {
 	fn     int32   // the function entered
 	budget []int64 // inclusive cost per event
 	calls  int64
+	depth  int   // of the node it makes: 1 for a root
 	scale  ratio // of the counts of the calls made below: calls over the calls entering the cycle
 	seq    int64
 }
@@ -108,7 +114,7 @@ type entry struct {
 func (u *unroller) roots() {
 	for _, c := range u.cycles {
 		if c.inCalls == 0 && isZero(c.inCost) {
-			u.push(&entry{parent: -1, fn: c.members[0], budget: c.cost, calls: 1, scale: one})
+			u.push(&entry{parent: -1, fn: c.members[0], budget: c.cost, calls: 1, scale: one, depth: 1})
 			continue
 		}
 		rest := make([]int64, len(c.cost))
@@ -116,7 +122,7 @@ func (u *unroller) roots() {
 			rest[i] = max(0, c.cost[i]-c.inCost[i])
 		}
 		if !isZero(rest) {
-			u.push(&entry{parent: -1, fn: c.members[0], budget: rest, calls: 1, scale: share(rest, c.cost)})
+			u.push(&entry{parent: -1, fn: c.members[0], budget: rest, calls: 1, scale: share(rest, c.cost), depth: 1})
 		}
 	}
 }
@@ -145,11 +151,14 @@ func (u *unroller) push(e *entry) {
 	e.seq = u.seq
 	u.seq++
 	u.used++
+	u.usedFrames += e.depth
 	heap.Push(&u.queue, e)
 }
 
 // expand makes the nodes of one entry into a cycle and queues the calls
-// that leave it; past the node budget, the entry becomes one node.
+// that leave it; past the budget of nodes or of stack frames (counted
+// high: every node as deep as the deepest could be), the entry becomes one
+// node.
 func (u *unroller) expand(e *entry) {
 	plan := u.plan(e.fn)
 	leaving := 0 // calls leaving the cycle: entries to queue
@@ -162,12 +171,14 @@ func (u *unroller) expand(e *entry) {
 			}
 		}
 	}
-	if u.used-1+len(plan)+leaving > u.max {
+	frames := len(plan)*(e.depth+len(plan)) - e.depth // the plan's nodes, less the entry's reservation
+	if u.used-1+len(plan)+leaving > u.max || u.usedFrames+frames+leaving*(e.depth+len(plan)) > u.maxFrames {
 		u.folded++
 		u.node(e.parent, e.fn, e.budget, e.calls)
 		return
 	}
 	u.used += len(plan) - 1
+	u.usedFrames += frames
 	u.unrollCycle(e, plan)
 }
 
@@ -176,11 +187,14 @@ func (u *unroller) expand(e *entry) {
 func (u *unroller) unrollCycle(e *entry, plan []step) {
 	shares, scale := u.shares(e.budget, plan), e.scale
 	nodes := make([]int32, len(plan)) // stack ids
-	k := 0                            // next share
+	depth := make([]int, len(plan))
+	k := 0 // next share
 	for i, s := range plan {
 		parent, calls := e.parent, e.calls
+		depth[i] = e.depth
 		if s.parent >= 0 {
 			parent, calls = nodes[s.parent], scale.of(u.g.edges[s.via].calls)
+			depth[i] = depth[s.parent] + 1
 		}
 		self := make([]int64, len(e.budget))
 		if !s.leaf {
@@ -201,7 +215,7 @@ func (u *unroller) unrollCycle(e *entry, plan []step) {
 			budget, n := shares[k], scale.of(u.g.edges[ed].calls)
 			k++
 			if n != 0 || !isZero(budget) {
-				u.push(&entry{parent: nodes[i], fn: to, budget: budget, calls: n, scale: ratio{n, u.cycles[u.comp[to]].inCalls}})
+				u.push(&entry{parent: nodes[i], fn: to, budget: budget, calls: n, scale: ratio{n, u.cycles[u.comp[to]].inCalls}, depth: depth[i] + 1})
 			}
 		}
 	}
@@ -278,7 +292,7 @@ func (u *unroller) node(parent, fn int32, self []int64, calls int64) int32 {
 // and totals that disagree with the file's.
 func (u *unroller) warn() {
 	if u.folded > 0 {
-		u.b.Warn(fmt.Sprintf("the call graph unrolls into more than %d call paths: %d calls, the lightest, were not expanded and count their callees' cost as their own", u.max, u.folded))
+		u.b.Warn(fmt.Sprintf("the call graph unrolls into more call paths than a profile holds here (%d paths, %d stack frames): %d calls, the lightest, were not expanded and count their callees' cost as their own", u.max, u.maxFrames, u.folded))
 	}
 	if t := u.g.totals; t != nil {
 		self := make([]int64, len(u.g.events))
