@@ -19,10 +19,13 @@ TESTPREFIX := $(abspath $(BUILD)/prefix)
 TESTENV    := JUPYTER_PATH=$(TESTPREFIX)/share/jupyter PROFLENS_BIN=$(abspath $(BIN))
 
 # Every package a fresh Debian machine needs, in one place (.ci/run installs
-# CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing).
+# CI_PKGS; make demo installs JUPYTER_PKGS when jupyter is missing). valgrind
+# and gcc record the callgrind files analysis/callgrind's tests check
+# against callgrind_annotate.
 JUPYTER_PKGS := jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient \
                 python3-jupyter-kernel-test jupyter-console
-CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq python3-jupyter-server chromium fonts-dejavu-core fonts-liberation make git ca-certificates
+CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq python3-jupyter-server chromium fonts-dejavu-core fonts-liberation make git ca-certificates \
+                valgrind gcc libc6-dev
 # npm packages for browser tests, pinned, installed into $(BUILD)/node by
 # make npm-install (.ci/run runs it and exports NODE_PATH; make browser
 # installs them when playwright-core is missing). playwright-core brings no

@@ -12,6 +12,8 @@ var commands = []*Command{
 	topCommand, treeCommand,
 	// ProfVis: granularity, the compacted tree and its pictures.
 	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
+	// Profiling Blueprint: boxes sized by time and calls, and their patterns.
+	blueprintCommand, patternsCommand,
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.

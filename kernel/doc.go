@@ -19,10 +19,9 @@
 // Commands use shared helpers only, never each other's code: options.go,
 // filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
 // phases.go, phaseshow.go, avid.go, writefile.go, output.go, progress.go,
-// settings.go, stores.go and storecatalog.go (load's profile stores:
-// fetching, listing, completion); TestCommandFilesStandAlone checks it.
-// Adding a command is
-// one new file and one line in commands.go.
+// settings.go, blueprints.go, stores.go and storecatalog.go (load's profile
+// stores: fetching, listing, completion); TestCommandFilesStandAlone checks
+// it. Adding a command is one new file and one line in commands.go.
 //
 // Around the commands, the interpreter expands parameters ($NAME, set by
 // the set command or given in the environment; expand.go) in every

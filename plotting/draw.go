@@ -13,6 +13,9 @@ const (
 	LayoutRadial = "radial" // ProfVis's semi-circular fan
 	LayoutTree   = "tree"   // a top-down tidy tree
 	LayoutFlame  = "flame"  // an icicle: width ∝ total, depth = call depth
+	// LayoutBlueprint is the Profiling Blueprint: height ∝ total, width ∝
+	// log calls; it needs Options.Blueprint.
+	LayoutBlueprint = "blueprint"
 
 	OrderName   = "name"   // siblings alphabetical (FlameGraph, pprof)
 	OrderWeight = "weight" // heaviest first (speedscope's left heavy)
@@ -46,6 +49,10 @@ type Options struct {
 	// members: what an expand or compact split or merged) are outlined and
 	// fade in, ProfVis's animation between states in a still picture.
 	Since *compaction.View
+	// Blueprint is what LayoutBlueprint draws besides the view: its boxes'
+	// counts, patterns and scales; nil draws every box with an unknown
+	// count.
+	Blueprint *Blueprint
 
 	kind *Kind // Layout's, set by check
 }
@@ -121,6 +128,9 @@ func (o *Options) check(v *compaction.View) error {
 	default:
 		return fmt.Errorf("draw: unknown order %q: want name or weight", o.Order)
 	}
+	if k.Name == LayoutBlueprint && o.Blueprint == nil {
+		o.Blueprint = &Blueprint{Boxes: BlueprintOf(v, analysis.Counts{}, nil, nil)}
+	}
 	if o.Inverted && !k.Inverts {
 		return fmt.Errorf("draw: inverted is for the %s layout only", orList(inverting()))
 	}
@@ -139,7 +149,10 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 		roots = v.Roots
 	}
 	var src source = &topDown{v: v, roots: roots}
-	if o.Inverted {
+	switch {
+	case o.kind.source != nil:
+		src = o.kind.source(o, v)
+	case o.Inverted:
 		src = newBottomUp(v, roots)
 	}
 	var scale int64

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/proflens/proflens/compaction"
 )
 
 // A Kind is one kind of picture of a compacted tree: the name that asks for
@@ -25,6 +27,9 @@ type Kind struct {
 	// for every kind: Options.MaxNodes, DefaultMaxBytes.)
 	MinShare float64
 	Paint    func(w io.Writer, p *Pic, o Options) error
+	// source, when set, is what the kind selects from (by default the
+	// view top-down, or bottom-up when inverted).
+	source func(o *Options, v *compaction.View) source
 }
 
 // kinds is every kind of picture of a compacted tree, the default first.
@@ -32,6 +37,7 @@ var kinds = []Kind{
 	{Name: LayoutRadial, Title: "radial view", Order: OrderWeight, MinShare: 1 / (math.Pi * radialRadius), Paint: paintRadial},
 	{Name: LayoutTree, Title: "tree", Order: OrderWeight, MinShare: 1.0 / 100, Paint: paintTree},
 	{Name: LayoutFlame, Title: "icicle", Order: OrderName, Inverts: true, MinShare: 0.5 / flameWidth, Paint: paintFlame},
+	{Name: LayoutBlueprint, Title: "blueprint", Order: OrderWeight, MinShare: 1.0 / 1000, Paint: paintBlueprint, source: blueprintFor},
 }
 
 // Kinds returns the names of the kinds of picture, the default first.

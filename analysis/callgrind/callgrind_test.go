@@ -1,0 +1,292 @@
+package callgrind
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/internal/testprof"
+)
+
+// load parses a callgrind file given as text.
+func load(t *testing.T, name, data string, opts analysis.LoadOptions) *analysis.Profile {
+	t.Helper()
+	if opts.Format == "" {
+		opts.Format = "callgrind"
+	}
+	p, err := analysis.Parse(context.Background(), name, []byte(data), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testprof.Check(t, name, p)
+	return p
+}
+
+// dump renders the call tree of p, one node a line in pre-order: its path,
+// its total and self cost in the first event, and its call count.
+func dump(p *analysis.Profile) string {
+	t := analysis.NewTree(p)
+	calls := p.ValueIndex(Calls.Type)
+	var b strings.Builder
+	for n := int32(0); n < int32(t.Len()); n++ {
+		fmt.Fprintf(&b, "%s %d/%d ×%d\n", path(t, n), t.Total[0][n], t.Self[0][n], t.Self[calls][n])
+	}
+	return b.String()
+}
+
+func path(t *analysis.Tree, n int32) string {
+	var names []string
+	for ; n >= 0; n = t.Parent[n] {
+		names = append([]string{t.Name(n)}, names...)
+	}
+	return strings.Join(names, ";")
+}
+
+// The specification's extended example (with name compression): main
+// calls func1 once and func2 three times, func1 calls func2 twice. func2
+// is reached along two paths; its cost divides by the calls' own figures.
+const specExample = `# callgrind format
+events: Instructions
+fl=(1) file1.c
+fn=(1) main
+16 20
+cfn=(2) func1
+calls=1 50
+16 400
+cfi=(2) file2.c
+cfn=(3) func2
+calls=3 20
+16 400
+fn=(2)
+51 100
+cfi=(2)
+cfn=(3)
+calls=2 20
+51 300
+fl=(2)
+fn=(3)
+20 700
+`
+
+func TestSpecExample(t *testing.T) {
+	p := load(t, "spec.out", specExample, analysis.LoadOptions{})
+	want := "main 820/20 ×1\nmain;func1 400/100 ×1\nmain;func1;func2 300/300 ×2\nmain;func2 400/400 ×3\n"
+	if got := dump(p); got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	if got := p.Frames[2]; got.Name != "func2" || got.File != "file2.c" {
+		t.Errorf("func2's frame = %+v, want its file from cfi=", got)
+	}
+}
+
+// TestUnrolling: the construction of unroll.go on small graphs worked by
+// hand.
+func TestUnrolling(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"recursion contexts", // callgrind's default --separate-recs=2: f, then f'2 for deeper calls
+			"events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=1 1\n1 100\n" +
+				"fn=f\n1 30\ncfn=f'2\ncalls=2 1\n1 70\n" +
+				"fn=f'2\n1 70\ncfn=f'2\ncalls=5 1\n1 200\n",
+			"main 110/10 ×1\nmain;f 100/30 ×1\nmain;f;f 70/70 ×2\nmain;f;f;f 0/0 ×5\n"},
+		{"mutual recursion", // a and b call each other: a cycle, costed as a whole
+			"events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 60\n" +
+				"fn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\ncfn=x\ncalls=4 1\n1 8\n" +
+				"fn=b\n1 32\ncfn=a\ncalls=1 1\n1 40\n" +
+				"fn=x\n1 8\n",
+			"main 61/1 ×1\nmain;a 60/20 ×2\nmain;a;b 32/32 ×3\nmain;a;b;a 0/0 ×1\nmain;a;x 8/8 ×4\n"},
+		{"two callers", // speedscope's example: backup's callees divide by the average
+			"events: t\nfn=start\n1 0\ncfn=backup\ncalls=1 1\n1 4\n" +
+				"fn=end\n1 0\ncfn=backup\ncalls=1 1\n1 4\n" +
+				"fn=backup\n1 0\ncfn=read\ncalls=1 1\n1 4\ncfn=write\ncalls=1 1\n1 4\n" +
+				"fn=read\n1 4\nfn=write\n1 4\n",
+			"end 4/0 ×1\nend;backup 4/0 ×1\nend;backup;read 2/2 ×1\nend;backup;write 2/2 ×1\n" +
+				"start 4/0 ×1\nstart;backup 4/0 ×1\nstart;backup;read 2/2 ×1\nstart;backup;write 2/2 ×1\n"},
+		{"cost without a caller", // g ran 10 units with no recorded caller: a root for the rest
+			"events: Ir\nfn=main\n1 5\ncfn=g\ncalls=3 1\n1 30\nfn=g\n1 40\n",
+			"g 10/10 ×1\nmain 35/5 ×1\nmain;g 30/30 ×3\n"},
+		// m's cost 7 of 10 divides as 0.7, 2.1, 2.1, 2.1: the largest remainder (self's) gets
+		// the unit left; from n, 3 of 10 gives 0.3, 0.9, 0.9, 0.9, and the callees get the
+		// three units. m's calls from r are half of its calls: x's 0.5 rounds up.
+		{"uneven shares",
+			"events: Ir\nfn=r\n1 0\ncfn=m\ncalls=1 1\n1 7\ncfn=n\ncalls=1 1\n1 3\n" +
+				"fn=n\n1 0\ncfn=m\ncalls=1 1\n1 3\n" +
+				"fn=m\n1 1\ncfn=x\ncalls=1 1\n1 3\ncfn=y\ncalls=3 1\n1 3\ncfn=z\ncalls=1 1\n1 3\n" +
+				"fn=x\n1 3\nfn=y\n1 3\nfn=z\n1 3\n",
+			"r 10/0 ×1\nr;m 7/1 ×1\nr;m;x 2/2 ×1\nr;m;y 2/2 ×2\nr;m;z 2/2 ×1\nr;n 3/0 ×1\nr;n;m 3/0 ×1\nr;n;m;x 1/1 ×1\nr;n;m;y 1/1 ×2\nr;n;m;z 1/1 ×1\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := dump(load(t, "in", c.in, analysis.LoadOptions{})); got != c.want {
+				t.Errorf("tree:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestFormatDetails: subposition compression, hexadecimal, fewer costs
+// than events, fi= naming the callee's file, cob=, jumps and unknown
+// lines skipped, "totals:" checked.
+func TestFormatDetails(t *testing.T) {
+	in := `# callgrind format
+version: 1
+creator: hand
+positions: instr line
+events: Ir Dr
+thread: 2
+ob=app
+fl=main.c
+fn=main
+0x10 3 5 1
++2 +1 0x10
+jump=3 +4 *
+* *
+fi=inline.h
+cfn=helper
+calls=2 0x20 9
+* * 20 4
+fe=main.c
+cob=libc.so
+cfn=puts
+calls=1 0x30 1
++1 -1 7
+rec=2
+fl=inline.h
+fn=helper
+0x20 9 20 4
+ob=libc.so
+fl=main.c
+fn=puts
+0x30 1 7
+totals: 48 5
+`
+	p := load(t, "details.out", in, analysis.LoadOptions{})
+	if got, want := dump(p), "main 48/21 ×1\nmain;helper 20/20 ×2\nmain;puts 7/7 ×1\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+	if len(p.Warnings) != 0 || p.Total(1) != 5 || p.Thread(&p.Samples[0]) != "thread 2" {
+		t.Errorf("warnings %q, Dr total %d, thread %q; want none, 5, thread 2", p.Warnings, p.Total(1), p.Thread(&p.Samples[0]))
+	}
+	p = load(t, "bad-totals.out", strings.Replace(in, "totals: 48 5", "totals: 50 5", 1), analysis.LoadOptions{})
+	if want := "the file's totals give 50 Ir, its cost lines 48"; len(p.Warnings) != 1 || p.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", p.Warnings, want)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"events: Ir\nfn=a\n1 2 3\n", "in: line 3: expected at most 1 costs (events: [Ir]), got 2"},
+		{"events: Ir\nfn=a\n1 x\n", `in: line 3: expected a cost for Ir, got "x"`},
+		{"events: Ir\nfn=a\nq 1\n", `in: line 3: expected a cost line, a NAME=VALUE line or a "key: value" header, got "q 1"`},
+		{"events: Ir\n1 1\n", "in: line 2: expected fn= before the first cost line"},
+		{"fn=a\n1 1\n", `in: line 1: expected an "events:" line before fn=`},
+		{"events: Ir\nfn=(3)\n", "in: line 2: name (3) is used before a line defines it"},
+		{"events: Ir\nfn=a\ncalls=1 1\n", "in: line 3: expected fn= and cfn= before calls="},
+		{"events: Ir\nfn=a\ncfn=b\ncalls=1 1\n", "in: line 5: expected the cost line of the calls= on line 4 before the end of the file (truncated?)"},
+		{"events: Ir\nfn=a\ncfn=b\ncalls=1 1\nfn=b\n", `in: line 5: expected the cost line of the calls= on line 4, got "fn=b"`},
+		{"events: Ir\nfn=a\ncfn=b\ncalls=x\n", `in: line 4: expected calls=COUNT TARGET-POSITION, got calls="x"`},
+		{"events: Ir\npositions: line instr\nfn=a\n1\n", `in: line 4: expected 2 subposition(s) and costs, got "1"`},
+		{"events: Ir\nfn=a\n1x 1\n", `in: line 3: expected a subposition (N, 0xN, +N, -N or *), got "1x"`},
+		{"events: Ir\npositions: addr\n", `in: line 2: expected positions among instr, bb and line, got "addr"`},
+		{"events: Ir\nevents: Dr\n", "in: line 2: expected the events of the first part ([Ir]), got [Dr]: parts with other events are not supported"},
+		{"version: 1\n", `in: line 2: expected an "events:" line (is this a callgrind file?)`},
+		{"events: Ir\n", "in: line 2: expected at least one function (fn=) with its costs"},
+	} {
+		_, err := analysis.Parse(context.Background(), "in", []byte(c.in), analysis.LoadOptions{Format: "callgrind"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q) = %v, want %s", c.in, err, c.want)
+			continue
+		}
+		testprof.CheckError(t, "in", err)
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want bool
+	}{
+		{"# callgrind format\nversion: 1\n", true},
+		{"version: 1\ncreator: xdebug 3.0.2\ncmd: index.php\n\nevents: Time_(10ns) Memory_(bytes)\n", true},
+		{"events: Ir\nfn=main\n", true},
+		{"version: 1\ncreator: x\n", false}, // no events line in the head
+		{"main;f 1\n", false},
+		{"heap profile: 1: 2 [3: 4] @ heap/1048576\n", false},
+	} {
+		if got := sniff([]byte(c.in)); got != c.want {
+			t.Errorf("sniff(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+// TestPathBudget: a chain of 40 diamonds unrolls into 2^40 call paths;
+// under max-samples=500, or max-stack-frames=3000, the heaviest are
+// expanded, the rest keep their callees' cost, and every total is kept.
+func TestPathBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("events: Ir\n")
+	const n = 40
+	for i := 0; i < n; i++ { // f_i costs 6(n-i): 2 of its own, a_i's and b_i's
+		fmt.Fprintf(&b, "fn=f%d\n1 2\n", i)
+		for _, side := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "cfn=%s%d\ncalls=1 1\n1 %d\n", side, i, 2+3*(n-1-i))
+		}
+		for _, side := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "fn=%s%d\n1 2\n", side, i)
+			if i+1 < n {
+				fmt.Fprintf(&b, "cfn=f%d\ncalls=1 1\n1 %d\n", i+1, 3*(n-1-i))
+			}
+		}
+	}
+	p := load(t, "diamonds.out", b.String(), analysis.LoadOptions{Limits: analysis.Limits{Samples: 500}})
+	if len(p.Samples) > 500 || len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "(500 paths, 20000000 stack frames)") {
+		t.Fatalf("%d samples, warnings %q; want at most 500 and one warning", len(p.Samples), p.Warnings)
+	}
+	if got, want := p.Total(0), int64(6*n); got != want {
+		t.Errorf("total %d, want %d", got, want)
+	}
+	// The same under max-stack-frames=3000: deep paths cost more.
+	p = load(t, "diamonds.out", b.String(), analysis.LoadOptions{Limits: analysis.Limits{StackFrames: 3000}})
+	frames := 0
+	for _, st := range p.Stacks.All() {
+		frames += len(st)
+	}
+	if frames > 3000 || len(p.Warnings) != 1 || p.Total(0) != int64(6*n) {
+		t.Errorf("%d stack frames, warnings %q, total %d; want at most 3000, one warning, %d", frames, p.Warnings, p.Total(0), 6*n)
+	}
+}
+
+func TestCorpus(t *testing.T) {
+	dir := testprof.Corpus(t) + "/speedscope/sample/profiles/callgrind/"
+	for _, c := range []struct{ file, want string }{
+		{"callgrind.example.log", "main 820/20 ×1\nmain;func1 400/100 ×1\nmain;func1;func2 300/300 ×2\nmain;func2 400/400 ×3\n"},
+		{"callgrind.name-compression.log", "main 820/20 ×1\nmain;func1 400/100 ×1\nmain;func1;func2 300/300 ×2\nmain;func2 400/400 ×3\n"},
+		{"callgrind.multiple-event-types.log", "main 820/20 ×1\nmain;func1 400/100 ×1\nmain;func1;func2 300/300 ×2\nmain;func2 400/400 ×3\n"},
+		// delta's gamma is the alpha.c function (no cfl= before it): alpha calls it
+		// twice, directly and through delta.
+		{"callgrind.cfn-reset.log", "alpha 50/10 ×1\nalpha;beta 10/10 ×1\nalpha;delta 20/10 ×1\nalpha;delta;gamma 10/10 ×1\nalpha;gamma 10/10 ×1\n"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(dir + c.file)
+			if err != nil {
+				t.Skip(err)
+			}
+			p := load(t, c.file, string(data), analysis.LoadOptions{Format: "auto"})
+			if got := dump(p); got != c.want {
+				t.Errorf("tree:\n%s\nwant:\n%s", got, c.want)
+			}
+		})
+	}
+	// Its costs are "compressed" as subpositions are ("* *", "+35 -300"),
+	// which the format does not allow (callgrind_annotate reads them as 0
+	// and -300): an error, at the first.
+	data, err := os.ReadFile(dir + "callgrind.subposition-compression.log")
+	if err != nil {
+		t.Skip(err)
+	}
+	_, err = analysis.Parse(context.Background(), "sub.log", data, analysis.LoadOptions{})
+	if want := `sub.log: line 13: expected a cost for Instructions, got "*"`; err == nil || err.Error() != want {
+		t.Errorf("Parse = %v, want %s", err, want)
+	}
+}
