@@ -200,27 +200,42 @@ func threadOf(labels map[string][]string) string {
 }
 
 // guessLang names the language of a profile's function names when they
-// clearly belong to one: Go (runtime. or main. frames, or "(*T)" methods),
-// C++/Rust ("::"), the JVM (java., javax., sun., jdk. frames).
+// clearly belong to one, for the names whose shape says nothing (each frame
+// is split by its own shape first, see analysis.Split): Go (runtime. or
+// main. frames, import paths, "(*T)" methods), the JVM (java., javax.,
+// sun., jdk. frames, dotted or with slashes as JFR converters write them),
+// C++/Rust ("::"). A JVM profile holds HotSpot's C++ frames and a Go one
+// cgo frames: Go wins over the JVM, which wins over C++.
 func guessLang(names []string) analysis.Lang {
 	var goish, cpp, jvm int
 	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "runtime.") || strings.HasPrefix(n, "main.") || strings.Contains(n, ".(*"):
+		switch g := analysis.Guess(n); {
+		case strings.HasPrefix(n, "runtime.") || strings.HasPrefix(n, "main.") || g == analysis.LangGo:
 			goish++
-		case strings.Contains(n, "::"):
-			cpp++
-		case strings.HasPrefix(n, "java.") || strings.HasPrefix(n, "javax.") || strings.HasPrefix(n, "sun.") || strings.HasPrefix(n, "jdk."):
+		case g == analysis.LangJVM || isJavaPlatform(n):
 			jvm++
+		case g == analysis.LangCpp:
+			cpp++
 		}
 	}
 	switch {
-	case goish > 0 && goish >= cpp && goish >= jvm:
+	case goish > 0:
 		return analysis.LangGo
-	case cpp > 0 && cpp >= jvm:
-		return analysis.LangCpp
 	case jvm > 0:
 		return analysis.LangJVM
+	case cpp > 0:
+		return analysis.LangCpp
 	}
 	return analysis.LangAuto
+}
+
+// isJavaPlatform reports whether n is a method of the Java platform's
+// packages: java., javax., sun., jdk. (or their slash forms).
+func isJavaPlatform(n string) bool {
+	for _, p := range []string{"java", "javax", "sun", "jdk"} {
+		if rest, ok := strings.CutPrefix(n, p); ok && rest != "" && (rest[0] == '.' || rest[0] == '/') {
+			return true
+		}
+	}
+	return false
 }
