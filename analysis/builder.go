@@ -93,7 +93,8 @@ func (b *Builder) busy() bool {
 // (Source, Period, Start, Duration, Lang, DefaultValue, Warnings...).
 func (b *Builder) Profile() *Profile { return b.p }
 
-// Frame interns a frame and returns its id.
+// Frame interns a frame and returns its id. The name is cleaned first
+// (CleanName): frames whose names clean to the same are one frame.
 func (b *Builder) Frame(f Frame) int32 {
 	if b.busy() {
 		return 0
@@ -101,12 +102,19 @@ func (b *Builder) Frame(f Frame) int32 {
 	if id, ok := b.frames[f]; ok {
 		return id
 	}
+	raw := f
+	if f.Name = CleanName(f.Name); f != raw {
+		if id, ok := b.frames[f]; ok { // another hash of the same function
+			b.frames[raw] = id
+			return id
+		}
+	}
 	if b.over(int64(len(b.p.Frames))+1, b.limits.Frames, framesLimit) {
 		return 0
 	}
 	id := int32(len(b.p.Frames))
 	b.p.Frames = append(b.p.Frames, f)
-	b.frames[f] = id
+	b.frames[f], b.frames[raw] = id, id
 	return id
 }
 
