@@ -264,6 +264,11 @@ func cutAt(name string, from, to int, sep func(s string, i int) int, out []strin
 type Names struct {
 	Strings []string  // distinct elements
 	Elems   [][]int32 // per frame id: element ids, in order
+	Lang    Lang      // the profile's language, the one Split was given
+	// Common is the directory that every frame named after a path or URL
+	// lies in ("file:///Users/x/proj/"), which the views leave out of names
+	// (Short); "" when the paths share none worth leaving out.
+	Common string
 }
 
 // NewNames splits every frame name of p once.
@@ -271,7 +276,7 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 
 // newNames is NewNames that stops early, incomplete, when stop is done.
 func newNames(p *Profile, stop *interrupt) *Names {
-	n := &Names{Elems: make([][]int32, len(p.Frames))}
+	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang}
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
 		if stop.done() {
@@ -290,6 +295,7 @@ func newNames(p *Profile, stop *interrupt) *Names {
 		}
 		n.Elems[f] = e
 	}
+	n.Common = sharedDir(n)
 	return n
 }
 

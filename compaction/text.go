@@ -20,7 +20,8 @@ func (v *View) Counts() string {
 }
 
 // WriteText writes the view as an indented text tree, one compacted node a
-// line: "name [total]  (handle)", two spaces of indent per depth, children
+// line: "name [total]  (handle)" (the name without the profile's common
+// directory, analysis.Names.Short), two spaces of indent per depth, children
 // by descending total. At most max nodes are written (0: all), in
 // pre-order, followed by a line counting the rest.
 func (v *View) WriteText(w io.Writer, max int) error {
@@ -40,7 +41,11 @@ func (v *View) WriteText(w io.Writer, max int) error {
 		stack = stack[:len(stack)-1]
 		nd := v.Nodes[e.id]
 		bw.WriteString(strings.Repeat("  ", int(e.depth)))
-		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), v.Handle(e.id))
+		name := nd.Name
+		if v.Tree != nil {
+			name = v.Tree.Names.Short(name)
+		}
+		fmt.Fprintf(bw, "%s [%s]  (%s)\n", name, analysis.FormatValue(nd.Total, unit), v.Handle(e.id))
 		for k := len(nd.Children) - 1; k >= 0; k-- {
 			stack = append(stack, entry{nd.Children[k], e.depth + 1})
 		}

@@ -78,7 +78,7 @@ func runPhases(c *Call) error {
 		st.Note += "; saved to " + c.Opt("save")
 	}
 	l.Phases, l.Picture = st, svg
-	c.Out.Display(phaseTable(l.Name, st), nil)
+	c.Out.Display(phaseTable(l, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))
 	return nil
 }

@@ -136,7 +136,7 @@ func TestLabelsFollowVectors(t *testing.T) {
 	}
 	st := s.Get("one").Phases
 	for _, ph := range st.Result.Phases {
-		heavy := topNames(st.Result.Names, ph.Vector())
+		heavy := topNames(nil, st.Result.Names, ph.Vector())
 		if sorting := strings.HasPrefix(heavy, "slices"); sorting != (ph.Label == "sort") && ph.Intervals > 1 {
 			t.Errorf("phase %d (%s) has label %q", ph.ID, heavy, ph.Label)
 		}
