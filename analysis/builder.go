@@ -21,7 +21,8 @@ type Builder struct {
 	key    []byte
 	last   int64
 
-	threads map[string]int32
+	threads  map[string]int32
+	numUnits map[string]string // NumLabel: numeric label keys, their first unit
 
 	lastThread   string // the thread of the last sample added, and its id
 	lastThreadID int32
@@ -182,7 +183,7 @@ func (b *Builder) thread(thread string) int32 {
 	if thread != b.lastThread { // samples come in runs of one thread
 		t, ok := b.threads[thread]
 		if !ok {
-			b.p.threads = append(b.p.threads, thread)
+			b.p.threads = append(b.p.threads, Thread{Name: thread})
 			t = int32(len(b.p.threads))
 			b.threads[thread] = t
 		}
@@ -230,6 +231,10 @@ func (b *Builder) Grow(n int) {
 	b.p.values = slices.Grow(b.p.values, n*len(b.p.ValueTypes))
 }
 
+// Note records a note shown by load: a choice the loader made, something
+// that looks wrong in the file.
+func (b *Builder) Note(msg string) { b.p.Notes = append(b.p.Notes, msg) }
+
 // Warn records a warning shown by load.
 func (b *Builder) Warn(msg string) { b.p.Warnings = append(b.p.Warnings, msg) }
 
@@ -241,6 +246,7 @@ func (b *Builder) Finish() *Profile {
 		p.Timed = false
 	}
 	b.finishCalls()
+	p.NumLabelUnits = inferUnits(b.numUnits)
 	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p
 }

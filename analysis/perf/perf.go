@@ -14,7 +14,8 @@
 // tidied the same way (the tests check the 78 expected outputs of
 // FlameGraph's suite). The last sample counts even when the file does not end
 // with a blank line (the script drops it); samples keep their time (ns since
-// the earliest sample), their "comm-pid/tid" as Thread, and their order
+// the earliest sample), their thread "comm-pid/tid" (id tid, process comm
+// with id pid), and their order
 // (sorted by time when the file interleaves CPUs out of order);
 // and the value types are samples/count plus the event's weight.
 package perf
@@ -93,7 +94,7 @@ type perfParser struct {
 	name      string // the event named on a line without a period, for the value type
 	dropped   map[string]int
 	pname     string // root frame of the current sample; "" outside a kept sample
-	thread    string
+	thread    analysis.Thread
 	period    int64
 	time      int64
 	hasTime   bool
@@ -195,7 +196,7 @@ func (pp *perfParser) start(line string, m []string) {
 		}
 	}
 	pp.period = period
-	pp.thread = comm + "-" + pid + "/" + tid
+	pp.thread = analysis.Thread{Name: comm + "-" + pid + "/" + tid, ID: tid, Process: comm, PID: strings.Trim(pid, "?")}
 	switch {
 	case pp.o.tid:
 		pp.pname = comm + "-" + pid + "/" + tid
@@ -327,7 +328,8 @@ func (pp *perfParser) flush() {
 	} else if pp.period != pp.firstPeriod {
 		pp.mixedPeriod = true
 	}
-	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread, nil)
+	b.DescribeThread(pp.thread)
+	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread.Name, nil)
 	pp.allTimed = pp.allTimed && pp.hasTime
 	pp.pname, pp.stack = "", pp.stack[:0]
 }
