@@ -25,6 +25,7 @@ var loadCommand = &Command{
 		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
 			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
 		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+		{Name: "profile", Doc: "which recording of a file that holds several (a speedscope file's profiles): an index, a name, or all (default: the file's active one)"},
 		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB)", Default: "2GiB"},
 		{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
 		{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
@@ -48,7 +49,7 @@ func runLoad(c *Call) error {
 	if err != nil {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
-	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value"), Profile: c.Opt("profile")}
 	for _, m := range []struct {
 		opt string
 		dst *int64
