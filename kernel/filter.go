@@ -149,6 +149,8 @@ func (c *Call) View() *compaction.View {
 	}
 	l, t := c.Profile(), c.Tree()
 	switch {
+	case c.Cmd.FullNames && l.State == nil:
+		c.view = fullView(l, t, c.value)
 	case t == l.Tree && c.value == l.Value:
 		c.view = CompactedView(l)
 	case t == l.Tree:
@@ -159,21 +161,44 @@ func (c *Call) View() *compaction.View {
 	return c.view
 }
 
-// setFilter makes f the standing filter of l: its tree is rebuilt, and its
-// granularity state carried over to the new tree.
+// setFilter makes f the standing filter of l: its tree is rebuilt, and the
+// granularity state the user set carried over to the new tree.
 func setFilter(l *Loaded, f analysis.Filter) {
 	t := analysis.NewTree(l.Profile.Filter(f))
-	l.State = carryState(l.Profile, l.Tree, profileState(l), t)
-	l.Filter, l.Tree, l.View, l.Drawn = f, t, nil, nil
+	if l.State != nil {
+		l.State = carryState(l.Profile, l.Tree, l.State, t)
+	}
+	l.Filter, l.Tree, l.View, l.Drawn, l.initial, l.full = f, t, nil, nil, nil, nil
 }
 
-// profileState returns l's granularity state, making the initial one
-// (level 1 everywhere, as ProfVis starts) when there is none.
+// profileState returns the granularity state commands read: the one the
+// user set on l, else the initial one, level 1 everywhere, as ProfVis
+// starts.
 func profileState(l *Loaded) *compaction.State {
-	if l.State == nil {
-		l.State = compaction.NewState(l.Tree, 1)
+	if l.State != nil {
+		return l.State
 	}
-	return l.State
+	if l.initial == nil {
+		l.initial = compaction.NewState(l.Tree, 1)
+	}
+	return l.initial
+}
+
+// fullLevel is a level beyond every name's length: full names.
+const fullLevel = 1 << 20
+
+// fullView returns the compacted tree of t (l's tree, or l's under a
+// call's own filter) with every node at its full name, in value type v:
+// what a FullNames command reads until the user sets a level on l. l's own
+// is cached.
+func fullView(l *Loaded, t *analysis.Tree, v int) *compaction.View {
+	if t != l.Tree || v != l.Value {
+		return compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+	}
+	if l.full == nil || l.full.Tree != t || l.full.Value != v {
+		l.full = compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+	}
+	return l.full
 }
 
 // carryState returns a state of to in which each node keeps the level s

@@ -37,3 +37,36 @@ func TestOneDisplayName(t *testing.T) {
 		t.Errorf("top JSON does not give the full name: %s", top)
 	}
 }
+
+// TestFlameFullNames: right after load, flame draws full names, as top
+// and tree show them (a labelled Go profile of parca's); once a level is
+// set on the profile it draws the compacted tree that view shows. Its
+// tooltips offer expand and compact only on the profile's own state.
+func TestFlameFullNames(t *testing.T) {
+	path, err := filepath.Abs(filepath.Join("testdata", "profile-with-labels.pb.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RunForTest(t, nil, "load "+path+" as pl\nflame\nfilter thread=2764734\nflame\nlevel 1\nflame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	for i, c := range []struct {
+		at         int
+		has, hasnt string
+	}{
+		{1, "runtime.goexit [", "\nruntime ["},
+		{2, "runtime.goexit [", "\nruntime ["},
+		{4, "\nruntime [", "runtime.goexit ["},
+	} {
+		text := "\n" + b[c.at]["text/plain"].(string)
+		if !strings.Contains(text, c.has) || strings.Contains(text, c.hasnt) {
+			t.Errorf("flame %d: want %q and no %q in\n%.600s", i, c.has, c.hasnt, text)
+		}
+		svg := b[c.at]["image/svg+xml"].(string)
+		if offers := strings.Contains(svg, "expand pl "); offers != (i == 2) {
+			t.Errorf("flame %d: tooltips offer expand: %v", i, offers)
+		}
+	}
+}
