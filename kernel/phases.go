@@ -75,6 +75,10 @@ func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
 	}
 	applyLabels(st)
 	st.Note = phaseNote(c.Subject(), st, len(seed), run.using)
+	if run.opts.Interval == 0 && !v.Series && v.Len() > 0 {
+		_, why := phase.DefaultInterval(c.Tree().Profile)
+		st.Note += "; the interval is the default, for " + why + " (interval=D sets another)"
+	}
 	return st, nil
 }
 

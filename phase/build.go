@@ -12,12 +12,18 @@ import (
 )
 
 // DefaultIntervals is about how many intervals Build cuts a timed profile
-// into when no interval length is given.
+// into when no interval length is given, unless it has too few samples for
+// that (MinSamples).
 const DefaultIntervals = 200
+
+// MinSamples is about how many samples the default interval length puts
+// in an interval on average, at least: with fewer, the interval vectors
+// are noise, and a short run gives dozens of phases.
+const MinSamples = 20
 
 // Options are the user's choices for Build.
 type Options struct {
-	Interval     int64 // interval length in ns; 0 picks a round length giving about DefaultIntervals
+	Interval     int64 // interval length in ns; 0 picks DefaultInterval
 	Count        Count
 	Value        int // value type weighting self and total counts
 	MaxIntervals int // most intervals to cut; 0 for DefaultMaxIntervals
@@ -152,7 +158,7 @@ func (b *builder) grid(t0, t1 int64) (step, n int64, err error) {
 	span := max(t1-t0, 0)
 	step = b.o.Interval
 	if step == 0 {
-		step = RoundInterval(span / DefaultIntervals)
+		step, _ = DefaultInterval(b.t.Profile)
 	}
 	n = span/step + 1
 	if limit := int64(b.o.MaxIntervals); n > limit {
@@ -174,6 +180,27 @@ func (b *builder) addRange(lo, hi int) error {
 		}
 	}
 	return b.pace.step(1)
+}
+
+// DefaultInterval returns the interval length Build cuts a timed profile
+// into when none is given, and why, in words: the round length (1, 2 or 5
+// times a power of ten) nearest to the one giving DefaultIntervals
+// intervals, or, when that would leave intervals of fewer than MinSamples
+// samples on average, the round length nearest to the one giving
+// MinSamples samples an interval.
+func DefaultInterval(p *analysis.Profile) (ns int64, why string) {
+	n := len(p.Samples)
+	if n == 0 {
+		return 1, "no samples"
+	}
+	span := max(p.Samples[n-1].Time-p.Samples[0].Time, 1)
+	ns = RoundInterval(span / DefaultIntervals)
+	why = fmt.Sprintf("about %d intervals over %v", DefaultIntervals, time.Duration(span))
+	if bySamples := RoundInterval(int64(float64(span) * MinSamples / float64(n))); bySamples > ns {
+		ns = bySamples
+		why = fmt.Sprintf("about %d samples an interval on average: %d samples over %v", MinSamples, n, time.Duration(span))
+	}
+	return ns, why
 }
 
 // roundUp returns the smallest of 1, 2 and 5 times a power of ten that is
