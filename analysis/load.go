@@ -55,6 +55,10 @@ func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 	if err := chooseValue(name, p, opts.Value); err != nil {
 		return nil, err
 	}
+	if opts.Value == "" {
+		nonZeroDefault(p)
+	}
+	notePlausibility(p)
 	return p, nil
 }
 
