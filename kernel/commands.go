@@ -15,7 +15,7 @@ var commands = []*Command{
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
 	// The session itself.
-	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
+	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
 
 func init() {

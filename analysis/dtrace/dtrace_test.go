@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
-	"github.com/proflens/proflens/analysis/folded"
+	foldedfmt "github.com/proflens/proflens/analysis/folded"
 )
 
 // TestDTraceFrames: frame lines of real DTrace outputs (the file each comes
@@ -64,7 +64,7 @@ func TestDTraceInferno(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := folded.Write(&b, p, 0); err != nil {
+			if err := foldedfmt.Write(&b, p, 0); err != nil {
 				t.Fatal(err)
 			}
 			want, err := os.ReadFile(filepath.Join("testdata", "inferno", name+"-collapsed.txt"))
@@ -138,7 +138,7 @@ var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)
 // TestDTraceStackUstack: the Rust frames of inferno's stack-ustack.txt keep
 // their generics and lose their hashes and LLVM suffixes.
 func TestDTraceStackUstack(t *testing.T) {
-	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "inferno", "stack-ustack.txt"), analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), filepath.Join("testdata", "inferno-stack-ustack.txt"), analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
