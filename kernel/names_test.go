@@ -16,7 +16,7 @@ func TestOneDisplayName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := RunForTest(t, nil, "load "+path+" as h\ntop\ntree\nlevel 2\nview\nflame\nshow")
+	rec, err := RunForTest(t, nil, "set pictures=svg\nload "+path+" as h\ntop\ntree\nlevel 2\nview\nflame\nshow")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestFlameFullNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := RunForTest(t, nil, "load "+path+" as pl\nflame\nfilter thread=2764734\nflame\nlevel 1\nflame")
+	rec, err := RunForTest(t, nil, "set pictures=svg\nload "+path+" as pl\nflame\nfilter thread=2764734\nflame\nlevel 1\nflame")
 	if err != nil {
 		t.Fatal(err)
 	}
