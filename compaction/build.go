@@ -60,7 +60,7 @@ func (e *emitter) group(w int, gi, up, upName int32) int32 {
 		if up >= e.base || e.parent.l.at(x) != up { // under a new node, its parent is new
 			e.parent.set(x, up)
 			if e.checking && e.x == nil {
-				e.x = v.violation(x, up, gr.name, upName, gr.r2)
+				e.x = v.violation(x, up, gr.name, upName, gr.r2, v.Nodes[x].seeds)
 			}
 		}
 		return x
@@ -73,7 +73,7 @@ func (e *emitter) group(w int, gi, up, upName int32) int32 {
 		e.fresh = append(e.fresh, id)
 	}
 	if e.checking && e.x == nil {
-		e.x = v.violation(id, up, gr.name, upName, gr.r2)
+		e.x = v.violation(id, up, gr.name, upName, gr.r2, g.seeds[gr.seedLo:gr.seedHi])
 	}
 	nd := &e.batch[id-e.base]
 	v.Nodes[id] = nd

@@ -269,7 +269,7 @@ func (g *grouping) absorb(gi int32) {
 		}
 		for c, end := s+1, s+t.Size[s]; c < end; {
 			f := frame[c]
-			lc := level[c>>pageShift][c&pageMask]
+			lc := max(level[c>>pageShift][c&pageMask], 1) // below 1 shows as 1 (uniformLevel)
 			if off := ix.off[f]; lc >= d && ix.off[f+1]-off >= d && ix.pre[off+d-1] == name {
 				if r2 < 0 && lc >= d+2 && ix.off[f+1]-off >= d+2 {
 					r2 = c

@@ -62,10 +62,10 @@ func (s *State) index(t *analysis.Tree) *index {
 }
 
 // Effective returns the level node n shows: its level, capped at the number
-// of elements of its name.
+// of elements of its name, and at least 1.
 func (s *State) Effective(t *analysis.Tree, n int32) int {
 	ix := s.index(t)
-	g := s.lv.at(n)
+	g := max(s.lv.at(n), 1)
 	if m := ix.levels(t.Frame[n]); g > m {
 		g = m
 	}

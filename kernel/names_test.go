@@ -70,3 +70,41 @@ func TestFlameFullNames(t *testing.T) {
 		}
 	}
 }
+
+// TestUniformSteps: on a labelled Go CPU profile (parca's), level 2, expand
+// all, compact all is taken and gives back level 2's view (it was refused:
+// "main would be coarser than its parent main.main"); level 99 shows full
+// names with no R1 note (one was printed: a function is never coarser than
+// its closure).
+func TestUniformSteps(t *testing.T) {
+	path, err := filepath.Abs(filepath.Join("testdata", "profile-with-labels.pb.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RunForTest(t, nil, "load "+path+" as pl\nlevel 2\nexpand all\ncompact all\nlevel 99\ncompact all\nexpand all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	doc := func(i int) string {
+		j, _ := json.Marshal(b[i]["application/json"])
+		return string(j)
+	}
+	if doc(1) != doc(3) || doc(1) == doc(2) {
+		t.Errorf("level 2, expand all, compact all: the view is not level 2's again")
+	}
+	if doc(4) != doc(6) || doc(4) == doc(5) {
+		t.Errorf("level 99, compact all, expand all: the view is not level 99's again")
+	}
+	// compact all after level 99 leaves every name one element short, and
+	// may make a node absorb one shortened less (runtime absorbs
+	// runtime/internal/atomic.(*Uint32)): it is taken, with a note.
+	for _, i := range []int{1, 2, 3, 4, 6} {
+		if text := b[i]["text/plain"].(string); strings.Contains(text, "note:") {
+			t.Errorf("bundle %d has a note:\n%.300s", i, text)
+		}
+	}
+	if text := b[5]["text/plain"].(string); !strings.HasPrefix(text, "note: this view breaks R2: runtime absorbs") {
+		t.Errorf("compact all after level 99: want a note on R2, got\n%.300s", text)
+	}
+}
