@@ -32,7 +32,7 @@ func runFlame(c *Call) error {
 		return err
 	}
 	if c.Has("root") {
-		r, err := c.View().Resolve(c.Opt("root"))
+		r, err := resolveTarget(c.View(), c.Opt("root"))
 		if err != nil {
 			return c.Usagef("root=%s: %v", c.Opt("root"), err)
 		}

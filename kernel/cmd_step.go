@@ -38,7 +38,7 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 func runStep(c *Call, delta int) error {
 	l := c.Profile()
 	v := CompactedView(l)
-	target, err := v.Resolve(c.Arg(0))
+	target, err := resolveTarget(v, c.Arg(0))
 	if err != nil {
 		return c.Usagef("%v", err)
 	}

@@ -10,20 +10,22 @@ import (
 // TestOneDisplayName: every view shows a frame by the same name, without
 // the directory all of the profile's paths share (here
 // /Users/example/test_project/node_modules/, in a real Hermes trace);
-// tooltips and JSON keep the full name.
+// tooltips and JSON keep the full name; a path of the names shown names a
+// node.
 func TestOneDisplayName(t *testing.T) {
 	path, err := filepath.Abs(filepath.Join("testdata", "hermes-multiple-frames.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := RunForTest(t, nil, "set pictures=svg\nload "+path+" as h\ntop\ntree\nlevel 2\nview\nflame\nshow")
+	rec, err := RunForTest(t, nil, "set pictures=svg\nload "+path+" as h\ntop\ntree\nlevel 2\nview\nflame\nshow\n"+
+		`expand "[root] > metro-runtime/src"`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const full, short = "/Users/example/test_project/node_modules/metro-runtime", "metro-runtime/src"
 	b := rec.Bundles()
 	for i, name := range []string{"top", "tree", "view", "flame", "show"} {
-		bundle := b[len(b)-5+i]
+		bundle := b[len(b)-6+i]
 		text, _ := bundle["text/plain"].(string)
 		if !strings.Contains(text, short) || strings.Contains(text, full) {
 			t.Errorf("%s text shows no %q, or the full %q:\n%s", name, short, full, text)
@@ -32,7 +34,10 @@ func TestOneDisplayName(t *testing.T) {
 			t.Errorf("%s picture: want labels %q and tooltips with the full name %q", name, short, full)
 		}
 	}
-	top, _ := json.Marshal(b[len(b)-5]["application/json"])
+	top, _ := json.Marshal(b[len(b)-6]["application/json"])
+	if text := b[len(b)-1]["text/plain"].(string); !strings.Contains(text, "metro-runtime/src/polyfills") {
+		t.Errorf("expand by the names shown: want metro-runtime/src/polyfills in\n%s", text)
+	}
 	if !strings.Contains(string(top), `"name":"beta `+full+`/src/polyfills/require.js:54:12"`) {
 		t.Errorf("top JSON does not give the full name: %s", top)
 	}
