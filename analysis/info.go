@@ -25,6 +25,7 @@ type Info struct {
 	Intervals  int // profiles in a series; 0 for a single profile
 	Threads    int // threads samples are attributed to
 	Labels     []LabelKey
+	Calls      int // calls of an evented recording; 0 for sampled data
 	Warnings   []string
 	Notes      []string
 }
@@ -34,7 +35,7 @@ func NewInfo(p *Profile, t *Tree) Info {
 	in := Info{
 		Source: p.Source, Format: p.Format, ValueTypes: p.ValueTypes, Default: p.DefaultValue,
 		Samples: len(p.Samples), Stacks: p.Stacks.Len(), Frames: len(p.Frames), Nodes: t.Len(),
-		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Warnings: p.Warnings, Notes: p.Notes,
+		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings, Notes: p.Notes,
 	}
 	if p.Intervals != nil {
 		in.Intervals = len(p.Intervals) - 1
@@ -102,6 +103,9 @@ func (in Info) Fields() []Field {
 		order = "yes"
 	}
 	f = append(f, Field{"time-ordered", order})
+	if in.Calls > 0 {
+		f = append(f, Field{"calls", strconv.Itoa(in.Calls) + " (an evented recording: exact entries and exits)"})
+	}
 	for _, n := range in.Notes {
 		f = append(f, Field{"note", n})
 	}
