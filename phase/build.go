@@ -16,14 +16,14 @@ import (
 // that (MinSamples).
 const DefaultIntervals = 200
 
-// MinSamples is about how many samples the default interval length puts
-// in an interval on average, at least: with fewer, the interval vectors
-// are noise, and a short run gives dozens of phases.
+// MinSamples is about how many samples DefaultInterval puts in an
+// interval on average, at least: with fewer, the interval vectors are
+// noise, and a short run gives dozens of phases.
 const MinSamples = 20
 
 // Options are the user's choices for Build.
 type Options struct {
-	Interval     int64 // interval length in ns; 0 picks DefaultInterval
+	Interval     int64 // interval length in ns; 0 picks a round length giving about DefaultIntervals
 	Count        Count
 	Value        int // value type weighting self and total counts
 	MaxIntervals int // most intervals to cut; 0 for DefaultMaxIntervals
@@ -158,7 +158,7 @@ func (b *builder) grid(t0, t1 int64) (step, n int64, err error) {
 	span := max(t1-t0, 0)
 	step = b.o.Interval
 	if step == 0 {
-		step, _ = DefaultInterval(b.t.Profile)
+		step = RoundInterval(span / DefaultIntervals)
 	}
 	n = span/step + 1
 	if limit := int64(b.o.MaxIntervals); n > limit {
@@ -182,12 +182,12 @@ func (b *builder) addRange(lo, hi int) error {
 	return b.pace.step(1)
 }
 
-// DefaultInterval returns the interval length Build cuts a timed profile
-// into when none is given, and why, in words: the round length (1, 2 or 5
+// DefaultInterval returns the interval length to cut a timed profile into
+// when the user gives none, and why, in words: the round length (1, 2 or 5
 // times a power of ten) nearest to the one giving DefaultIntervals
-// intervals, or, when that would leave intervals of fewer than MinSamples
-// samples on average, the round length nearest to the one giving
-// MinSamples samples an interval.
+// intervals, as Build takes for Interval 0, or, when that would leave
+// intervals of fewer than MinSamples samples on average, the round length
+// nearest to the one giving MinSamples samples an interval.
 func DefaultInterval(p *analysis.Profile) (ns int64, why string) {
 	n := len(p.Samples)
 	if n == 0 {

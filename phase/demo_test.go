@@ -16,6 +16,13 @@ import (
 // level 1 (packages: strconv, slices, crypto/…, compress/flate, runtime).
 func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 	t.Helper()
+	return demoAt(t, file, c, 0)
+}
+
+// demoAt is demo in intervals of interval ns (0: Build's default, -1:
+// DefaultInterval).
+func demoAt(t testing.TB, file string, c Count, interval int64) (*analysis.Profile, *Vectors) {
+	t.Helper()
 	path := filepath.Join("..", "notebooks", "data", file)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -26,7 +33,10 @@ func demo(t testing.TB, file string, c Count) (*analysis.Profile, *Vectors) {
 		t.Fatal(err)
 	}
 	tr := analysis.NewTree(p)
-	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Count: c})
+	if interval < 0 {
+		interval, _ = DefaultInterval(p)
+	}
+	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Count: c, Interval: interval})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +123,7 @@ func digits(ids []int32) string {
 // second recording: precision 0.56 → 0.71, ARI 0.922 → 0.804).
 func TestDefaultInterval(t *testing.T) {
 	for _, file := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
-		p, v := demo(t, file, CountSelf)
+		p, v := demoAt(t, file, CountSelf, -1)
 		ns, why := DefaultInterval(p)
 		avg := float64(len(p.Samples)) / float64(v.Len())
 		if v.Intervals[0].End-v.Intervals[0].Start != ns || avg < MinSamples/1.6 || avg > MinSamples*1.6 {
@@ -123,7 +133,7 @@ func TestDefaultInterval(t *testing.T) {
 			t.Errorf("%s: why = %q, want %q", file, why, want)
 		}
 	}
-	p, v := demo(t, "phasedemo-1.trace", CountSelf)
+	p, v := demoAt(t, "phasedemo-1.trace", CountSelf, -1)
 	r, err := Detect(t.Context(), v, DefaultParams(), nil)
 	if err != nil {
 		t.Fatal(err)
