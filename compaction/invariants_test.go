@@ -16,12 +16,10 @@ func checkInvariants(t *testing.T, v *View) {
 	t.Helper()
 	tr := v.Tree
 	seen := make([]int, tr.Len())
-	live := 0
 	for i, nd := range v.Nodes {
 		if nd == nil {
-			continue
+			t.Fatalf("node id %d of %d is a hole", i, len(v.Nodes))
 		}
-		live++
 		if !slices.IsSorted(nd.Members) || len(nd.Members) == 0 {
 			t.Errorf("node %d %s: members %v not ascending or empty", i, nd.Name, nd.Members)
 		}
@@ -69,8 +67,8 @@ func checkInvariants(t *testing.T, v *View) {
 		t.Errorf("roots' totals sum to %d, want %d", sum, want)
 	}
 	checkSiblings(t, v, v.Roots)
-	if v.After != live || v.Before != tr.Len() {
-		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), live)
+	if v.After != len(v.Nodes) || v.Before != tr.Len() {
+		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), len(v.Nodes))
 	}
 	pre := v.Preorder()
 	visits := make([]int, len(v.Nodes))
@@ -78,8 +76,8 @@ func checkInvariants(t *testing.T, v *View) {
 		visits[i]++
 	}
 	for i, k := range visits {
-		if (k == 1) != (v.Nodes[i] != nil) {
-			t.Errorf("node id %d: %d visits in pre-order, live %v", i, k, v.Nodes[i] != nil)
+		if k != 1 {
+			t.Errorf("node id %d: %d visits in pre-order", i, k)
 		}
 	}
 }
@@ -189,9 +187,13 @@ func interactions(t *testing.T, elems, want int) {
 			if k := r.IntN(v.After+1) - 1; k >= 0 {
 				target = v.Preorder()[k]
 			}
-			_, nv, err := Step(v, target, []int{-1, 1}[r.IntN(2)])
+			delta := []int{-1, 1}[r.IntN(2)]
+			_, nv, err := Step(v, target, delta)
 			if err != nil {
 				refused++
+				if clean {
+					checkRefusal(t, v, target, delta, err)
+				}
 				continue
 			}
 			if target < 0 && clean && nv.Check() != nil {
@@ -209,6 +211,25 @@ func interactions(t *testing.T, elems, want int) {
 	}
 	if nonUniform < states/3 {
 		t.Errorf("only %d of %d states are non-uniform; the walk explores too little", nonUniform, states)
+	}
+}
+
+// checkRefusal: a step refused on a view without violations names the
+// first violation in pre-order of the view it would have made, as
+// computed from scratch.
+func checkRefusal(t *testing.T, v *View, target int32, delta int, err error) {
+	t.Helper()
+	ns, changed := stepLevels(v.Tree, v.state, v, target, delta)
+	if !changed {
+		return
+	}
+	full := Compact(v.Tree, ns, v.Value)
+	x := full.Check()
+	if x == nil {
+		t.Fatalf("step refused (%v), but the view it makes breaks no rule", err)
+	}
+	if want := x.describe(full, "would be", "would absorb"); !strings.Contains(err.Error(), want) {
+		t.Fatalf("step refused with %q, want it to say %q", err, want)
 	}
 }
 
@@ -235,7 +256,7 @@ func TestUniformStepsUndo(t *testing.T) {
 				t.Fatalf("uniform step %+d after %+d refused: %v", -delta, delta, err)
 			}
 			for n := range int32(tr.Len()) {
-				if a, b := v.State().Effective(tr, n), back.State().Effective(tr, n); a != b {
+				if a, b := shown(v, n), shown(back, n); a != b {
 					t.Fatalf("node %d shows level %d, after %+d and %+d level %d", n, a, delta, -delta, b)
 				}
 			}
@@ -248,4 +269,10 @@ func TestUniformStepsUndo(t *testing.T) {
 	if pairs < 3000 {
 		t.Errorf("only %d step pairs taken", pairs)
 	}
+}
+
+// shown is the level call-tree node n shows in v: its level, at least 1
+// and at most its name's length.
+func shown(v *View, n int32) int32 {
+	return min(max(v.state.lv.at(n), 1), v.state.ix.levels(v.Tree.Frame[n]))
 }
