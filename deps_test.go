@@ -50,9 +50,11 @@ var groups = map[string][]string{
 // all.
 var thirdParty = map[string][]string{
 	"github.com/google/pprof/profile": {"analysis/pprof"},
-	"gonum.org/v1/plot":               {"plotting"},
-	"gonum.org/v1/gonum":              {"analysis", "compaction", "phase", "plotting", "kernel", "cmd"},
-	"github.com/go-zeromq/zmq4":       {"jupyter"},
+	// Demangling C++ and Rust symbols (CleanName): the library pprof uses.
+	"github.com/ianlancetaylor/demangle": {"analysis"},
+	"gonum.org/v1/plot":                  {"plotting"},
+	"gonum.org/v1/gonum":                 {"analysis", "compaction", "phase", "plotting", "kernel", "cmd"},
+	"github.com/go-zeromq/zmq4":          {"jupyter"},
 	// The Go execution trace parser (added with the phase work, commit
 	// dee62e0): the standard library has no public trace reader.
 	"golang.org/x/exp/trace": {"analysis/gotrace"},

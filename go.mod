@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
+	github.com/ianlancetaylor/demangle v0.0.0-20250417193237-f615e6bd150b
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	gonum.org/v1/plot v0.17.0
 )

@@ -21,7 +21,8 @@ type Builder struct {
 	key    []byte
 	last   int64
 
-	threads map[string]int32
+	threads  map[string]int32
+	numUnits map[string]string // NumLabel: numeric label keys, their first unit
 
 	lastThread   string // the thread of the last sample added, and its id
 	lastThreadID int32
@@ -95,7 +96,8 @@ func (b *Builder) busy() bool {
 // (Source, Period, Start, Duration, Lang, DefaultValue, Warnings...).
 func (b *Builder) Profile() *Profile { return b.p }
 
-// Frame interns a frame and returns its id.
+// Frame interns a frame and returns its id. The name is cleaned first
+// (CleanName): frames whose names clean to the same are one frame.
 func (b *Builder) Frame(f Frame) int32 {
 	if b.busy() {
 		return 0
@@ -103,12 +105,19 @@ func (b *Builder) Frame(f Frame) int32 {
 	if id, ok := b.frames[f]; ok {
 		return id
 	}
+	raw := f
+	if f.Name = CleanName(f.Name); f != raw {
+		if id, ok := b.frames[f]; ok { // another hash of the same function
+			b.frames[raw] = id
+			return id
+		}
+	}
 	if b.over(int64(len(b.p.Frames))+1, b.limits.Frames, framesLimit) {
 		return 0
 	}
 	id := int32(len(b.p.Frames))
 	b.p.Frames = append(b.p.Frames, f)
-	b.frames[f] = id
+	b.frames[f], b.frames[raw] = id, id
 	return id
 }
 
@@ -174,7 +183,7 @@ func (b *Builder) thread(thread string) int32 {
 	if thread != b.lastThread { // samples come in runs of one thread
 		t, ok := b.threads[thread]
 		if !ok {
-			b.p.threads = append(b.p.threads, thread)
+			b.p.threads = append(b.p.threads, Thread{Name: thread})
 			t = int32(len(b.p.threads))
 			b.threads[thread] = t
 		}
@@ -222,6 +231,10 @@ func (b *Builder) Grow(n int) {
 	b.p.values = slices.Grow(b.p.values, n*len(b.p.ValueTypes))
 }
 
+// Note records a note shown by load: a choice the loader made, something
+// that looks wrong in the file.
+func (b *Builder) Note(msg string) { b.p.Notes = append(b.p.Notes, msg) }
+
 // Warn records a warning shown by load.
 func (b *Builder) Warn(msg string) { b.p.Warnings = append(b.p.Warnings, msg) }
 
@@ -233,6 +246,7 @@ func (b *Builder) Finish() *Profile {
 		p.Timed = false
 	}
 	b.finishCalls()
+	p.NumLabelUnits = inferUnits(b.numUnits)
 	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p
 }

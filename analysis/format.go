@@ -35,6 +35,9 @@ type Input struct {
 	Name  string // the file as the user named it, for errors
 	Data  []byte // the content
 	Limit int64  // cap on decompressed bytes, for Gzipped (see LoadOptions.Limit)
+	// Profile is LoadOptions.Profile: which recording of a file that holds
+	// several to load.
+	Profile string
 
 	ctx      context.Context
 	cancel   context.CancelCauseFunc

@@ -23,8 +23,11 @@ type Info struct {
 	Start      time.Time
 	Timed      bool
 	Intervals  int // profiles in a series; 0 for a single profile
+	Threads    int // threads samples are attributed to
+	Labels     []LabelKey
 	Calls      int // calls of an evented recording; 0 for sampled data
 	Warnings   []string
+	Notes      []string
 }
 
 // NewInfo summarises p and its call tree t.
@@ -32,7 +35,7 @@ func NewInfo(p *Profile, t *Tree) Info {
 	in := Info{
 		Source: p.Source, Format: p.Format, ValueTypes: p.ValueTypes, Default: p.DefaultValue,
 		Samples: len(p.Samples), Stacks: p.Stacks.Len(), Frames: len(p.Frames), Nodes: t.Len(),
-		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings,
+		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings, Notes: p.Notes,
 	}
 	if p.Intervals != nil {
 		in.Intervals = len(p.Intervals) - 1
@@ -40,6 +43,7 @@ func NewInfo(p *Profile, t *Tree) Info {
 	for v := range p.ValueTypes {
 		in.Totals = append(in.Totals, p.Total(v))
 	}
+	in.Threads, in.Labels = len(p.Threads()), LabelKeys(p)
 	for _, d := range t.Depth {
 		in.MaxDepth = max(in.MaxDepth, int(d)+1)
 	}
@@ -78,6 +82,16 @@ func (in Info) Fields() []Field {
 	if in.Intervals > 0 {
 		f = append(f, Field{"profiles in series", strconv.Itoa(in.Intervals)})
 	}
+	if in.Threads > 1 {
+		f = append(f, Field{"threads", strconv.Itoa(in.Threads) + " (see threads; thread= and process= select some)"})
+	}
+	if len(in.Labels) > 0 {
+		keys := make([]string, len(in.Labels))
+		for i, k := range in.Labels {
+			keys[i] = k.String(in.Samples)
+		}
+		f = append(f, Field{"labels", strings.Join(keys, ", ") + "; tagfocus= and tagignore= select samples by them"})
+	}
 	if !in.Start.IsZero() {
 		f = append(f, Field{"start", in.Start.UTC().Format(time.RFC3339)})
 	}
@@ -91,6 +105,9 @@ func (in Info) Fields() []Field {
 	f = append(f, Field{"time-ordered", order})
 	if in.Calls > 0 {
 		f = append(f, Field{"calls", strconv.Itoa(in.Calls) + " (an evented recording: exact entries and exits)"})
+	}
+	for _, n := range in.Notes {
+		f = append(f, Field{"note", n})
 	}
 	for _, w := range in.Warnings {
 		f = append(f, Field{"warning", w})

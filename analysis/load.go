@@ -20,6 +20,10 @@ type LoadOptions struct {
 	Limit  int64  // cap on decompressed bytes; 0 means DefaultLimit
 	Value  string // preferred value type; "" keeps the format's default
 	Limits Limits // caps on the model; zero fields mean DefaultLimits
+	// Profile chooses the recording of a file that holds several (a
+	// speedscope file's profiles): an index, a name, or "all"; "" for the
+	// format's default (the file's active one).
+	Profile string
 }
 
 // Load reads the profile at path: it decompresses gzip (at most opts.Limit
@@ -51,6 +55,10 @@ func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 	if err := chooseValue(name, p, opts.Value); err != nil {
 		return nil, err
 	}
+	if opts.Value == "" {
+		nonZeroDefault(p)
+	}
+	notePlausibility(p)
 	return p, nil
 }
 
@@ -60,7 +68,7 @@ func parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	input := func(f Format, data []byte) *Input {
-		return &Input{Name: name, Data: data, Limit: capOf(opts.Limit), ctx: ctx, cancel: cancel, limits: opts.Limits, format: f.Name}
+		return &Input{Name: name, Data: data, Limit: capOf(opts.Limit), Profile: opts.Profile, ctx: ctx, cancel: cancel, limits: opts.Limits, format: f.Name}
 	}
 	if isGzip(data) {
 		for _, f := range formats {

@@ -33,7 +33,7 @@ type Frame struct {
 type Sample struct {
 	Stack  int32 // index into Profile.Stacks
 	row    int32 // its values are Profile.values[row*k:(row+1)*k], k = len(ValueTypes)
-	thread int32 // 1 + index into Profile.threads; 0: unknown
+	thread int32 // 1 + index into Profile.threads (Threads); 0: unknown
 	labels int32 // 1 + index into Profile.labelSets; 0: none
 	Time   int64 // nanoseconds since Profile.Start; meaningful when Profile.Timed
 }
@@ -104,7 +104,7 @@ type Profile struct {
 	Samples []Sample
 
 	values    []int64 // by Sample.row, len(ValueTypes) each
-	threads   []string
+	threads   []Thread
 	labelSets []map[string][]string
 
 	Period     int64
@@ -125,7 +125,15 @@ type Profile struct {
 	Calls  []Call
 	Events []Event
 
+	// NumLabelUnits gives the unit of each numeric label key (pprof's
+	// num_label), as pprof infers it; a numeric label's values are written
+	// "N" or "N unit" in Labels. Nil when the profile has none.
+	NumLabelUnits map[string]string
+
 	Warnings []string
+	// Notes say what the loader chose where the file left a choice (which
+	// of its recordings, which value type) and what looks wrong in it.
+	Notes []string
 }
 
 // ValueIndex returns the index of the value type named t, or -1.
@@ -171,7 +179,7 @@ func (p *Profile) ThreadName(id int32) string {
 	if id == 0 {
 		return ""
 	}
-	return p.threads[id-1]
+	return p.threads[id-1].Name
 }
 
 // Labels returns the labels of sample s, nil when it has none. The map is

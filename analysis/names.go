@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+	"unicode"
+)
 
 // Lang selects the name splitter for a profile's frame names.
 type Lang uint8
@@ -31,7 +35,8 @@ func (l Lang) String() string {
 	return "auto"
 }
 
-// Split cuts a frame's full name into name elements (DESIGN.md §2). The
+// Split cuts a frame's full name into name elements (DESIGN.md §2), with
+// the rules of the language its shape names, else of lang (see Guess). The
 // elements, concatenated, give the displayed full name; the first g of them,
 // concatenated, give the displayed compacted name at level g. So every element
 // after the first carries its leading separator (".Muscle", "/profile").
@@ -45,17 +50,39 @@ func (l Lang) String() string {
 // ("json/decoder.py decode:337", "https://x.org/app.js render:3:9"). No text
 // is added; only the brackets around a Python location are dropped.
 //
+// A name led by its module ("rg`std::fs::read" of DTrace,
+// "System.Private.CoreLib!System.String.Concat" of .NET,
+// "libc-2.31.so.epoll_wait" of async-profiler) has the module as its first
+// element, and the rest split by its own language (names_module.go).
+//
 // The rules per language are in names_go.go, names_jvm.go, names_cpp.go,
 // names_py.go and names_js.go.
 func Split(name string, lang Lang) []string {
 	if name == "" {
 		return []string{""}
 	}
-	if lang == LangAuto {
-		lang = Guess(name)
-	} else if (lang == LangGo || lang == LangJVM) && strings.Contains(name, "::") {
-		lang = LangCpp // a C++ or Rust frame in a Go (cgo) or JVM (perf) profile
+	if n := modulePrefix(name); n > 0 {
+		rest := name[n+1:]
+		out := append([]string{name[:n]}, splitLang(rest, frameLang(rest, lang))...)
+		out[1] = name[n:n+1] + out[1]
+		return out
 	}
+	return splitLang(name, frameLang(name, lang))
+}
+
+// frameLang chooses the splitter of one frame name: the language the name's
+// shape names (Guess), else the profile's. A profile mixes languages: a JVM
+// profile has HotSpot's C++ frames, a Go one cgo frames, a C++ one Java
+// frames of a JIT; each frame is split by its own rules.
+func frameLang(name string, lang Lang) Lang {
+	if g := guessShape(name); g != LangAuto || lang != LangAuto {
+		return cmp.Or(g, lang)
+	}
+	return guessDotted(name)
+}
+
+// splitLang splits a name with the splitter of lang.
+func splitLang(name string, lang Lang) []string {
 	switch lang {
 	case LangGo:
 		return splitGo(name)
@@ -81,18 +108,34 @@ func Display(name string, lang Lang) string {
 // unknown (LangAuto). It looks at the name's shape only:
 //   - "fn (path.py:12)" is Python; "fn url:line:col" is JavaScript;
 //   - "::" is C++ or Rust;
+//   - "file:line - fn", as Pyroscope's Python, Ruby and Rust agents name
+//     frames, is split as Python is;
+//   - a JVM descriptor ("Lorg/x/Foo;.bar") is JVM;
 //   - an import path ("a/b.F") or a "(*T)" receiver is Go, unless the path
-//     is a JVM class path ("org/x/Foo.bar", "Lorg/x/Foo;.bar");
+//     is a JVM class path ("java/lang/Thread.run", "org/x/Foo.bar",
+//     "kafka/server/KafkaApis.handle", as JFR-derived profiles write them:
+//     a Java or domain root, or a class name after the last "/");
 //   - a reverse domain name ("org.apache.x.Y.f", "com.google...") or an
 //     inner class ("java.util.HashMap$TreeNode.find") is JVM;
 //   - anything else is split at dots, which is what the Go and JVM splitters
 //     do for names like "lib2.Muscle.contract()" or "runtime.mallocgc".
 func Guess(name string) Lang {
+	if g := guessShape(name); g != LangAuto {
+		return g
+	}
+	return guessDotted(name)
+}
+
+// guessShape is Guess by the shapes that no other language has: the
+// locations, descriptors, "::", receivers and slash paths.
+func guessShape(name string) Lang {
 	switch {
-	case isPythonLoc(name):
+	case isPythonLoc(name) || isAgentLoc(name):
 		return LangPython
-	case isJSLoc(name):
+	case isJSLoc(name) || agentScript(name) != "":
 		return LangJS
+	case isDescriptor(name):
+		return LangJVM // Lorg/mozilla/javascript/ScriptableObject;.createSlot
 	case strings.Contains(name, "::"):
 		return LangCpp
 	case strings.Contains(name, ".(*"):
@@ -102,12 +145,23 @@ func Guess(name string) Lang {
 	if i := strings.IndexAny(name, "[( "); i >= 0 {
 		limit = i
 	}
-	if slash := strings.LastIndexByte(name[:limit], '/'); slash > 0 && name[0] != '/' &&
+	if slash := strings.LastIndexByte(name[:limit], '/'); slash > 0 && name[0] != '/' && name[0] != '.' &&
 		strings.IndexByte(name[slash:limit], '.') > 0 && !strings.Contains(name[:limit], "://") {
-		if strings.Contains(name, ";.") || strings.Contains(name, "$$Lambda") || slashedClass(name[:limit]) {
-			return LangJVM // Lorg/mozilla/javascript/ScriptableObject;.createSlot, org/x/Foo.bar
+		if strings.Contains(name, ";.") || strings.Contains(name, "$$Lambda") || slashedClass(name[:limit]) || isUpper(name[slash+1]) {
+			return LangJVM // org/x/Foo.bar, kafka/server/KafkaApis.handle
 		}
 		return LangGo
+	}
+	return LangAuto
+}
+
+// guessDotted is Guess by the weaker signs of dotted JVM names: an inner
+// class "$", a reverse domain root. They decide only where the profile's
+// language does not.
+func guessDotted(name string) Lang {
+	limit := len(name)
+	if i := strings.IndexAny(name, "[( "); i >= 0 {
+		limit = i
 	}
 	dot := strings.IndexByte(name, '.')
 	if dot > 0 && strings.Contains(name[:limit], "$") {
@@ -120,10 +174,11 @@ func Guess(name string) Lang {
 }
 
 // slashedClass reports whether a "/"-separated name is a JVM class path:
-// a reverse domain root ("com/google/...") and a segment naming a class.
+// a reverse domain root ("com/google/...") or a JVM package root
+// ("java/lang/...", "scala/..."), and a segment naming a class.
 func slashedClass(head string) bool {
 	segs := strings.Split(head, "/")
-	if !isTLD(segs[0]) {
+	if !isTLD(segs[0]) && !jvmRoots[segs[0]] {
 		return false
 	}
 	for _, s := range segs[1:] {
@@ -132,6 +187,29 @@ func slashedClass(head string) bool {
 		}
 	}
 	return false
+}
+
+// jvmRoots are the first package segments of the Java platform and of the
+// common JVM languages' runtimes.
+var jvmRoots = map[string]bool{
+	"java": true, "javax": true, "jdk": true, "sun": true, "kotlin": true,
+	"kotlinx": true, "scala": true, "clojure": true, "groovy": true,
+}
+
+// isUpper reports whether c is an ASCII upper-case letter.
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// isDescriptor reports whether name starts with a JVM class descriptor,
+// "Lpkg/Class;", as perf-map-agent writes JIT-compiled methods.
+func isDescriptor(name string) bool {
+	semi := strings.IndexByte(name, ';')
+	if len(name) < 4 || name[0] != 'L' || semi < 0 {
+		return false
+	}
+	head := name[1:semi]
+	return strings.Contains(head, "/") && strings.IndexFunc(head, func(r rune) bool {
+		return r != '/' && r != '$' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) < 0
 }
 
 // splitDotted splits at every "." outside brackets: the shared rule of
@@ -186,6 +264,11 @@ func cutAt(name string, from, to int, sep func(s string, i int) int, out []strin
 type Names struct {
 	Strings []string  // distinct elements
 	Elems   [][]int32 // per frame id: element ids, in order
+	Lang    Lang      // the profile's language, the one Split was given
+	// Common is the directory that every frame named after a path or URL
+	// lies in ("file:///Users/x/proj/"), which the views leave out of names
+	// (Short); "" when the paths share none worth leaving out.
+	Common string
 }
 
 // NewNames splits every frame name of p once.
@@ -193,7 +276,7 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 
 // newNames is NewNames that stops early, incomplete, when stop is done.
 func newNames(p *Profile, stop *interrupt) *Names {
-	n := &Names{Elems: make([][]int32, len(p.Frames))}
+	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang}
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
 		if stop.done() {
@@ -212,6 +295,7 @@ func newNames(p *Profile, stop *interrupt) *Names {
 		}
 		n.Elems[f] = e
 	}
+	n.Common = sharedDir(n)
 	return n
 }
 

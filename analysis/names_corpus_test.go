@@ -15,7 +15,8 @@ import (
 // TestSplitCorpus splits every frame name of every profile of the corpus
 // that loads, with the profile's language: no element is empty, and the
 // elements give back the name (or its reordered display, for file-first
-// languages). It reports how many top units the names fall into.
+// languages), and shortened (Names.Short) they lose exactly the profile's
+// common directory. It reports how many top units the names fall into.
 func TestSplitCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus sweep; skipped with -short")
@@ -45,7 +46,14 @@ func TestSplitCorpus(t *testing.T) {
 			}
 			tops[els[0]] = true
 		}
-		t.Logf("%s: %v, %d frames, %d top units", strings.TrimPrefix(path, root), p.Lang, len(p.Frames), len(tops))
+		names := analysis.NewNames(p)
+		for f := range p.Frames {
+			full := names.Prefix(int32(f), 1<<20)
+			if short := names.Short(full); short == "" && full != "" || short != full && names.Common+short != full {
+				t.Errorf("%s: Short(%q) = %q, common directory %q", path, full, short, names.Common)
+			}
+		}
+		t.Logf("%s: %v, %d frames, %d top units, common directory %q", strings.TrimPrefix(path, root), p.Lang, len(p.Frames), len(tops), names.Common)
 		return nil
 	})
 	if err != nil {

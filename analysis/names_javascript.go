@@ -16,11 +16,19 @@ import (
 //   - the function, cut at "." (" Object" · ".keys" · ".forEach");
 //   - the position (":3:9").
 //
+// Pyroscope's Node agent writes "script:fn:line"
+// ("./node_modules/@pyroscope/nodejs/dist/cjs/index.js:uploadProfile:148",
+// "node:net:onconnection:2134"): the script's elements as above, then the
+// rest whole (":uploadProfile:148").
+//
 // Without a URL ("a :1:11") the function comes first; names without a
 // position ("(garbage collector)") are split at dots.
 //
 //	render https://x.org/js/app.js:3:9 → https://x.org · /js · /app.js · " render" · :3:9
 func splitJS(name string) []string {
+	if url := agentScript(name); url != "" {
+		return append(pathElems(url, jsRoot(url), nil), name[len(url):])
+	}
 	if !isJSLoc(name) {
 		return splitDotted(name)
 	}
@@ -52,6 +60,31 @@ func isJSLoc(name string) bool {
 	}
 	c1 := strings.LastIndexByte(loc[:c2], ':')
 	return c1 >= 0 && isDigits(loc[c1+1:c2])
+}
+
+// agentScript returns the script of a "script:fn:line" name, "" when name
+// has not that form: the script is a Node built-in ("node:net") or a path
+// ending in a script's extension.
+func agentScript(name string) string {
+	last := strings.LastIndexByte(name, ':')
+	if last < 0 || !isDigits(name[last+1:]) || strings.ContainsRune(name, ' ') {
+		return ""
+	}
+	end := -1
+	if strings.HasPrefix(name, "node:") {
+		end = len("node:") + strings.IndexByte(name[len("node:"):], ':')
+	} else {
+		for _, ext := range []string{".js:", ".mjs:", ".cjs:", ".ts:", ".jsx:", ".tsx:"} {
+			if i := strings.Index(name, ext); i > 0 {
+				end = i + len(ext) - 1
+				break
+			}
+		}
+	}
+	if end <= len("node:") || end >= last {
+		return ""
+	}
+	return name[:end]
 }
 
 // jsRoot returns the length of the top unit of a script URL.

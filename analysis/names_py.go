@@ -19,8 +19,15 @@ import (
 //
 // Names without a location are split at dots ("pkg.mod.func").
 //
+// Pyroscope's agents write "file:line - fn" (Python, Ruby and Rust alike:
+// "flask/app.py:-1 - run", "alloc.rs:241 - alloc::alloc::alloc"): the file's
+// elements as above, then the rest whole (":-1 - run").
+//
 //	decode (json/decoder.py:337) → json · /decoder.py · " decode" · :337
 func splitPython(name string) []string {
+	if file, ok := agentFile(name); ok {
+		return append(pathElems(file, pyRoot(file), nil), name[len(file):])
+	}
 	if !isPythonLoc(name) {
 		return splitDotted(name)
 	}
@@ -54,6 +61,25 @@ func isPythonLoc(name string) bool {
 	}
 	return loc != "" && !strings.ContainsAny(loc, " ()") &&
 		(strings.HasSuffix(loc, ".py") || strings.HasSuffix(loc, ".pyx") || strings.HasSuffix(loc, ".pyw"))
+}
+
+// isAgentLoc reports whether name has the form "file:line - fn".
+func isAgentLoc(name string) bool {
+	_, ok := agentFile(name)
+	return ok
+}
+
+// agentFile returns the file of a "file:line - fn" name.
+func agentFile(name string) (string, bool) {
+	i := strings.Index(name, " - ")
+	if i <= 0 {
+		return "", false
+	}
+	colon := strings.LastIndexByte(name[:i], ':')
+	if colon <= 0 || !isDigits(strings.TrimPrefix(name[colon+1:i], "-")) || strings.ContainsRune(name[:colon], ' ') {
+		return "", false
+	}
+	return name[:colon], true
 }
 
 // pyRoot returns the length of the top unit of a Python file path.

@@ -47,7 +47,30 @@ var splitCases = []struct {
 	{LangJVM, "lib2.Muscle.contract()", []string{"lib2", ".Muscle", ".contract()"}},
 	{LangJVM, "java.lang.Object.<init>", []string{"java", ".lang", ".Object", ".<init>"}},
 	{LangJVM, "Main.main", []string{"Main", ".main"}},
+	// JVM names with slashes, as JFR-derived pprof files write them
+	// (grafana/pyroscope pkg/og/convert/jfr/testdata/cortex-dev-01__kafka-0__cpu__0.jfr.gz.*.pb.gz);
+	// the profile counts as C++ by its HotSpot frames: each frame is split by its own shape.
+	{LangCpp, "java/util/regex/Pattern$Slice.match", []string{"java", "/util", "/regex", "/Pattern", "$Slice", ".match"}},
+	{LangCpp, "org/apache/log4j/Category.getEffectiveLevel", []string{"org/apache/log4j", "/Category", ".getEffectiveLevel"}},
+	{LangCpp, "scala/runtime/BoxesRunTime.equals2", []string{"scala", "/runtime", "/BoxesRunTime", ".equals2"}},
+	{LangGo, "java/lang/Thread.run", []string{"java", "/lang", "/Thread", ".run"}},
+	// HotSpot's C++ frames in a Java profile (FlameGraph test/perf-java-stacks-01.txt).
+	{LangJVM, "JavaCalls::call_helper(JavaValue*, methodHandle*, JavaCallArguments*, Thread*)", []string{"JavaCalls", "::call_helper(JavaValue*, methodHandle*, JavaCallArguments*, Thread*)"}},
+	// Module-led names: async-profiler's native frames in the same JFR-derived files, DTrace
+	// (FlameGraph example-dtrace-stacks.txt, inferno collapse-dtrace/rust-names.txt), .NET
+	// (grafana/pyroscope pkg/pprof/testdata/dotnet.labels.pprof).
+	{LangCpp, "libjvm.so.G1BarrierSet::invalidate", []string{"libjvm.so", ".G1BarrierSet", "::invalidate"}},
+	{LangCpp, "libc-2.31.so.epoll_wait", []string{"libc-2.31.so", ".epoll_wait"}},
+	{LangAuto, "genunix`kmem_cpu_reload", []string{"genunix", "`kmem_cpu_reload"}},
+	{LangAuto, "rg`std::panicking::try::do_call", []string{"rg", "`std", "::panicking", "::try", "::do_call"}},
+	{LangAuto, "libsystem_pthread.dylib`_pthread_start", []string{"libsystem_pthread.dylib", "`_pthread_start"}},
+	{LangAuto, "WebApplication1.Controllers!CpuController.fib", []string{"WebApplication1.Controllers", "!CpuController", ".fib"}},
+	{LangAuto, "Microsoft.AspNetCore.Authentication!AuthenticationMiddleware.<Invoke>d__6.MoveNext", []string{"Microsoft.AspNetCore.Authentication", "!AuthenticationMiddleware", ".<Invoke>d__6", ".MoveNext"}},
 	// C++ and Rust.
+	// perf's whole names (inferno tests/data/collapse-perf/cpp-stacks-std-function.txt).
+	{LangCpp, "std::function<int (int, int)>::operator()", []string{"std", "::function<int (int, int)>", "::operator()"}},
+	{LangCpp, "std::_Function_handler<int (int, int), main::{lambda(int, int)#1}>::_M_invoke", []string{"std", "::_Function_handler<int (int, int), main::{lambda(int, int)#1}>", "::_M_invoke"}},
+	{LangAuto, "operator!=(a, b)", []string{"operator!=(a, b)"}},
 	{LangCpp, "std::vector<std::pair<int, int>>::push_back(int const&)", []string{"std", "::vector<std::pair<int, int>>", "::push_back(int const&)"}},
 	{LangCpp, "simplelog::termlog::TermLogger::init::ha7463b1622ff979e", []string{"simplelog", "::termlog", "::TermLogger", "::init", "::ha7463b1622ff979e"}},
 	{LangCpp, "core::ptr::_$LT$impl$u20$$BP$mut$u20$T$GT$::offset::h83331dc01d57b6ff", []string{"core", "::ptr", "::_$LT$impl$u20$$BP$mut$u20$T$GT$", "::offset", "::h83331dc01d57b6ff"}},
@@ -66,6 +89,11 @@ var splitCases = []struct {
 	{LangPython, "handle (/srv/shop/src/shop/views.py:40)", []string{"/srv/shop", "/src", "/shop", "/views.py", " handle", ":40"}},
 	{LangPython, "main (script.py:3)", []string{"script.py", " main", ":3"}},
 	{LangPython, "pkg.mod.func", []string{"pkg", ".mod", ".func"}},
+	// Pyroscope's agents, "file:line - fn" (grafana/pyroscope pkg/pprof/testdata/profile_python,
+	// profile_ruby, profile_rust).
+	{LangAuto, "flask/app.py:-1 - run", []string{"flask", "/app.py", ":-1 - run"}},
+	{LangAuto, "gems/puma-5.6.7/lib/puma/server.rb:-1 - process_client", []string{"gems", "/puma-5.6.7", "/lib", "/puma", "/server.rb", ":-1 - process_client"}},
+	{LangCpp, "alloc.rs:241 - <alloc::alloc::Global as core::alloc::Allocator>::allocate", []string{"alloc.rs", ":241 - <alloc::alloc::Global as core::alloc::Allocator>::allocate"}},
 	// JavaScript.
 	{LangJS, "a file:///Users/jlfwong/code/speedscope/sample/programs/javascript/simple.js:1:11", []string{"file:///Users/jlfwong/code/speedscope/sample/programs/javascript", "/simple.js", " a", ":1:11"}},
 	{LangJS, "Object.keys.forEach /Users/x/sucrase/dist/index.js:22:7", []string{"/Users/x/sucrase", "/dist", "/index.js", " Object", ".keys", ".forEach", ":22:7"}},
@@ -74,6 +102,9 @@ var splitCases = []struct {
 	{LangJS, "f /app/node_modules/@babel/core/lib/index.js:1:2", []string{"/app/node_modules/@babel/core", "/lib", "/index.js", " f", ":1:2"}},
 	{LangJS, "compileForInternalLoader node:internal/bootstrap/realm:384:27", []string{"node:internal", "/bootstrap", "/realm", " compileForInternalLoader", ":384:27"}},
 	{LangJS, "a :1:11", []string{"a", ":1:11"}},
+	// Pyroscope's Node agent, "script:fn:line" (grafana/pyroscope pkg/pprof/testdata/profile_nodejs).
+	{LangAuto, "node:internal/streams/writable:Writable.end:827", []string{"node:internal", "/streams", "/writable", ":Writable.end:827"}},
+	{LangAuto, "./node_modules/@pyroscope/nodejs/dist/cjs/index.js:uploadProfile:148", []string{"./node_modules/@pyroscope/nodejs", "/dist", "/cjs", "/index.js", ":uploadProfile:148"}},
 	{LangJS, "(garbage collector)", []string{"(garbage collector)"}},
 }
 

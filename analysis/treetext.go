@@ -46,7 +46,7 @@ func TreeRows(t *Tree, o TreeOptions) []TreeRow {
 				rest.Hidden += int(t.Size[n])
 				continue
 			}
-			rows = append(rows, TreeRow{Node: n, Depth: depth, Name: t.Name(n), Total: tot, Self: t.Self[o.Value][n]})
+			rows = append(rows, TreeRow{Node: n, Depth: depth, Name: t.Names.Show(t.Name(n)), Total: tot, Self: t.Self[o.Value][n]})
 			if o.Depth > 0 && depth+1 >= o.Depth {
 				rows[len(rows)-1].Hidden = int(t.Size[n]) - 1
 				continue

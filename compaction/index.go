@@ -101,9 +101,10 @@ func (ix *index) cname(f, g int32) int32 {
 }
 
 // prefixAt returns the id of the first d elements of the compacted name of
-// frame f at level g, or -1 when that name has fewer than d elements.
+// frame f at level g (below 1 counts as 1), or -1 when that name has fewer
+// than d elements.
 func (ix *index) prefixAt(f, g, d int32) int32 {
-	if d > g || d > ix.off[f+1]-ix.off[f] {
+	if d > max(g, 1) || d > ix.off[f+1]-ix.off[f] {
 		return -1
 	}
 	return ix.pre[ix.off[f]+d-1]

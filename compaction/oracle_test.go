@@ -12,10 +12,11 @@ import (
 // rules and a plain recursive transcription of the group rule. Both work on
 // compacted names as slices of name elements.
 
-// elems returns the compacted name of call-tree node n at level g.
+// elems returns the compacted name of call-tree node n at level g (a level
+// below 1, which a compact all leaves on a node at level 1, shows as 1).
 func elems(t *analysis.Tree, level []int32, n int32) []string {
 	all := analysis.Split(t.Name(n), t.Profile.Lang)
-	g := int(level[n])
+	g := max(int(level[n]), 1)
 	if g > len(all) {
 		g = len(all)
 	}

@@ -62,15 +62,21 @@ func (v *View) check(i int32) *Violation {
 	if p >= 0 {
 		pn = v.Nodes[p].name
 	}
-	return v.violation(i, p, v.Nodes[i].name, pn, v.Nodes[i].r2)
+	return v.violation(i, p, v.Nodes[i].name, pn, v.Nodes[i].r2, v.Nodes[i].seeds)
 }
 
 // violation looks for a violation at node i, named name, under node p (-1
 // for none) named pn, whose first member that breaks R2 is r2 (-1 for
-// none): what check does, for a node still being made.
-func (v *View) violation(i, p, name, pn, r2 int32) *Violation {
+// none) and whose seeds are seeds: what check does, for a node still being
+// made. R1 and R2 concern names that compaction shortened: a node at a
+// function's full name is that function, never coarser than its parent,
+// and it absorbs what it absorbs by the rules.
+func (v *View) violation(i, p, name, pn, r2 int32, seeds []int32) *Violation {
 	ix := v.state.ix
 	frame, level := v.Tree.Frame, v.state.lv
+	if (p >= 0 && ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) || r2 >= 0) && !v.shortened(name, seeds) {
+		return nil
+	}
 	if p >= 0 && ix.depth[name] < ix.depth[pn] && ix.startsWith(pn, name) {
 		return &Violation{Rule: R1, Node: i, Parent: p, Member: -1}
 	}
@@ -82,6 +88,20 @@ func (v *View) violation(i, p, name, pn, r2 int32) *Violation {
 		return &Violation{Rule: R2, Node: i, Parent: -1, Member: m, Lower: ix.str[low]}
 	}
 	return nil
+}
+
+// shortened reports whether name, the name of a compacted node with the
+// given seeds, is shorter than the full name it stands for: no seed shows
+// its frame's full name as name.
+func (v *View) shortened(name int32, seeds []int32) bool {
+	ix, level := v.state.ix, v.state.lv
+	for _, s := range seeds {
+		f := v.Tree.Frame[s]
+		if n := ix.levels(f); level.at(s) >= n && ix.cname(f, n) == name {
+			return false
+		}
+	}
+	return true
 }
 
 // State returns the granularity state v was computed from. It must not be

@@ -122,7 +122,7 @@ func (s *splice) check(gi int32) *Violation {
 	} else if up >= 0 {
 		upName = s.old.Nodes[up].name // P
 	}
-	return s.nv.violation(s.id[gi], up, gr.name, upName, gr.r2)
+	return s.nv.violation(s.id[gi], up, gr.name, upName, gr.r2, s.seeds[gr.seedLo:gr.seedHi])
 }
 
 // write writes the new nodes into nv, and the parents and the

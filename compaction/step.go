@@ -9,9 +9,12 @@ import (
 // Step is one ProfVis interaction: it raises (delta = +1, expand) or lowers
 // (delta = -1, compact) by one the level of every member of compacted node
 // target of v (target -1: every call-tree node), and returns the new state
-// and view. A step that changes nothing, or that makes a compacted node
-// break R1 or R2, is refused with an error that says what to do first; v is
-// unchanged either way.
+// and view. A step that changes nothing, or a step on one node that makes a
+// compacted node break R1 or R2, is refused with an error that says what to
+// do first; v is unchanged either way. The uniform steps (target -1) are
+// always taken, and undo each other: a node at its full name remembers an
+// expand (its level passes its name's length by one), and one at level 1 a
+// compact (its level drops below 1), where neither shows.
 //
 // Only what the step can change is recomputed: the compacted nodes seeded
 // under target's parent that the step touches (target itself, and for a
@@ -46,7 +49,7 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 		nv = Compact(t, ns, v.Value)
 		x = nv.Check()
 	}
-	if x != nil {
+	if x != nil && target >= 0 {
 		return nil, nil, fmt.Errorf("%s %s refused: %s; %s", verb, what, x.describe(nv, "would be", "would absorb"), x.advice(nv, delta))
 	}
 	return ns, nv, nil
@@ -64,7 +67,8 @@ func (x *Violation) advice(v *View, delta int) string {
 }
 
 // stepLevels returns s with the members of target moved by delta, each
-// within [1, its name's length], and whether any level changed.
+// within [1, its name's length], and whether any level shown changed. The
+// uniform steps (target -1) move every level as uniformLevel says.
 func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*State, bool) {
 	ix := s.ix
 	w := s.lv.writer()
@@ -80,7 +84,10 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 	}
 	if target < 0 {
 		for m := range int32(t.Len()) {
-			move(m)
+			n := ix.levels(t.Frame[m])
+			g := uniformLevel(s.lv.at(m), n, delta)
+			changed = changed || min(max(g, 1), n) != min(max(s.lv.at(m), 1), n)
+			w.set(m, g)
 		}
 	} else {
 		for _, m := range v.Nodes[target].Members {
@@ -88,6 +95,21 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 		}
 	}
 	return &State{lv: w.l, ix: ix}, changed
+}
+
+// uniformLevel returns level l of a node whose name has n elements after a
+// uniform expand (delta +1) or compact (-1): one more or one less than the
+// level it shows, except that a compact after an expand at the full name
+// (l = n+1) returns to n, so that expand all and compact all undo each
+// other; a level below 1 shows as 1 and is kept, for the same reason.
+func uniformLevel(l, n int32, delta int) int32 {
+	if delta > 0 {
+		return min(l, n) + 1
+	}
+	if l == n+1 {
+		return n
+	}
+	return min(l, n) - 1
 }
 
 // recompact computes the view after a step on compacted node c of v, given

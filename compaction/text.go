@@ -20,7 +20,8 @@ func (v *View) Counts() string {
 }
 
 // WriteText writes the view as an indented text tree, one compacted node a
-// line: "name [total]  (handle)", two spaces of indent per depth, children
+// line: "name [total]  (handle)" (the name without the profile's common
+// directory, analysis.Names.Short), two spaces of indent per depth, children
 // by descending total. At most max nodes are written (0: all), in
 // pre-order, followed by a line counting the rest.
 func (v *View) WriteText(w io.Writer, max int) error {
@@ -33,7 +34,7 @@ func (v *View) WriteText(w io.Writer, max int) error {
 	for _, i := range v.Preorder()[:n] {
 		nd := v.Nodes[i]
 		bw.WriteString(strings.Repeat("  ", v.Depth(i)))
-		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), v.Handle(i))
+		fmt.Fprintf(bw, "%s [%s]  (%s)\n", v.Tree.Names.Short(nd.Name), analysis.FormatValue(nd.Total, unit), v.Handle(i))
 	}
 	if n < v.After {
 		fmt.Fprintf(bw, "… %d more compacted nodes not shown\n", v.After-n)

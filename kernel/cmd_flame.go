@@ -8,7 +8,9 @@ var flameCommand = &Command{
 	Doc: "Width is proportional to total weight, one row per call depth, roots at the top. `order=name` " +
 		"puts siblings in alphabetical order (as FlameGraph and pprof do), `order=weight` heaviest first. " +
 		"`inverted=true` draws the bottom-up graph: the compacted nodes with self weight on the first row, " +
-		"their callers below. `root=TARGET` zooms into one compacted node (a handle or a path of names).",
+		"their callers below. `root=TARGET` zooms into one compacted node (a handle or a path of names). " +
+		"Until a level is set on the profile (`level`, `expand`, `compact`), the graph shows full names, as " +
+		"`top` and `tree` do; then it draws the compacted tree that `view` and `show` show.",
 	Options: []Option{
 		{Name: "order", Doc: "siblings' order", Default: "name", Values: []string{"name", "weight"}},
 		{Name: "inverted", Doc: "draw the bottom-up graph (callers of the leaves)", Default: "false", Values: []string{"true", "false"}},
@@ -17,9 +19,10 @@ var flameCommand = &Command{
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "level 99", "flame", "flame toy order=weight inverted=true",
 		`flame root="lib1.Whale.breath > lib1.Mammal.inhale"`, "flame ignore=Muscle"},
-	Profiles: 1,
-	Tree:     true,
-	Run:      runFlame,
+	Profiles:  1,
+	Tree:      true,
+	FullNames: true,
+	Run:       runFlame,
 }
 
 func runFlame(c *Call) error {
@@ -29,7 +32,7 @@ func runFlame(c *Call) error {
 		return err
 	}
 	if c.Has("root") {
-		r, err := c.View().Resolve(c.Opt("root"))
+		r, err := resolveTarget(c.View(), c.Opt("root"))
 		if err != nil {
 			return c.Usagef("root=%s: %v", c.Opt("root"), err)
 		}

@@ -31,6 +31,6 @@ func runLabel(c *Call) error {
 	}
 	l.Phases.Labels[id] = c.Args[1]
 	ph.Label = c.Args[1]
-	c.Out.Display(phaseTable(l.Name, l.Phases), nil)
+	c.Out.Display(phaseTable(l, l.Phases), nil)
 	return nil
 }

@@ -33,6 +33,7 @@ var loadCommand = &Command{
 		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
 			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
 		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+		{Name: "profile", Doc: "which recording of a file that holds several (a speedscope file's profiles): an index, a name, or all (default: the file's active one)"},
 		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB); from a store, on the bytes of all steps", Default: "2GiB"},
 		{Name: "from", Doc: "a store: start of the range (RFC 3339, Unix seconds, now-1h)"},
 		{Name: "to", Doc: "a store: end of the range, excluded"},
@@ -61,7 +62,7 @@ func runLoad(c *Call) error {
 	if err != nil {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
-	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value")}
+	opts := analysis.LoadOptions{Format: c.Opt("format"), Limit: limit, Value: c.Opt("value"), Profile: c.Opt("profile")}
 	for _, m := range []struct {
 		opt string
 		dst *int64

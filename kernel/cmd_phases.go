@@ -9,7 +9,8 @@ import (
 )
 
 const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into intervals (`interval=D`; by default a round " +
-	"length giving about 200; a series of profiles gives one interval per profile), and each interval counts its " +
+	"length giving about 200, or fewer so that an interval holds about 20 samples on average, and the note " +
+	"says which and why; a series of profiles gives one interval per profile), and each interval counts its " +
 	"samples per compacted name of the current view, so `level` and `expand` choose the vector's dimensions. " +
 	"W_i is the normalized sum of the last `window` intervals; an interval stays in the current phase when " +
 	"P·W_i > `eps`, otherwise resumes the best earlier phase above `delta`, otherwise starts a new phase; a " +
@@ -33,7 +34,7 @@ var phasesCommand = &Command{
 	Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
 	Doc:     phasesDoc,
 	Options: []Option{
-		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals)", Kind: KindDuration},
+		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals, or about 20 samples an interval)", Kind: KindDuration},
 		{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: KindNumber},
 		{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: KindNumber},
 		{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: KindNumber},
@@ -91,7 +92,7 @@ func runPhases(c *Call) error {
 	}
 	prog.done(fmt.Sprintf("phases of %s: %d phases over %d intervals", l.Name, len(st.Result.Phases), st.Vectors.Len()), nil)
 	l.Phases, l.Picture = st, svg
-	c.Out.Display(phaseTable(l.Name, st), nil)
+	c.Out.Display(phaseTable(l, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))
 	return nil
 }

@@ -136,7 +136,7 @@ func TestLabelsFollowVectors(t *testing.T) {
 	}
 	st := s.Get("one").Phases
 	for _, ph := range st.Result.Phases {
-		heavy := topNames(st.Result.Names, ph.Vector())
+		heavy := topNames(nil, st.Result.Names, ph.Vector())
 		if sorting := strings.HasPrefix(heavy, "slices"); sorting != (ph.Label == "sort") && ph.Intervals > 1 {
 			t.Errorf("phase %d (%s) has label %q", ph.ID, heavy, ph.Label)
 		}
@@ -208,5 +208,33 @@ func TestPhasesStrictOption(t *testing.T) {
 	}
 	if got := phasesOf(t, s, "ab", "phases interval=10ms strict=false"); got != "[1 1 1 1 2 3 3 3 4 5 1]" {
 		t.Errorf("strict=false: phases %s, want [1 1 1 1 2 3 3 3 4 5 1]", got)
+	}
+}
+
+// TestPhasesDefaultInterval: phases says which interval it chose and why:
+// the demo recording (1,196 samples over 8.1 s) gets intervals of 100ms,
+// about 20 samples each; interval= overrides it, without the note.
+func TestPhasesDefaultInterval(t *testing.T) {
+	rec, err := RunForTest(t, nil, "load demo:phasedemo as run\nphases\nphases interval=50ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rec.Bundles()
+	var notes []string
+	for _, bundle := range b {
+		if text, _ := bundle["text/plain"].(string); strings.Contains(text, "intervals of") {
+			notes = append(notes, text)
+		}
+	}
+	if len(notes) != 2 {
+		t.Fatalf("%d phase tables, want 2", len(notes))
+	}
+	want := "82 intervals of 100ms, count=self over 13 names of the current view; window=3 eps=0.9 delta=0.9; 4 phases; " +
+		"the interval is the default, for about 20 samples an interval on average: 1196 samples over 8.123973568s (interval=D sets another)"
+	if !strings.Contains(notes[0], want) {
+		t.Errorf("phases note:\n%s\nwant %q", notes[0], want)
+	}
+	if !strings.Contains(notes[1], "163 intervals of 50ms") || strings.Contains(notes[1], "the default") {
+		t.Errorf("phases interval=50ms note:\n%s", notes[1])
 	}
 }

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"fmt"
+
 	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
@@ -20,9 +22,11 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 	return &Command{
 		Name:    name,
 		Summary: summary,
-		Doc: "TARGET `all` moves every call-tree node by one. A step whose result would break R1 (a child " +
-			"coarser than its parent) or R2 (a node absorbing a name two levels finer) is refused with a " +
-			"message saying what to do first, and the view stays as it was.",
+		Doc: "TARGET `all` moves every call-tree node by one; `expand all` and `compact all` are always taken " +
+			"and undo each other. A step on one node whose result would break R1 (a child coarser than its " +
+			"parent) or R2 (a node absorbing a name two levels finer) is refused with a message saying what to " +
+			"do first, and the view stays as it was; the rules concern names that compaction shortened, not a " +
+			"function shown by its full name.",
 		Args:     []Arg{targetArg},
 		Options:  []Option{stepMaxOpt},
 		Examples: examples,
@@ -34,7 +38,7 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 func runStep(c *Call, delta int) error {
 	l := c.Profile()
 	v := CompactedView(l)
-	target, err := v.Resolve(c.Arg(0))
+	target, err := resolveTarget(v, c.Arg(0))
 	if err != nil {
 		return c.Usagef("%v", err)
 	}
@@ -43,5 +47,9 @@ func runStep(c *Call, delta int) error {
 		return &jupyter.Error{Name: "Refused", Value: err.Error()}
 	}
 	l.State, l.View = ns, nv
-	return showView(c, nv, "")
+	note := ""
+	if x := nv.Check(); x != nil && target < 0 {
+		note = fmt.Sprintf("note: this view breaks %s: %s", x.Rule, x.Describe(nv))
+	}
+	return showView(c, nv, note)
 }

@@ -44,16 +44,19 @@ func topNote(c *Call, top *analysis.Top) string {
 // topBundle renders a flat profile: the table as text and HTML, and JSON
 // {"profile", "source", "value", "unit", "by", "filters", "total",
 // "rows": [{"name", "flat", "cum"}]} with raw integers; filters lists the
-// filters applied in order (the standing one, then the call's).
+// filters applied in order (the standing one, then the call's). The table
+// shows names as every view does (analysis.Names.Show); the JSON gives them
+// in full, as the profile spells them.
 func topBundle(c *Call, top *analysis.Top) jupyter.Bundle {
 	u := top.Value.Unit
 	t := &Table{Columns: []string{"flat", "flat%", "sum%", "cum", "cum%", "name"}, Note: topNote(c, top)}
 	rows := make([]map[string]any, 0, len(top.Rows))
 	var sum int64
+	names := c.Tree().Names
 	for _, r := range top.Rows {
 		sum += r.Flat
 		t.Rows = append(t.Rows, []any{valueCell(r.Flat, u), percentCell(r.Flat, top.Total), percentCell(sum, top.Total),
-			valueCell(r.Cum, u), percentCell(r.Cum, top.Total), r.Name})
+			valueCell(r.Cum, u), percentCell(r.Cum, top.Total), names.Show(r.Name)})
 		rows = append(rows, map[string]any{"name": r.Name, "flat": r.Flat, "cum": r.Cum})
 	}
 	b := t.Bundle()

@@ -64,13 +64,18 @@ func treeTable(t *analysis.Tree, v int, rows []analysis.TreeRow) *Table {
 	return tab
 }
 
-// treeJSON is the machine form: raw integers in the value type's unit;
-// node is the call-tree node id, -1 for a row of folded siblings.
+// treeJSON is the machine form: raw integers in the value type's unit,
+// names in full as the profile spells them; node is the call-tree node id,
+// -1 for a row of folded siblings.
 func treeJSON(t *analysis.Tree, v int, rows []analysis.TreeRow) map[string]any {
 	vt := t.Profile.ValueTypes[v]
 	out := make([]map[string]any, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, map[string]any{"node": r.Node, "depth": r.Depth, "name": r.Name,
+		name := r.Name
+		if r.Node >= 0 {
+			name = t.Name(r.Node)
+		}
+		out = append(out, map[string]any{"node": r.Node, "depth": r.Depth, "name": name,
 			"total": r.Total, "self": r.Self, "hidden": r.Hidden})
 	}
 	return map[string]any{"value": vt.Type, "unit": vt.Unit, "total": t.Profile.Total(v), "rows": out}

@@ -9,7 +9,7 @@ var commands = []*Command{
 	// Profiles in the session.
 	loadCommand, profilesCommand, infoCommand, filterCommand, exportCommand,
 	// Reading the call tree, as pprof does.
-	topCommand, treeCommand,
+	topCommand, treeCommand, threadsCommand,
 	// ProfVis: granularity, the compacted tree and its pictures.
 	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
 	// Profiling Blueprint: boxes sized by time and calls, and their patterns.

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,29 +11,58 @@ import (
 )
 
 // The tree options mean the same in every command that reads a call tree
-// (Command.Tree), as they do in pprof. focus, ignore and hide filter the
-// tree on top of the profile's standing filter (the filter command).
+// (Command.Tree), as they do in pprof. focus, ignore, hide, thread,
+// process, tagfocus and tagignore filter the tree on top of the profile's
+// standing filter (the filter command).
 var (
-	focusOpt  = Option{Name: "focus", Kind: KindRegexp, Doc: "keep only samples with a frame matching this regular expression (name or file)"}
-	ignoreOpt = Option{Name: "ignore", Kind: KindRegexp, Doc: "drop samples with a frame matching this regular expression"}
-	hideOpt   = Option{Name: "hide", Kind: KindRegexp, Doc: "remove frames matching this regular expression from the stacks"}
-	valueOpt  = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
+	focusOpt     = Option{Name: "focus", Kind: KindRegexp, Doc: "keep only samples with a frame matching this regular expression (name or file)"}
+	ignoreOpt    = Option{Name: "ignore", Kind: KindRegexp, Doc: "drop samples with a frame matching this regular expression"}
+	hideOpt      = Option{Name: "hide", Kind: KindRegexp, Doc: "remove frames matching this regular expression from the stacks"}
+	threadOpt    = Option{Name: "thread", Kind: KindRegexp, Doc: "keep only samples of the thread with this id, or of the threads whose name matches this regular expression (see threads)", Complete: completeThread}
+	processOpt   = Option{Name: "process", Kind: KindRegexp, Doc: "keep only samples of the process with this id, or of the processes whose name matches this regular expression (see threads)"}
+	tagfocusOpt  = Option{Name: "tagfocus", Doc: "keep only samples whose labels match, as pprof's -tagfocus: KEY=RE, RE (on key:value), or KEY=RANGE for numeric labels (1kb:4mb, :10ms)"}
+	tagignoreOpt = Option{Name: "tagignore", Doc: "drop samples whose labels match, as pprof's -tagignore (same forms as tagfocus)"}
+	valueOpt     = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
 
-	treeOptions = []Option{focusOpt, ignoreOpt, hideOpt, valueOpt}
+	// filterOptions are the options of a filter: a call's own, or the
+	// profile's standing one.
+	filterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
+	treeOptions   = append(filterOptions[:len(filterOptions):len(filterOptions)], valueOpt)
 )
 
-// readFilter reads the call's focus, ignore and hide.
+// readFilter reads the call's filter options that it has (all of them for
+// a command that reads a tree).
 func (c *Call) readFilter() (analysis.Filter, error) {
 	var f analysis.Filter
-	var err error
-	if f.Focus, err = c.Regexp("focus"); err != nil {
-		return f, err
+	for _, o := range []struct {
+		name string
+		dst  **regexp.Regexp
+	}{{"focus", &f.Focus}, {"ignore", &f.Ignore}, {"hide", &f.Hide}, {"thread", &f.Thread}, {"process", &f.Process}} {
+		var err error
+		if *o.dst, err = c.Regexp(o.name); err != nil {
+			return f, err
+		}
 	}
-	if f.Ignore, err = c.Regexp("ignore"); err != nil {
-		return f, err
+	for _, o := range []struct {
+		name string
+		dst  **analysis.TagFilter
+	}{{"tagfocus", &f.TagFocus}, {"tagignore", &f.TagIgnore}} {
+		tf, err := analysis.ParseTagFilter(c.Opt(o.name))
+		if err != nil {
+			return f, c.Usagef("%s=%s: %v: write e.g. %s=key=value, %s=bytes=1kb:4mb", o.name, c.Opt(o.name), errors.Unwrap(err), o.name, o.name)
+		}
+		*o.dst = tf
 	}
-	f.Hide, err = c.Regexp("hide")
-	return f, err
+	return f, nil
+}
+
+// completeThread proposes the names of the call's profile's threads.
+func completeThread(c *Call, prefix string) []string {
+	var out []string
+	for _, t := range c.Profile().Profile.Threads() {
+		out = append(out, regexp.QuoteMeta(t.Name))
+	}
+	return out
 }
 
 // readValue resolves the value= option against l's value types; empty
@@ -69,10 +99,8 @@ func (c *Call) filters() []map[string]string {
 			continue
 		}
 		m := map[string]string{}
-		for name, re := range map[string]*regexp.Regexp{"focus": f.Focus, "ignore": f.Ignore, "hide": f.Hide} {
-			if re != nil {
-				m[name] = re.String()
-			}
+		for _, o := range f.Options() {
+			m[o[0]] = o[1]
 		}
 		out = append(out, m)
 	}
@@ -121,6 +149,8 @@ func (c *Call) View() *compaction.View {
 	}
 	l, t := c.Profile(), c.Tree()
 	switch {
+	case c.Cmd.FullNames && l.State == nil:
+		c.view = fullView(l, t, c.value)
 	case t == l.Tree && c.value == l.Value:
 		c.view = CompactedView(l)
 	case t == l.Tree:
@@ -131,21 +161,44 @@ func (c *Call) View() *compaction.View {
 	return c.view
 }
 
-// setFilter makes f the standing filter of l: its tree is rebuilt, and its
-// granularity state carried over to the new tree.
+// setFilter makes f the standing filter of l: its tree is rebuilt, and the
+// granularity state the user set carried over to the new tree.
 func setFilter(l *Loaded, f analysis.Filter) {
 	t := withMapping(l, analysis.NewTree(l.Profile.Filter(f)))
-	l.State = carryState(l.Profile, l.Tree, profileState(l), t)
-	l.Filter, l.Tree, l.View, l.Drawn = f, t, nil, nil
+	if l.State != nil {
+		l.State = carryState(l.Profile, l.Tree, l.State, t)
+	}
+	l.Filter, l.Tree, l.View, l.Drawn, l.initial, l.full = f, t, nil, nil, nil, nil
 }
 
-// profileState returns l's granularity state, making the initial one
-// (level 1 everywhere, as ProfVis starts) when there is none.
+// profileState returns the granularity state commands read: the one the
+// user set on l, else the initial one, level 1 everywhere, as ProfVis
+// starts.
 func profileState(l *Loaded) *compaction.State {
-	if l.State == nil {
-		l.State = compaction.NewState(l.Tree, 1)
+	if l.State != nil {
+		return l.State
 	}
-	return l.State
+	if l.initial == nil {
+		l.initial = compaction.NewState(l.Tree, 1)
+	}
+	return l.initial
+}
+
+// fullLevel is a level beyond every name's length: full names.
+const fullLevel = 1 << 20
+
+// fullView returns the compacted tree of t (l's tree, or l's under a
+// call's own filter) with every node at its full name, in value type v:
+// what a FullNames command reads until the user sets a level on l. l's own
+// is cached.
+func fullView(l *Loaded, t *analysis.Tree, v int) *compaction.View {
+	if t != l.Tree || v != l.Value {
+		return compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+	}
+	if l.full == nil || l.full.Tree != t || l.full.Value != v {
+		l.full = compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+	}
+	return l.full
 }
 
 // carryState returns a state of to in which each node keeps the level s

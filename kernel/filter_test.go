@@ -109,7 +109,7 @@ func TestFilterCommand(t *testing.T) {
 		t.Errorf("export under filter ignore=Nerve wrote\n%s", got)
 	}
 	for _, tc := range []struct{ code, want string }{
-		{"filter nonsense", `filter: "nonsense": write off, or focus=, ignore= and hide= options`},
+		{"filter nonsense", `filter: "nonsense": write off, or focus=, ignore=, hide=, thread=, process=, tagfocus= and tagignore= options`},
 		{"filter off focus=x", "off drops the whole filter"},
 		{"filter focus=(", "focus=( is not a regular expression"},
 		{"filter value=cpu", "unknown option value"},

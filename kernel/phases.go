@@ -46,6 +46,10 @@ func (c *Call) lastPhases() (*PhaseState, error) {
 // the result once the command has succeeded.
 func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
 	l := c.Profile()
+	chosen := ""
+	if p := c.Tree().Profile; run.opts.Interval == 0 && p.Timed && p.Intervals == nil {
+		run.opts.Interval, chosen = phase.DefaultInterval(p)
+	}
 	v, err := phase.Build(c.Ctx, c.Tree(), viewDims(c.View()), run.opts)
 	if err != nil {
 		return nil, phaseError(l.Name, err)
@@ -75,6 +79,9 @@ func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
 	}
 	applyLabels(st)
 	st.Note = phaseNote(c.Subject(), st, len(seed), run.using)
+	if chosen != "" {
+		st.Note += "; the interval is the default, for " + chosen + " (interval=D sets another)"
+	}
 	return st, nil
 }
 

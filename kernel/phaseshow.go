@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/phase"
 	"github.com/proflens/proflens/plotting"
@@ -23,7 +24,7 @@ const tableRows = 100
 // HTML), intervals, share of time and the heaviest names of the vector.
 // Beyond tableRows phases it lists the tableRows with most intervals, in
 // id order, and says so.
-func phaseTable(name string, st *PhaseState) jupyter.Bundle {
+func phaseTable(l *Loaded, st *PhaseState) jupyter.Bundle {
 	v, r := st.Vectors, st.Result
 	var span int64
 	dur := map[int32]int64{} // per phase id: time covered
@@ -38,7 +39,7 @@ func phaseTable(name string, st *PhaseState) jupyter.Bundle {
 		swatch := Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
 			ph.Color + `"></span> ` + ph.Color}
 		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, swatch, ph.Intervals,
-			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(r.Names, ph.Vector())})
+			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(l.Tree.Names, r.Names, ph.Vector())})
 	}
 	if of > len(shown) {
 		t.Note += fmt.Sprintf("; the table lists the %d of %d phases with most intervals", len(shown), of)
@@ -65,8 +66,9 @@ func tablePhases(r *phase.Result) ([]*phase.Phase, int) {
 	return list, n
 }
 
-// topNames lists the heaviest weights of a unit vector, "name 0.98, …".
-func topNames(names []string, vec []float64) string {
+// topNames lists the heaviest weights of a unit vector, "name 0.98, …",
+// names shortened as every view shortens them (analysis.Names.Short).
+func topNames(short *analysis.Names, names []string, vec []float64) string {
 	idx := make([]int, 0, len(vec))
 	for j, x := range vec {
 		if x > 0 {
@@ -76,7 +78,7 @@ func topNames(names []string, vec []float64) string {
 	sort.SliceStable(idx, func(a, b int) bool { return vec[idx[a]] > vec[idx[b]] })
 	var parts []string
 	for _, j := range idx[:min(heaviest, len(idx))] {
-		parts = append(parts, fmt.Sprintf("%s %.2f", names[j], vec[j]))
+		parts = append(parts, fmt.Sprintf("%s %.2f", short.Short(names[j]), vec[j]))
 	}
 	return strings.Join(parts, ", ")
 }

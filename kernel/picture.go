@@ -22,6 +22,9 @@ func drawView(c *Call, o plotting.Options) error {
 	}
 	l, v := c.Profile(), c.View()
 	o.MaxNodes, o.Profile, o.Commands = n, l.Name, stepCommands(l.Name)
+	if c.Cmd.FullNames && l.State == nil {
+		o.Commands = nil // a view at full names, not the profile's state, whose handles expand reads
+	}
 	o.More = maxNodesOpt.Name + "=N draws more"
 	if d := l.Drawn; d != nil && d.Tree == v.Tree && d.Value == v.Value {
 		o.Since = d

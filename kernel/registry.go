@@ -79,6 +79,10 @@ type Command struct {
 	// Options, and Call.Tree and Call.View give the tree under the
 	// profile's standing filter and the call's own.
 	Tree bool
+	// FullNames says the command reads the tree at full names until the
+	// user sets a level on the profile (level, expand, compact): a flame
+	// graph user expects function names, as top and tree show them.
+	FullNames bool
 	// AllowAs says the command accepts "as NAME" among its words.
 	AllowAs bool
 	Run     func(c *Call) error

@@ -18,13 +18,16 @@ type Loaded struct {
 	Filter  analysis.Filter   // the standing filter (filter.go); zero for none
 	Tree    *analysis.Tree    // the call tree of Profile under Filter: what commands read
 	Value   int               // value type index shown by default
-	State   *compaction.State // granularity state; nil until first set
+	State   *compaction.State // granularity state the user set (level, expand, compact); nil until then
 	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
 	Picture []byte            // the last SVG drawn for this profile, for export
 	Cels    []byte            // the last cels player, as an HTML page, for export (avid.go)
 	Mapping *analysis.Mapping // the mapping its frames are named by (level using=), or nil
 	Drawn   *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
 	Phases  *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
+
+	initial *compaction.State // the state read while State is nil: level 1 (profileState)
+	full    *compaction.View  // the view at full names, for FullNames commands while State is nil
 }
 
 // Session is the state of one kernel process or one `proflens run`: the

@@ -73,3 +73,28 @@ func completeTarget(c *Call, prefix string) []string {
 	}
 	return out
 }
+
+// resolveTarget is v.Resolve that also takes a path of names as the views
+// show them, without the profile's common directory (analysis.Names.Short).
+func resolveTarget(v *compaction.View, target string) (int32, error) {
+	i, err := v.Resolve(target)
+	if err == nil || v.Tree == nil || v.Tree.Names.Common == "" {
+		return i, err
+	}
+	common, names := v.Tree.Names.Common, map[string]bool{}
+	for _, nd := range v.Nodes {
+		if nd != nil {
+			names[nd.Name] = true
+		}
+	}
+	parts := strings.Split(target, " > ")
+	for k, p := range parts {
+		if !names[p] && names[common+p] {
+			parts[k] = common + p
+		}
+	}
+	if j, err2 := v.Resolve(strings.Join(parts, " > ")); err2 == nil {
+		return j, nil
+	}
+	return i, err
+}

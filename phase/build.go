@@ -12,8 +12,14 @@ import (
 )
 
 // DefaultIntervals is about how many intervals Build cuts a timed profile
-// into when no interval length is given.
+// into when no interval length is given, unless it has too few samples for
+// that (MinSamples).
 const DefaultIntervals = 200
+
+// MinSamples is about how many samples DefaultInterval puts in an
+// interval on average, at least: with fewer, the interval vectors are
+// noise, and a short run gives dozens of phases.
+const MinSamples = 20
 
 // Options are the user's choices for Build.
 type Options struct {
@@ -174,6 +180,27 @@ func (b *builder) addRange(lo, hi int) error {
 		}
 	}
 	return b.pace.step(1)
+}
+
+// DefaultInterval returns the interval length to cut a timed profile into
+// when the user gives none, and why, in words: the round length (1, 2 or 5
+// times a power of ten) nearest to the one giving DefaultIntervals
+// intervals, as Build takes for Interval 0, or, when that would leave
+// intervals of fewer than MinSamples samples on average, the round length
+// nearest to the one giving MinSamples samples an interval.
+func DefaultInterval(p *analysis.Profile) (ns int64, why string) {
+	n := len(p.Samples)
+	if n == 0 {
+		return 1, "no samples"
+	}
+	span := max(p.Samples[n-1].Time-p.Samples[0].Time, 1)
+	ns = RoundInterval(span / DefaultIntervals)
+	why = fmt.Sprintf("about %d intervals over %v", DefaultIntervals, time.Duration(span))
+	if bySamples := RoundInterval(int64(float64(span) * MinSamples / float64(n))); bySamples > ns {
+		ns = bySamples
+		why = fmt.Sprintf("about %d samples an interval on average: %d samples over %v", MinSamples, n, time.Duration(span))
+	}
+	return ns, why
 }
 
 // roundUp returns the smallest of 1, 2 and 5 times a power of ten that is

@@ -31,6 +31,9 @@ func Text(p *Pic, profile string) string {
 			it := &p.Items[id]
 			b.WriteString(strings.Repeat("  ", int(it.Depth)))
 			name := it.Name
+			if p.View.Tree != nil {
+				name = p.View.Tree.Names.Short(name)
+			}
 			if it.Fold > 0 {
 				name = fmt.Sprintf("+%d more", it.Fold)
 			}

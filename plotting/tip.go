@@ -7,21 +7,26 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-// caption is what a node shows: its full name, and a shorter tail used
-// when the full name does not fit: the name without its first element (the
-// class and method without the package), or for a short name the last
-// segment of its path.
+// caption is what a node shows: its name as every view shows it (without
+// the profile's common directory, analysis.Names.Short; the tooltip has it
+// in full), and a shorter tail used when that does not fit: the name
+// without its first element (the class and method without the package), or
+// for a short name the last segment of its path.
 type caption struct{ full, tail string }
 
 func label(p *Pic, it *Item) caption {
 	if it.Fold > 0 {
 		return caption{full: fmt.Sprintf("+%d more (%s)", it.Fold, analysis.Percent(it.Total, p.Total)), tail: fmt.Sprintf("+%d", it.Fold)}
 	}
+	full := it.Name
+	if t := p.View.Tree; t != nil {
+		full = t.Names.Short(full)
+	}
 	e := elements(p.View, it.Nodes[0])
 	if len(e) < 3 { // a package path: its last segment ("grpc", "http.(*conn)")
-		return caption{full: it.Name, tail: lastSegment(it.Name)}
+		return caption{full: full, tail: lastSegment(full)}
 	}
-	return caption{full: it.Name, tail: strings.TrimLeft(strings.Join(e[1:], ""), "./:")}
+	return caption{full: full, tail: strings.TrimLeft(strings.Join(e[1:], ""), "./:")}
 }
 
 // lastSegment returns the last segment of a slash-separated path, with the

@@ -54,7 +54,7 @@ func parseSpans(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
 	labels := newThreadLabels(f.TraceEvents)
 	c := &spanConv{b: b, hermes: isHermes(f), frames: map[string]int32{}, origin: origin}
 	for _, k := range sortedThreads(byThread) {
-		c.thread = labels.label(k)
+		c.thread = labels.describe(b, k)
 		c.run(byThread[k])
 	}
 	jsonprof.AddWeighted(b, c.out, true)

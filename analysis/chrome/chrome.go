@@ -140,7 +140,7 @@ func parseCPUTrace(in *analysis.Input, events []traceEvent) (*analysis.Profile, 
 	origin, end := tp.span()
 	var out []jsonprof.Sample
 	for _, id := range tp.order {
-		if out, err = tp.byID[id].Convert(b, tp.label(id), origin, out); err != nil {
+		if out, err = tp.byID[id].Convert(b, tp.describe(b, id), origin, out); err != nil {
 			return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("profile %s: %v", id, err)}
 		}
 	}
@@ -183,10 +183,11 @@ type traceProfiles struct {
 	order   []string          // ids in order of first appearance
 	pidTid  map[string]string // id → pid:tid of the declaring event
 	threads map[string]string // pid:tid → thread name
+	procs   map[string]string // pid → process name
 }
 
 func collectProfiles(events []traceEvent, b *analysis.Builder) (*traceProfiles, error) {
-	tp := &traceProfiles{byID: map[string]*cpuprofile.Profile{}, pidTid: map[string]string{}, threads: map[string]string{}}
+	tp := &traceProfiles{byID: map[string]*cpuprofile.Profile{}, pidTid: map[string]string{}, threads: map[string]string{}, procs: map[string]string{}}
 	skipped := 0
 	for i := range events {
 		e := &events[i]
@@ -209,6 +210,8 @@ func collectProfiles(events []traceEvent, b *analysis.Builder) (*traceProfiles, 
 		switch e.Name {
 		case "thread_name":
 			tp.threads[pt] = args.Name
+		case "process_name":
+			tp.procs[rawText(e.Pid)] = args.Name
 		case "CpuProfile":
 			if args.Data == nil || args.Data.CPUProfile == nil {
 				skipped++
@@ -289,6 +292,15 @@ func sum(xs []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// describe gives b the thread of profile id, with its ids and process, and
+// returns its label.
+func (tp *traceProfiles) describe(b *analysis.Builder, id string) string {
+	pid, tid, _ := strings.Cut(tp.pidTid[id], ":")
+	t := analysis.Thread{Name: tp.label(id), ID: tid, Process: tp.procs[pid], PID: pid}
+	b.DescribeThread(t)
+	return t.Name
 }
 
 // label names the thread of profile id: its thread name, else pid:tid; a

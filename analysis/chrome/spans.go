@@ -113,6 +113,14 @@ func (l *threadLabels) label(k threadKey) string {
 	return fmt.Sprintf("pid %s, tid %s", pid, tid)
 }
 
+// describe gives b the thread k, with its ids and its process, and returns
+// its label.
+func (l *threadLabels) describe(b *analysis.Builder, k threadKey) string {
+	t := analysis.Thread{Name: l.label(k), ID: num(k.tid), Process: l.process[k.pid], PID: num(k.pid)}
+	b.DescribeThread(t)
+	return t.Name
+}
+
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // sortedThreads returns the keys of m in pid, tid order.
@@ -148,7 +156,7 @@ func parseTraceSamples(in *analysis.Input, f *traceFile) (*analysis.Profile, err
 		}
 	}
 	for _, k := range sortedThreads(byThread) {
-		idx := byThread[k]
+		idx, thread := byThread[k], labels.describe(b, k)
 		for j, i := range idx {
 			s := &f.Samples[i]
 			stack, err := sampleStack(b, f.StackFrames, rawText(s.Sf), ids)
@@ -159,7 +167,7 @@ func parseTraceSamples(in *analysis.Input, f *traceFile) (*analysis.Profile, err
 			if j+1 < len(idx) {
 				w = tsOf(f.Samples[idx[j+1]].Ts) - tsOf(s.Ts)
 			}
-			out = append(out, jsonprof.Sample{Stack: b.Stack(stack), Weight: jsonprof.Nanos(w), Time: jsonprof.Nanos(tsOf(s.Ts) - origin), Thread: labels.label(k)})
+			out = append(out, jsonprof.Sample{Stack: b.Stack(stack), Weight: jsonprof.Nanos(w), Time: jsonprof.Nanos(tsOf(s.Ts) - origin), Thread: thread})
 		}
 	}
 	jsonprof.AddWeighted(b, out, true)

@@ -1,10 +1,12 @@
 // Package dtrace reads DTrace stack aggregations (`dtrace -n 'profile-997 { @[stack()] = count(); }'`):
-// after the header (see header.go), each stack is a block of frames, leaf first,
-// ending with its count. Frames are tidied as FlameGraph's stackcollapse.pl
-// (commit 41fee1f) tidies them, so folded.Write equals that script's output:
-// "+offset" is cut, C++ arguments are dropped, "a->b" inline chains become
-// frames ("_[i]" on the inlined ones), ';' becomes ':' and a leading 'L'
-// (Java) is dropped.
+// after the header (see header.go), each stack is a block of frames, leaf
+// first, ending with its count. A frame is "module`function+0xoffset"; its
+// name is the line up to the offset, whole: C++ arguments and templates
+// stay ("libjvm.dylib`JavaCalls::call_virtual(JavaValue*, Handle, …)"), and
+// names are cleaned as every loader's are (analysis.CleanName: Rust hashes,
+// escapes and LLVM suffixes go). As FlameGraph's stackcollapse.pl (commit
+// 41fee1f) does, "a->b" inline chains become frames ("_[i]" on the inlined
+// ones) and ';' becomes ':', so that folded.Write can write the stacks.
 package dtrace
 
 import (
@@ -65,14 +67,7 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 
 // dtraceFrames tidies one frame line into frames, caller first.
 func dtraceFrames(f string) []string {
-	if i := strings.LastIndexByte(f, '+'); i >= 0 {
-		f = f[:i]
-	}
-	if i := strings.Index(f, "::"); i >= 0 {
-		if k := strings.LastIndexAny(f, "(<"); k >= i+2 {
-			f = f[:k]
-		}
-	}
+	f = strings.ReplaceAll(analysis.CleanName(stripOffset(f)), ";", ":")
 	if f == "" {
 		f = "-"
 	}
@@ -80,12 +75,21 @@ func dtraceFrames(f string) []string {
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
 		parts = parts[:len(parts)-1]
 	}
-	for i, p := range parts {
-		p = strings.TrimPrefix(strings.ReplaceAll(p, ";", ":"), "L")
-		if i > 0 {
-			p += "_[i]"
-		}
-		parts[i] = p
+	for i := 1; i < len(parts); i++ {
+		parts[i] += "_[i]"
 	}
 	return parts
+}
+
+// stripOffset removes a trailing "+0x1f" (or decimal "+31") offset.
+func stripOffset(f string) string {
+	i := strings.LastIndexByte(f, '+')
+	if i < 0 {
+		return f
+	}
+	off := strings.TrimPrefix(f[i+1:], "0x")
+	if off == "" || strings.Trim(off, "0123456789abcdefABCDEF") != "" {
+		return f
+	}
+	return f[:i]
 }

@@ -1,11 +1,21 @@
 package perf
 
-import "strings"
+import (
+	"strings"
 
-// Frame names of perf script stack lines, tidied as stackcollapse-perf.pl
+	"github.com/proflens/proflens/analysis"
+)
+
+// Frame names of perf script stack lines. By default a name is the symbol
+// as perf wrote it, up to its "+0x…" offset and its " (dso)" suffix:
+// C++ argument lists and templates stay whole ("std::function<int (int,
+// int)>::operator()"), a JIT's Java descriptor "Lpkg/Class;::method" (or
+// ";.method") becomes "pkg/Class.method", as JFR-derived profiles name
+// Java methods, and ';', which separates frames in folded stacks, becomes
+// ':'. With perfOptions.flamegraph, names are tidied as stackcollapse-perf.pl
 // (FlameGraph 41fee1f) tidies them; see perf.go.
 
-// tidy turns a perf symbol into stackcollapse-perf's frame name.
+// tidy turns a perf symbol into a frame name.
 func (pp *perfParser) tidy(f, pc, mod string, inlined bool) string {
 	if f == "[unknown]" {
 		f = "unknown"
@@ -17,6 +27,9 @@ func (pp *perfParser) tidy(f, pc, mod string, inlined bool) string {
 		} else {
 			f = "[" + f + "]"
 		}
+	}
+	if !pp.o.flamegraph {
+		return pp.annotate(strings.ReplaceAll(analysis.CleanName(f), ";", ":"), mod, inlined)
 	}
 	f = strings.ReplaceAll(f, ";", ":")
 	if !isGoMethod(f) {

@@ -1,19 +1,21 @@
 // Package perf reads `perf script` text. The frames, weights and root frame follow FlameGraph's
-// stackcollapse-perf.pl (commit 41fee1f) with its default options, so that
-// folded.Write of a loaded file equals that script's output:
+// stackcollapse-perf.pl (commit 41fee1f) with its default options:
 //   - the process name (comm, spaces as '_') is the root frame;
 //   - "+0x…" offsets are stripped, "a->b" inline chains become frames,
-//     "[unknown]" becomes "[dso base name]" or "[unknown]", ';' becomes ':',
-//     everything from the first '(' is cut (except Go "pkg.(*T).M" names and
-//     "(anonymous namespace)"), quotes are dropped, and Java "Lpkg/Class;"
-//     loses its "L" in processes whose name starts with "java";
+//     "[unknown]" becomes "[dso base name]" or "[unknown]", ';' becomes ':';
 //   - only samples of the first event type are kept (mixing cycles with
 //     instructions misleads); the others are counted in a warning;
 //   - a sample weighs its period when the line has one, else 1.
 //
-// Where we differ: the last sample counts even when the file does not end
+// Where we differ: a name is the symbol perf wrote, whole (the script cuts
+// it at its first '(', drops quotes and the "L" of Java descriptors; see
+// names.go), cleaned as every loader's names are (analysis.CleanName); so
+// folded.Write of a loaded file equals the script's output with its names
+// tidied the same way (the tests check the 78 expected outputs of
+// FlameGraph's suite). The last sample counts even when the file does not end
 // with a blank line (the script drops it); samples keep their time (ns since
-// the earliest sample), their "comm-pid/tid" as Thread, and their order
+// the earliest sample), their thread "comm-pid/tid" (id tid, process comm
+// with id pid), and their order
 // (sorted by time when the file interleaves CPUs out of order);
 // and the value types are samples/count plus the event's weight.
 package perf
@@ -70,9 +72,11 @@ func sniff(head []byte) bool {
 }
 
 // perfOptions are stackcollapse-perf.pl's options, for the tests that check
-// every expected output of FlameGraph's test suite.
+// every expected output of FlameGraph's test suite; the loader's defaults
+// are the zero value.
 type perfOptions struct {
 	pid, tid, kernel, jit, addrs bool
+	flamegraph                   bool // tidy names as the script does (cut at '(', no quotes, "L" dropped)
 	dropUnterminated             bool // drop a last sample not followed by a blank line
 	before2023                   bool // the script as of a14f791: "java" only, dso without spaces
 }
@@ -90,7 +94,7 @@ type perfParser struct {
 	name      string // the event named on a line without a period, for the value type
 	dropped   map[string]int
 	pname     string // root frame of the current sample; "" outside a kept sample
-	thread    string
+	thread    analysis.Thread
 	period    int64
 	time      int64
 	hasTime   bool
@@ -192,7 +196,7 @@ func (pp *perfParser) start(line string, m []string) {
 		}
 	}
 	pp.period = period
-	pp.thread = comm + "-" + pid + "/" + tid
+	pp.thread = analysis.Thread{Name: comm + "-" + pid + "/" + tid, ID: tid, Process: comm, PID: strings.Trim(pid, "?")}
 	switch {
 	case pp.o.tid:
 		pp.pname = comm + "-" + pid + "/" + tid
@@ -324,7 +328,8 @@ func (pp *perfParser) flush() {
 	} else if pp.period != pp.firstPeriod {
 		pp.mixedPeriod = true
 	}
-	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread, nil)
+	b.DescribeThread(pp.thread)
+	b.Add(b.Stack(pp.stack), []int64{1, pp.period}, pp.time, pp.hasTime, pp.thread.Name, nil)
 	pp.allTimed = pp.allTimed && pp.hasTime
 	pp.pname, pp.stack = "", pp.stack[:0]
 }

@@ -1,8 +1,10 @@
 package pprof
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/proflens/proflens/analysis"
@@ -268,7 +270,7 @@ func (d *pbDecoder) locationFrames(b *analysis.Builder, i int32) []int32 {
 		out = make([]int32, 0, len(lines))
 		for j := len(lines) - 1; j >= 0; j-- {
 			fn := &d.funcList[lines[j]]
-			out = append(out, b.Frame(analysis.Frame{Name: d.strs[fn.name], File: d.strs[fn.file], Line: fn.start}))
+			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file], Line: fn.start}))
 		}
 	}
 	d.locFrames[i] = out
@@ -337,8 +339,13 @@ func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
 			stack = b.Stack(frames)
 			stackOf[string(key)] = stack
 		}
-		labels := ls.merged()
-		b.Add(stack, vals, 0, false, threadOf(labels), labels)
+		for k, vs := range ls.num {
+			for _, v := range vs {
+				_, unit, _ := strings.Cut(v, " ")
+				b.NumLabel(k, unit)
+			}
+		}
+		addSample(b, stack, vals, ls.merged())
 		return true
 	})
 }

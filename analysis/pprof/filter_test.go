@@ -67,6 +67,8 @@ func runPprofTraces(t *testing.T, path string, v int, unit string, extra ...stri
 	return paths
 }
 
+var traceLabelRe = regexp.MustCompile(`^\s*[A-Za-z_][\w.-]*:\s\s`)
+
 var traceValueRe = regexp.MustCompile(`^\s*(-?[0-9]+)[A-Za-z]*\s+(.*)$`)
 
 // parsePprofTraces reads -traces output: blocks after a dashed line, the
@@ -91,6 +93,7 @@ func parsePprofTraces(out string) (map[string]int64, error) {
 			flush()
 			inTraces = true
 		case !inTraces || strings.TrimSpace(line) == "":
+		case frames == nil && traceLabelRe.MatchString(line): // "   api:  query", a sample's label
 		case frames == nil:
 			m := traceValueRe.FindStringSubmatch(line)
 			if m == nil {

@@ -11,6 +11,7 @@ package pprof
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -135,8 +136,16 @@ func fromProfile(in *analysis.Input, pp *profile.Profile) *analysis.Profile {
 			}
 			stack = append(stack, fr...)
 		}
-		labels := sampleLabels(s)
-		b.Add(b.Stack(stack), s.Value, 0, false, threadOf(labels), labels)
+		for k := range s.NumLabel {
+			for i := range s.NumLabel[k] {
+				unit := ""
+				if i < len(s.NumUnit[k]) {
+					unit = s.NumUnit[k][i]
+				}
+				b.NumLabel(k, unit)
+			}
+		}
+		addSample(b, b.Stack(stack), s.Value, sampleLabels(s))
 	}
 	for _, f := range pp.Function {
 		names = append(names, f.Name)
@@ -159,7 +168,7 @@ func locationFrames(b *analysis.Builder, loc *profile.Location) []int32 {
 	for i := len(loc.Line) - 1; i >= 0; i-- {
 		f := analysis.Frame{Name: "<unknown>"}
 		if fn := loc.Line[i].Function; fn != nil {
-			f = analysis.Frame{Name: fn.Name, File: fn.Filename, Line: fn.StartLine}
+			f = analysis.Frame{Name: cmp.Or(fn.Name, "<unknown>"), File: fn.Filename, Line: fn.StartLine}
 		}
 		out = append(out, b.Frame(f))
 	}
@@ -189,38 +198,80 @@ func sampleLabels(s *profile.Sample) map[string][]string {
 	return out
 }
 
-// threadOf picks a thread or goroutine label, if any.
-func threadOf(labels map[string][]string) string {
-	for _, k := range []string{"thread_name", "thread", "goroutine", "thread_id"} {
-		if v := labels[k]; len(v) > 0 {
-			return v[0]
-		}
+// addSample adds a sample with its labels, attributed to the thread they
+// name (threadOf).
+func addSample(b *analysis.Builder, stack int32, vals []int64, labels map[string][]string) {
+	t := threadOf(labels)
+	if t.Name != "" {
+		b.DescribeThread(t)
 	}
-	return ""
+	b.Add(stack, vals, 0, false, t.Name, labels)
+}
+
+// threadOf reads a sample's thread from its labels, as agents write them:
+// its name (thread_name, thread, else "goroutine N"), its id (thread_id, tid), its
+// process (process_name, pid). A thread with a name and an id is called
+// "name (tid ID)", one with an id only "tid ID".
+func threadOf(labels map[string][]string) analysis.Thread {
+	first := func(keys ...string) string {
+		for _, k := range keys {
+			if v := labels[k]; len(v) > 0 && v[0] != "" {
+				return v[0]
+			}
+		}
+		return ""
+	}
+	t := analysis.Thread{Name: first("thread_name", "thread"), ID: first("thread_id", "tid"),
+		Process: first("process_name"), PID: first("pid", "process_id")}
+	if g := first("goroutine"); t.Name == "" && g != "" {
+		t.Name = "goroutine " + g
+	}
+	switch {
+	case t.ID != "" && t.Name != "":
+		t.Name += " (tid " + t.ID + ")"
+	case t.ID != "":
+		t.Name = "tid " + t.ID
+	}
+	return t
 }
 
 // guessLang names the language of a profile's function names when they
-// clearly belong to one: Go (runtime. or main. frames, or "(*T)" methods),
-// C++/Rust ("::"), the JVM (java., javax., sun., jdk. frames).
+// clearly belong to one, for the names whose shape says nothing (each frame
+// is split by its own shape first, see analysis.Split): Go (runtime. or
+// main. frames, import paths, "(*T)" methods), the JVM (java., javax.,
+// sun., jdk. frames, dotted or with slashes as JFR converters write them),
+// C++/Rust ("::"). A JVM profile holds HotSpot's C++ frames and a Go one
+// cgo frames: Go wins over the JVM, which wins over C++.
 func guessLang(names []string) analysis.Lang {
 	var goish, cpp, jvm int
 	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "runtime.") || strings.HasPrefix(n, "main.") || strings.Contains(n, ".(*"):
+		switch g := analysis.Guess(n); {
+		case strings.HasPrefix(n, "runtime.") || strings.HasPrefix(n, "main.") || g == analysis.LangGo:
 			goish++
-		case strings.Contains(n, "::"):
-			cpp++
-		case strings.HasPrefix(n, "java.") || strings.HasPrefix(n, "javax.") || strings.HasPrefix(n, "sun.") || strings.HasPrefix(n, "jdk."):
+		case g == analysis.LangJVM || isJavaPlatform(n):
 			jvm++
+		case g == analysis.LangCpp:
+			cpp++
 		}
 	}
 	switch {
-	case goish > 0 && goish >= cpp && goish >= jvm:
+	case goish > 0:
 		return analysis.LangGo
-	case cpp > 0 && cpp >= jvm:
-		return analysis.LangCpp
 	case jvm > 0:
 		return analysis.LangJVM
+	case cpp > 0:
+		return analysis.LangCpp
 	}
 	return analysis.LangAuto
+}
+
+// isJavaPlatform reports whether n is a method of the Java platform's
+// packages: java., javax., sun., jdk. (or their slash forms).
+func isJavaPlatform(n string) bool {
+	for _, p := range []string{"java", "javax", "sun", "jdk"} {
+		if rest, ok := strings.CutPrefix(n, p); ok && rest != "" && (rest[0] == '.' || rest[0] == '/') {
+			return true
+		}
+	}
+	return false
 }

@@ -67,8 +67,9 @@ func TestPprofInlineLabels(t *testing.T) {
 		t.Errorf("inlined caller frame = %+v, want main.outer x.go:20", f)
 	}
 	s := p.Samples[0]
-	if !reflect.DeepEqual(p.Labels(&s), map[string][]string{"goroutine": {"7"}, "bytes": {"32 bytes"}}) || p.Thread(&s) != "7" {
-		t.Errorf("labels = %v thread %q, want goroutine 7 and bytes 32", p.Labels(&s), p.Thread(&s))
+	if !reflect.DeepEqual(p.Labels(&s), map[string][]string{"goroutine": {"7"}, "bytes": {"32 bytes"}}) || p.Thread(&s) != "goroutine 7" ||
+		!reflect.DeepEqual(p.NumLabelUnits, map[string]string{"bytes": "bytes"}) {
+		t.Errorf("labels = %v thread %q units %v, want goroutine 7 and bytes 32 (numeric, in bytes)", p.Labels(&s), p.Thread(&s), p.NumLabelUnits)
 	}
 	got := []any{p.DefaultValue, p.Period, p.PeriodType, p.Start, p.Duration, p.Comment[0], p.Lang, p.Timed}
 	want := []any{0, int64(524288), analysis.ValueType{Type: "space", Unit: "bytes"}, time.Unix(1_700_000_000, 0).UTC(), 3 * time.Second, "hello", analysis.LangGo, false}
@@ -87,10 +88,11 @@ func TestThreadLabelPriority(t *testing.T) {
 		labels map[string][]string
 		want   string
 	}{
-		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}, "thread_name": {"main"}}, "main"},
-		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}}, "worker"},
-		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}}, "12"},
-		{map[string][]string{"thread_id": {"7"}, "other": {"x"}}, "7"},
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}, "thread_name": {"main"}}, "main (tid 7)"},
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}, "thread": {"worker"}}, "worker (tid 7)"},
+		{map[string][]string{"thread_id": {"7"}, "goroutine": {"12"}}, "goroutine 12 (tid 7)"},
+		{map[string][]string{"goroutine": {"12"}}, "goroutine 12"},
+		{map[string][]string{"thread_id": {"7"}, "other": {"x"}}, "tid 7"},
 		{map[string][]string{"other": {"x"}}, ""},
 	}
 	fn := &profile.Function{ID: 1, Name: "main.main"}
@@ -120,6 +122,9 @@ func TestThreadLabelPriority(t *testing.T) {
 		for i, c := range cases {
 			if got := p.Thread(&p.Samples[i]); got != c.want {
 				t.Errorf("%s: sample with labels %v: thread %q, want %q", name, c.labels, got, c.want)
+			}
+			if th, id := p.ThreadOf(&p.Samples[i]), c.labels["thread_id"]; id != nil && (th == nil || th.ID != id[0]) {
+				t.Errorf("%s: sample with labels %v: thread %+v, want id %q", name, c.labels, th, id[0])
 			}
 		}
 	}

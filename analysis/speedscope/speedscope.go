@@ -4,10 +4,11 @@
 // times). Evented profiles become one sample per interval between events,
 // holding the stack open in it and weighing the interval's length.
 //
-// A file with several profiles is loaded whole, one thread per profile
-// (labelled with its name), when the profiles' units agree in kind (all
-// times, all bytes, or all the same other unit); otherwise only the active
-// profile (activeProfileIndex, else the first) is loaded, with a warning.
+// A file with several profiles loads its active one (activeProfileIndex,
+// else the first), with a note naming the others; LoadOptions.Profile picks
+// another by index or name, or "all" of them, one thread per profile
+// (labelled with its name), when their units agree in kind (all times, all
+// bytes, or all the same other unit).
 // Times become nanoseconds; profiles in a time unit are time-ordered, each
 // starting at its startValue.
 //
@@ -106,11 +107,14 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	if len(f.Profiles) == 0 {
 		return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: `expected at least one profile in "profiles"`}
 	}
-	chosen, warn := ssChoose(&f)
+	chosen, note, err := ssChoose(&f, in.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	vt, _ := ssUnit(f.Profiles[chosen[0]].Unit)
 	b := in.NewBuilder(vt)
-	if warn != "" {
-		b.Warn(warn)
+	if note != "" {
+		b.Note(note)
 	}
 	c := ssConv{b: b, frames: f.Shared.Frames, ids: make([]int32, len(f.Shared.Frames))}
 	for i := range c.ids {
@@ -143,27 +147,68 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	return b.Finish(), nil
 }
 
-// ssChoose picks the profiles to load: all when their units agree in kind,
-// else the active one.
-func ssChoose(f *ssFile) ([]int, string) {
-	vt, _ := ssUnit(f.Profiles[0].Unit)
-	all := make([]int, len(f.Profiles))
-	agree := true
-	for i, p := range f.Profiles {
-		all[i] = i
-		if v, _ := ssUnit(p.Unit); v != vt {
-			agree = false
+// ssChoose picks the profiles to load: the one want names (an index or a
+// name), all of them for "all" (when their units agree in kind), else the
+// active one (activeProfileIndex, else the first). note says what was
+// chosen when the file holds several.
+func ssChoose(f *ssFile, want string) (chosen []int, note string, err error) {
+	n := len(f.Profiles)
+	switch {
+	case want == "all":
+		vt, _ := ssUnit(f.Profiles[0].Unit)
+		for i, p := range f.Profiles {
+			if v, _ := ssUnit(p.Unit); v != vt {
+				return nil, "", fmt.Errorf("profile=all: the file's profiles have different units (%s, %s): load one of %s",
+					f.Profiles[0].Unit, p.Unit, ssList(f.Profiles))
+			}
+			chosen = append(chosen, i)
+		}
+		return chosen, fmt.Sprintf("loaded all %d profiles of the file, one thread each", n), nil
+	case want != "":
+		i := ssFind(f.Profiles, want)
+		if i < 0 {
+			return nil, "", fmt.Errorf("profile=%s: the file has no such profile; it has %s", want, ssList(f.Profiles))
+		}
+		chosen = []int{i}
+	default:
+		active := 0
+		if a := f.ActiveProfileIndex; a != nil && *a >= 0 && *a < n {
+			active = *a
+		}
+		chosen = []int{active}
+	}
+	if n > 1 {
+		i := chosen[0]
+		note = fmt.Sprintf("the file holds %d profiles; loaded profile %d, %q%s (load with profile=N, NAME or all for the others: %s)",
+			n, i, f.Profiles[i].Name, map[bool]string{true: ", the active one"}[want == ""], ssList(f.Profiles))
+	}
+	return chosen, note, nil
+}
+
+// ssFind returns the index of the profile want names, by index or by
+// name; -1 when none.
+func ssFind(ps []ssProfile, want string) int {
+	if i, err := strconv.Atoi(want); err == nil {
+		if i >= 0 && i < len(ps) {
+			return i
+		}
+		return -1
+	}
+	for i := range ps {
+		if ps[i].Name == want {
+			return i
 		}
 	}
-	if agree {
-		return all, ""
+	return -1
+}
+
+// ssList lists the profiles as `0 "name", 1 "name"`.
+func ssList(ps []ssProfile) string {
+	parts := make([]string, len(ps))
+	for i := range ps {
+		parts[i] = fmt.Sprintf("%d %q", i, ps[i].Name)
 	}
-	active := 0
-	if a := f.ActiveProfileIndex; a != nil && *a >= 0 && *a < len(f.Profiles) {
-		active = *a
-	}
-	return []int{active}, fmt.Sprintf("the file's %d profiles have different units; loaded only profile %d (%q)",
-		len(f.Profiles), active, f.Profiles[active].Name)
+	return strings.Join(parts, ", ")
 }
 
 // ssLabel names profile i's thread: its name, made unique with its index.

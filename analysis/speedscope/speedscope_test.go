@@ -11,8 +11,33 @@ import (
 	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
+// TestSpeedscopeChoose: a file with two profiles (speedscope's
+// two-sampled.speedscope.json, "one" and "two", active 1) loads the active
+// one and says which others it has; profile= picks one by index or name,
+// or all of them, one thread each.
+func TestSpeedscopeChoose(t *testing.T) {
+	const path = "testdata/speedscope-two-sampled.json"
+	for _, c := range []struct{ profile, note string }{
+		{"", `loaded profile 1, "two", the active one (load with profile=N, NAME or all for the others: 0 "one", 1 "two")`},
+		{"0", `loaded profile 0, "one" (load`},
+		{"two", `loaded profile 1, "two" (load`},
+	} {
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{Profile: c.profile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Samples) != 5 || p.Total(0) != 14e9 || len(p.Notes) != 1 || !strings.Contains(p.Notes[0], c.note) {
+			t.Errorf("profile=%s: %d samples, total %d, notes %q; want 5 samples of 14s and a note with %q", c.profile, len(p.Samples), p.Total(0), p.Notes, c.note)
+		}
+	}
+	_, err := analysis.Load(context.Background(), path, analysis.LoadOptions{Profile: "three"})
+	if want := `profile=three: the file has no such profile; it has 0 "one", 1 "two"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("profile=three: error %v, want %q", err, want)
+	}
+}
+
 func TestSpeedscopeTwoSampled(t *testing.T) {
-	p, err := analysis.Load(context.Background(), "testdata/speedscope-two-sampled.json", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "testdata/speedscope-two-sampled.json", analysis.LoadOptions{Profile: "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +118,11 @@ func TestSpeedscopeMixedUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ValueTypes[0] != (analysis.ValueType{Type: "space", Unit: "bytes"}) || p.Total(0) != 64 || len(p.Warnings) != 1 {
-		t.Errorf("Parse = %v total %d warnings %q; want the active bytes profile only, with a warning", p.ValueTypes, p.Total(0), p.Warnings)
+	if p.ValueTypes[0] != (analysis.ValueType{Type: "space", Unit: "bytes"}) || p.Total(0) != 64 || len(p.Notes) != 1 {
+		t.Errorf("Parse = %v total %d notes %q; want the active bytes profile only, with a note", p.ValueTypes, p.Total(0), p.Notes)
+	}
+	_, err = analysis.Parse(context.Background(), "mixed.json", []byte(data), analysis.LoadOptions{Profile: "all"})
+	if want := "mixed.json: profile=all: the file's profiles have different units (milliseconds, bytes)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("profile=all: error %v, want %q", err, want)
 	}
 }
