@@ -18,8 +18,8 @@
 // call's own, and its compacted view with the profile's granularity state.
 // Commands use shared helpers only, never each other's code: options.go,
 // filter.go, view.go, picture.go, exports.go, summary.go, phases.go,
-// phaseshow.go, writefile.go, output.go (TestCommandFilesStandAlone checks
-// it). Adding a command is one
+// phaseshow.go, writefile.go, output.go, display.go (outputs replaced in
+// place) (TestCommandFilesStandAlone checks it). Adding a command is one
 // new file and one line in commands.go.
 //
 // Invariants: the session survives every failed, interrupted or panicking

@@ -9,7 +9,8 @@ import (
 
 // Event is one thing a cell produced, as recorded by a Recorder.
 type Event struct {
-	Kind    string         // "stream", "display", "result", "clear", "payload"
+	Kind    string         // "stream", "display", "update", "result", "clear", "payload"
+	ID      string         // display id of an update
 	Name    string         // stream name: "stdout" or "stderr"
 	Text    string         // stream text
 	Data    jupyter.Bundle // display and result bundles
@@ -31,6 +32,23 @@ func (r *Recorder) Stream(name, text string) {
 // Display implements jupyter.Output.
 func (r *Recorder) Display(data jupyter.Bundle, meta map[string]any) {
 	r.Events = append(r.Events, Event{Kind: "display", Data: data, Meta: meta})
+}
+
+// Update implements jupyter.Output: every call is an "update" event,
+// the first of an id included.
+func (r *Recorder) Update(id string, data jupyter.Bundle, meta map[string]any) {
+	r.Events = append(r.Events, Event{Kind: "update", ID: id, Data: data, Meta: meta})
+}
+
+// Shown returns the last bundle shown under each display id, by id.
+func (r *Recorder) Shown() map[string]jupyter.Bundle {
+	out := map[string]jupyter.Bundle{}
+	for _, e := range r.Events {
+		if e.Kind == "update" {
+			out[e.ID] = e.Data
+		}
+	}
+	return out
 }
 
 // Result implements jupyter.Output.
@@ -76,7 +94,7 @@ func (r *Recorder) Text() string {
 		switch e.Kind {
 		case "stream":
 			b.WriteString(e.Text)
-		case "display", "result":
+		case "display", "update", "result":
 			s, _ := e.Data["text/plain"].(string)
 			b.WriteString(s)
 			if !strings.HasSuffix(s, "\n") {

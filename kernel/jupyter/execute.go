@@ -111,6 +111,7 @@ type cellOutput struct {
 	count   int
 	mu      sync.Mutex
 	closed  bool
+	shown   map[string]bool // display ids this cell has shown (Update)
 	result  Bundle
 	payload []map[string]any
 }
@@ -144,6 +145,22 @@ func (o *cellOutput) Stream(name, text string) {
 // Display implements Output.
 func (o *cellOutput) Display(data Bundle, metadata map[string]any) {
 	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{}})
+}
+
+// Update implements Output: display_data with transient.display_id for
+// an id the cell has not shown yet, update_display_data after.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#update-display-data
+func (o *cellOutput) Update(id string, data Bundle, metadata map[string]any) {
+	o.mu.Lock()
+	msgType := "update_display_data"
+	if !o.shown[id] {
+		if o.shown == nil {
+			o.shown = map[string]bool{}
+		}
+		o.shown[id], msgType = true, "display_data"
+	}
+	o.mu.Unlock()
+	o.emit(msgType, map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
 }
 
 // Result implements Output.

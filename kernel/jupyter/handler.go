@@ -15,6 +15,12 @@ type Output interface {
 	Stream(name, text string)
 	// Display shows a bundle (display_data); metadata may be nil.
 	Display(data Bundle, metadata map[string]any)
+	// Update shows a bundle in place under a display id: the cell's first
+	// call with an id shows it (display_data with transient.display_id),
+	// later calls replace it (update_display_data), which front ends apply
+	// to every output shown under that id. Ids must be unique to what they
+	// show: progress lines, live status, a timeline that grows.
+	Update(id string, data Bundle, metadata map[string]any)
 	// Result sets the cell's result (execute_result); at most once per cell.
 	Result(data Bundle, metadata map[string]any)
 	// Clear clears the cell's output (clear_output).

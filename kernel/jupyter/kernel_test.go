@@ -15,7 +15,8 @@ import (
 )
 
 // fakeHandler is a tiny language for protocol tests: "echo TEXT", "fail",
-// "slowfail", "sleep" (until interrupted), "panic", "result TEXT", "page".
+// "slowfail", "sleep" (until interrupted), "panic", "result TEXT", "page",
+// "progress ID" (a display shown, then updated twice).
 type fakeHandler struct {
 	mu  sync.Mutex
 	ran []string
@@ -52,6 +53,10 @@ func (f *fakeHandler) Execute(ctx context.Context, code string, out Output) erro
 		chunk := strings.Repeat("x", 16<<10)
 		for i := 0; i < 300; i++ {
 			out.Stream("stdout", chunk)
+		}
+	case "progress":
+		for i := 1; i <= 3; i++ {
+			out.Update(arg, Bundle{"text/plain": fmt.Sprintf("%d/3", i)}, nil)
 		}
 	case "page":
 		out.Payload(map[string]any{"source": "page", "data": map[string]any{"text/plain": "doc"}, "start": 0})

@@ -248,3 +248,35 @@ func TestParentEchoedRaw(t *testing.T) {
 		t.Errorf("reply session = %q, want the kernel's own session", r.Header.Session)
 	}
 }
+
+// TestDisplayUpdates: the first Update of an id in a cell is display_data,
+// later ones update_display_data, each carrying transient.display_id (the
+// messaging spec's update_display_data); a new cell shows the id afresh.
+func TestDisplayUpdates(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	want := []string{"display_data p-1 1/3", "update_display_data p-1 2/3", "update_display_data p-1 3/3"}
+	for range 2 {
+		id := c.execute("progress p-1", true)
+		var got []string
+		for m := c.next(c.iopubC, "iopub"); !isIdle(m, id); m = c.next(c.iopubC, "iopub") {
+			if t := m.Header.MsgType; t != "display_data" && t != "update_display_data" {
+				continue
+			}
+			body := content(m)
+			tr, _ := body["transient"].(map[string]any)
+			data, _ := body["data"].(map[string]any)
+			got = append(got, fmt.Sprintf("%s %v %v", m.Header.MsgType, tr["display_id"], data["text/plain"]))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("progress iopub = %q, want %q", got, want)
+		}
+		c.next(c.shellC, "reply")
+	}
+}
+
+// isIdle reports whether m is the status idle of request msgID.
+func isIdle(m *Message, msgID string) bool {
+	var p Header
+	json.Unmarshal(m.Parent, &p)
+	return p.MsgID == msgID && m.Header.MsgType == "status" && content(m)["execution_state"] == "idle"
+}
