@@ -25,6 +25,7 @@ const module = "github.com/proflens/proflens"
 // binary need formats: the later stages work on the model.
 var groups = map[string][]string{
 	"internal":          {"internal"},
+	"agent":             {"agent"},
 	"analysis":          {"analysis", "internal"},
 	"analysis/internal": {"analysis/internal", "analysis", "internal"},
 	"format":            {"format", "analysis/internal", "analysis", "internal"},
@@ -187,6 +188,9 @@ func TestProblems(t *testing.T) {
 		{"phase", []string{module + "/plotting", "example.com/x"}, 2},
 		{"cmd/proflens", []string{module + "/kernel", module + "/kernel/jupyter", "log/slog"}, 0},
 		{"tools/x", nil, 1},
+		{"agent", []string{"net/http/pprof", "runtime/metrics"}, 0},
+		{"agent", []string{module + "/internal/version"}, 1},
+		{"agent", []string{"github.com/google/pprof/profile"}, 1},
 	}
 	for _, tt := range tests {
 		if got := problems(tt.rel, tt.imports); len(got) != tt.want {
@@ -201,7 +205,7 @@ func TestGroup(t *testing.T) {
 		"analysis": "analysis", "analysis/pprof": "format", "analysis/pprof/x": "format", "analysis/formats": "formats",
 		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
-		"internal/version": "internal", "tools": "",
+		"internal/version": "internal", "tools": "", "agent": "agent",
 	} {
 		if got := group(rel); got != want {
 			t.Errorf("group(%q) = %q, want %q", rel, got, want)
