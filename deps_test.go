@@ -26,6 +26,7 @@ const module = "github.com/proflens/proflens"
 var groups = map[string][]string{
 	"internal":          {"internal"},
 	"agent":             {"agent"},
+	"live":              {"live", "agent", "format", "analysis", "internal"},
 	"analysis":          {"analysis", "internal"},
 	"analysis/internal": {"analysis/internal", "analysis", "internal"},
 	"format":            {"format", "analysis/internal", "analysis", "internal"},
@@ -35,8 +36,8 @@ var groups = map[string][]string{
 	"phase":             {"phase", "compaction", "analysis", "internal"},
 	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
-	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
-	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "formats", "format", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "live", "agent", "formats", "format", "analysis", "internal"},
+	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "live", "agent", "formats", "format", "analysis", "internal"},
 }
 
 // thirdParty says which groups, or which packages, may import a module
@@ -191,6 +192,11 @@ func TestProblems(t *testing.T) {
 		{"agent", []string{"net/http/pprof", "runtime/metrics"}, 0},
 		{"agent", []string{module + "/internal/version"}, 1},
 		{"agent", []string{"github.com/google/pprof/profile"}, 1},
+		{"live", []string{module + "/agent", module + "/analysis/pprof", module + "/analysis"}, 0},
+		{"live/demo", []string{module + "/agent"}, 0},
+		{"live", []string{module + "/phase"}, 1},
+		{"live", []string{module + "/kernel"}, 1},
+		{"kernel", []string{module + "/live", module + "/live/demo"}, 0},
 	}
 	for _, tt := range tests {
 		if got := problems(tt.rel, tt.imports); len(got) != tt.want {
@@ -205,7 +211,7 @@ func TestGroup(t *testing.T) {
 		"analysis": "analysis", "analysis/pprof": "format", "analysis/pprof/x": "format", "analysis/formats": "formats",
 		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
-		"internal/version": "internal", "tools": "", "agent": "agent",
+		"internal/version": "internal", "tools": "", "agent": "agent", "live/demo": "live",
 	} {
 		if got := group(rel); got != want {
 			t.Errorf("group(%q) = %q, want %q", rel, got, want)

@@ -1,0 +1,33 @@
+package live
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/proflens/proflens/live/demo"
+)
+
+// TestMain lets the test binary be the demo target: startDemo runs it
+// again with demo.Subcommand, as attach runs the proflens binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == demo.Subcommand {
+		if err := demo.Main(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// startDemo runs the demo target as a child process for the test.
+func startDemo(t testing.TB, args ...string) *demo.Process {
+	t.Helper()
+	p, err := demo.Spawn(os.Args[0], args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	return p
+}
