@@ -46,6 +46,7 @@ type Agent struct {
 	mu   sync.Mutex
 	acct *account
 	last map[string]float64 // per endpoint: the last measured cost, or cost per second of a window
+	pace map[string]float64 // per endpoint: the best wall seconds per byte of its encoding (paced)
 }
 
 // Start listens on addr ("127.0.0.1:6060"; port 0 picks one) and serves
@@ -59,7 +60,7 @@ func Start(addr string, budget float64) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	a := &Agent{budget: budget, start: time.Now(), ln: ln, served: make(chan struct{}), last: map[string]float64{}}
+	a := &Agent{budget: budget, start: time.Now(), ln: ln, served: make(chan struct{}), last: map[string]float64{}, pace: map[string]float64{}}
 	a.acct = newAccount(budget, a.start)
 	ctx, stop := context.WithCancel(context.Background())
 	a.stop = stop

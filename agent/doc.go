@@ -29,10 +29,12 @@
 //   - CPU profile windows: the 100 Hz signal handler cannot be timed, so
 //     each sample is charged PerSample; the samples are bounded by the
 //     process's CPU time during the window (getrusage), at 100 per second;
-//     plus the final encoding, timed, and the pauses;
+//     plus the final encoding, timed (wall time, charged at the best pace
+//     per byte seen so far: on a busy machine most of a wall time is
+//     waiting for a CPU), and the pauses;
 //   - execution-trace windows: each byte of trace is charged PerTraceByte
 //     (the tracer's cost is spread over every goroutine that emits events);
-//     plus stopping the trace, timed, and the pauses.
+//     plus stopping the trace, timed and paced the same, and the pauses.
 //
 // Predictions: a CPU window's bound (100 samples per second per CPU), a
 // trace window's bytes at the last rate seen (one core's worth before the

@@ -93,7 +93,7 @@ func (a *Agent) serveCPU(w http.ResponseWriter, r *http.Request) {
 	samples := math.Min(bound, Hz*(processCPU()-cpu0).Seconds())
 	t := time.Now()
 	rpprof.StopCPUProfile()
-	encode := time.Since(t).Seconds()
+	encode := a.paced("profile", time.Since(t).Seconds(), float64(b.body.Len()))
 	cost := samples*PerSample.Seconds() + encode + pauses(false) - p0
 	a.settle("profile", predicted, cost, encode)
 	b.profile("profile")
@@ -122,8 +122,8 @@ func (a *Agent) serveTrace(w http.ResponseWriter, r *http.Request) {
 	wait(r.Context(), time.Duration(sec*float64(time.Second)), lw.full)
 	t := time.Now()
 	trace.Stop()
-	stop := time.Since(t).Seconds()
 	n := float64(lw.b.body.Len())
+	stop := a.paced("trace", time.Since(t).Seconds(), n)
 	cost := n*PerTraceByte.Seconds() + stop + pauses(false) - p0
 	a.settle("trace", predicted, cost, n/max(time.Since(t0).Seconds(), 1e-3))
 	lw.b.profile("trace")
@@ -139,6 +139,23 @@ func wait(ctx context.Context, d time.Duration, full <-chan struct{}) {
 	case <-ctx.Done():
 	case <-full:
 	}
+}
+
+// paced charges t seconds of wall time spent on units of work (bytes
+// encoded) at the best pace seen under key: wall time on a busy machine is
+// mostly waiting for a CPU, and it is never less than the CPU time within
+// it, so the best pace bounds the work as long as the work per unit stays
+// the same.
+func (a *Agent) paced(key string, t, units float64) float64 {
+	if units <= 0 {
+		return t
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.pace[key]; !ok || t/units < r {
+		a.pace[key] = t / units
+	}
+	return a.pace[key] * units
 }
 
 // lastOr returns the last measurement under key, or prior.
