@@ -3,7 +3,6 @@ package kernel
 import (
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
@@ -128,16 +127,4 @@ func defaultName(src string) string {
 		name = "p" + name
 	}
 	return name
-}
-
-// uniqueName returns name, or name2, name3... when it is taken.
-func uniqueName(s *Session, name string) string {
-	if s.Get(name) == nil {
-		return name
-	}
-	for i := 2; ; i++ {
-		if n := name + strconv.Itoa(i); s.Get(n) == nil {
-			return n
-		}
-	}
 }

@@ -19,8 +19,14 @@
 // Commands use shared helpers only, never each other's code: options.go,
 // filter.go, view.go, picture.go, exports.go, summary.go, phases.go,
 // phaseshow.go, writefile.go, output.go, display.go (outputs replaced in
-// place) (TestCommandFilesStandAlone checks it). Adding a command is one
+// place), live.go and liveshow.go (attachments feeding live profiles)
+// (TestCommandFilesStandAlone checks it). Adding a command is one
 // new file and one line in commands.go.
+//
+// A live attachment (attach background=true) collects on a goroutine of
+// its own, which hands finished windows over under a mutex; the session
+// takes them into its profiles at the start of each statement, in the
+// cell's goroutine, so commands never see a profile change under them.
 //
 // Invariants: the session survives every failed, interrupted or panicking
 // command; completion and inspect never wait for a running cell (they read

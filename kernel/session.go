@@ -3,6 +3,7 @@ package kernel
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/proflens/proflens/analysis"
@@ -34,11 +35,13 @@ type Session struct {
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
+	// live are the attachments feeding profiles (live.go), by main name.
+	live map[string]*attachment
 }
 
 // NewSession returns an empty session resolving paths against dir.
 func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}}
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, live: map[string]*attachment{}}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes
@@ -86,4 +89,16 @@ func (s *Session) Names() []string {
 		return slices.Clone(*p)
 	}
 	return nil
+}
+
+// uniqueName returns name, or name2, name3... when it is taken.
+func uniqueName(s *Session, name string) string {
+	if s.Get(name) == nil {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := name + strconv.Itoa(i); s.Get(n) == nil {
+			return n
+		}
+	}
 }

@@ -55,7 +55,7 @@ func (r *runner) finish(res result) {
 func (r *runner) accept(k *kindState, res result, now time.Duration) {
 	cost := res.ans.cost
 	if cost < 0 {
-		cost = k.pace.outsideCost(res.kind, r.p.Window, res)
+		cost = outsideCost(res.kind, res.profile, len(res.ans.body))
 	}
 	if _, over := r.g.done(k, now, cost, false); over > 0 {
 		r.overruns++

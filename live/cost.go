@@ -7,51 +7,38 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-// pace charges the time a target takes to answer. That time bounds the
-// work of the one goroutine that answers, but on a busy machine most of it
-// can be waiting for a CPU, which costs the target nothing. So it is
-// charged at the best pace the target has shown for the kind: the lowest
-// answer time per unit of work (bytes of profile; goroutines for a
-// goroutine snapshot) seen so far, times this answer's units. A wall time
-// is never less than the CPU time within it, so while the work per unit
-// stays the same, the charge still bounds the work. The first answer of a
-// kind is charged in full.
-type pace struct {
-	best float64 // seconds per unit; 0 before the first answer
-}
-
-// charge returns the charge of an answer of units that took t seconds.
-func (p *pace) charge(t, units float64) float64 {
-	if units <= 0 {
-		return t
-	}
-	if r := t / units; p.best == 0 || r < p.best {
-		p.best = r
-	}
-	return p.best * units
-}
+// The model of what a plain net/http/pprof server spends on answering,
+// from what its answer holds. Answer times cannot serve: on a busy
+// machine most of them is waiting for a CPU, which costs the target
+// nothing, and they vary tenfold from one answer to the next. The
+// constants are about twice what a 2-vCPU VM measured (encoding a CPU
+// profile: 0.4 ms for 1.1 KB; a goroutine snapshot: about 3 µs per
+// goroutine), and the overhead benchmark checks them against the target's
+// CPU time.
+const (
+	perAnswer    = time.Millisecond     // handling a request, starting and ending a profile
+	perByte      = time.Microsecond     // building, compressing and sending a byte of profile
+	perGoroutine = 5 * time.Microsecond // walking one goroutine's stack
+	perSample    = agent.PerSample      // a CPU-profile sample: the signal handler's work
+	perTraceByte = agent.PerTraceByte   // a byte of execution trace: the tracer's work
+)
 
 // outsideCost is a window's cost when the target does not say it (a plain
-// net/http/pprof server), from what proflens sees: a CPU window's samples
-// at agent.PerSample, plus the time its answer took after the window (the
-// profile's encoding; the window is the duration the profile states when
-// longer than asked, which leaves out the target's delay in waking up from
-// it); a trace's bytes at agent.PerTraceByte plus the same; a goroutine
-// snapshot its whole answer time (one goroutine walks the stacks, and the
-// pauses happen within it); a delta's two snapshots each the time its
-// answer took after the window. Answer times are charged at p's pace.
-func (p *pace) outsideCost(k Kind, w time.Duration, res result) float64 {
-	prof, bytes := res.profile, float64(len(res.ans.body))
-	tail := max(0, res.ans.latency-max(k.on(w), prof.Duration)).Seconds()
+// net/http/pprof server): each answer perAnswer plus its bytes at perByte;
+// a CPU window also its samples at perSample; a trace its bytes at
+// perTraceByte; a goroutine snapshot also its goroutines at perGoroutine;
+// a delta is two snapshots and their difference, twice an answer.
+func outsideCost(k Kind, p *analysis.Profile, bytes int) float64 {
+	answer := (perAnswer + time.Duration(bytes)*perByte).Seconds()
 	switch k {
 	case CPU:
-		return total(prof, "samples")*agent.PerSample.Seconds() + p.charge(tail, bytes)
+		return answer + total(p, "samples")*perSample.Seconds()
 	case Trace:
-		return bytes*agent.PerTraceByte.Seconds() + p.charge(tail, bytes)
+		return answer + float64(bytes)*perTraceByte.Seconds()
 	case Goroutine:
-		return p.charge(res.ans.latency.Seconds(), total(prof, "goroutine"))
+		return answer + total(p, "goroutine")*perGoroutine.Seconds()
 	}
-	return 2 * p.charge(tail, bytes)
+	return 2 * answer
 }
 
 // total returns the sum of value typ over p's samples, 0 when p has none.

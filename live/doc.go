@@ -31,9 +31,10 @@
 //     (Status.Overruns counts them);
 //   - measured: the cost of each collection, by the agent from inside (its
 //     Proflens-Cost header: thread CPU time, runtime/metrics pauses,
-//     samples bounded by process CPU), or from outside for a plain server
-//     (samples and trace bytes at the agent's per-unit costs, answer times
-//     at the best pace the target has shown; see pace);
+//     samples bounded by process CPU); for a plain server, from what each
+//     answer holds (its bytes, samples, goroutines, trace bytes) at fixed
+//     per-unit costs (see outsideCost), since answer times on a busy
+//     machine are mostly waiting;
 //   - estimated: the target's slowdown (Status.EstimatedSlowdown: the cost
 //     per second of the target's own CPU time when it keeps more than a
 //     core busy), and the projections.

@@ -26,7 +26,6 @@ type kindState struct {
 	rate    float64   // allocated share of the budget, seconds per second
 	credit  float64   // seconds of cost the kind may spend now
 	recent  []float64 // the last measured costs of its collections
-	pace    pace      // for a plain server: its best answer time per unit of work
 	running bool
 	held    float64       // reservation of the collection in flight
 	retryAt time.Duration // no new collection before
