@@ -29,6 +29,8 @@ type kindState struct {
 	running bool
 	held    float64       // reservation of the collection in flight
 	retryAt time.Duration // no new collection before
+	started bool          // a collection has started
+	last    time.Duration // when the last collection started
 	fails   int           // consecutive failures
 	dropped string        // why the kind stopped collecting; "" while it runs
 
@@ -135,11 +137,21 @@ func (g *governor) advance(now time.Duration) {
 }
 
 // ready reports whether k may start a collection at now: it is not
-// running, dropped or waiting to retry, its credit pays its reservation,
-// and its window ends before the attachment does.
+// running, dropped or waiting to retry, a window of time has passed since
+// its last start (one collection per window: snapshots come no oftener
+// than CPU windows), its credit pays its reservation, and its window ends
+// before the attachment does.
 func (g *governor) ready(k *kindState, now time.Duration) bool {
-	return !k.running && k.dropped == "" && now >= k.retryAt && k.credit >= g.predict(k) &&
+	return !k.running && k.dropped == "" && now >= g.earliest(k) && k.credit >= g.predict(k) &&
 		(g.end == 0 || now+k.kind.on(g.window) <= g.end)
+}
+
+// earliest is when k may start again, credit aside.
+func (g *governor) earliest(k *kindState) time.Duration {
+	if !k.started {
+		return k.retryAt
+	}
+	return max(k.retryAt, k.last+g.window)
 }
 
 // due returns the kinds that start at now, in priority order. A trace
@@ -163,7 +175,7 @@ func (g *governor) start(k *kindState, now time.Duration) {
 	k.held = g.predict(k)
 	k.credit -= k.held
 	g.spent += k.held
-	k.running = true
+	k.running, k.started, k.last = true, true, now
 	if g.busy == 0 {
 		g.busySince = now
 	}
@@ -219,7 +231,7 @@ func (g *governor) next(now time.Duration) time.Duration {
 			(g.end > 0 && now+k.kind.on(g.window) > g.end) || (short > 0 && k.rate <= 0) {
 			continue
 		}
-		t := k.retryAt
+		t := g.earliest(k)
 		if short > 0 {
 			t = max(t, now+time.Duration(short/k.rate*float64(time.Second)))
 		}
