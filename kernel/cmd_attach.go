@@ -61,6 +61,10 @@ func runAttach(c *Call) error {
 	if err != nil {
 		return err
 	}
+	bg, err := c.Bool("background")
+	if err != nil {
+		return err
+	}
 	name := c.As
 	if name == "" {
 		name = uniqueName(c.Session, "live")
@@ -78,9 +82,9 @@ func runAttach(c *Call) error {
 		return err
 	}
 	c.Session.live[name] = a
-	if bg, err := c.Bool("background"); err != nil || bg {
+	if bg {
 		collectBackground(c, a, t, plan)
-		return err
+		return nil
 	}
 	return collectForeground(c, a, t, plan)
 }
@@ -160,7 +164,7 @@ func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) erro
 // collectBackground starts collection on a goroutine of the attachment's
 // and returns; the session takes its windows at each statement.
 func collectBackground(c *Call, a *attachment, t *live.Target, p live.Plan) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	a.cancel, a.done = cancel, make(chan struct{})
 	go func() {
 		defer close(a.done)

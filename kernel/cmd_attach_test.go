@@ -131,6 +131,9 @@ func TestAttachBackground(t *testing.T) {
 	}
 	rec = run("detach bg")
 	checkBudget(t, liveStatus(t, rec))
+	if !strings.Contains(rec.Text(), "stopped: detached") {
+		t.Errorf("detach answered %q", rec.Text())
+	}
 	if got := run("profiles").Text(); strings.Contains(got, "collecting") || s.Get("bg") == nil {
 		t.Errorf("after detach, profiles =\n%s", got)
 	}

@@ -18,7 +18,7 @@ func runDetach(c *Call) error {
 	if err != nil {
 		return err
 	}
-	a.stop()
+	a.stop("detached")
 	delete(c.Session.live, a.name)
 	a.sync(c.Ctx, c.Session)
 	st, _ := a.snapshot()

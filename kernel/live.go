@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -31,7 +32,7 @@ type attachment struct {
 	using  string        // saved phase set labelling the main profile's phases
 	proc   *demo.Process // a demo target the attachment started; stopped with it
 
-	cancel context.CancelFunc // stops a background collection
+	cancel context.CancelCauseFunc // stops a background collection, saying why
 	done   chan struct{}      // closed when a background collection has ended
 
 	mu     sync.Mutex
@@ -214,11 +215,11 @@ func (a *attachment) redetect(ctx context.Context, s *Session, l *Loaded) error 
 	return nil
 }
 
-// stop ends a background collection and waits for it; the windows it
-// gathered stay in the inbox for the next sync.
-func (a *attachment) stop() {
+// stop ends a background collection, for the reason why, and waits for
+// it; the windows it gathered stay in the inbox for the next sync.
+func (a *attachment) stop(why string) {
 	if a.cancel != nil {
-		a.cancel()
+		a.cancel(errors.New(why))
 		<-a.done
 	}
 }
@@ -227,7 +228,7 @@ func (a *attachment) stop() {
 // they started. The session's profiles stay.
 func (s *Session) Close() {
 	for _, name := range sortedKeys(s.live) {
-		s.live[name].stop()
+		s.live[name].stop("the session ended")
 		delete(s.live, name)
 	}
 }

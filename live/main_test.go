@@ -21,10 +21,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// spawnDemo runs the demo target (this test binary) as a child process.
+func spawnDemo(args ...string) (*demo.Process, error) { return demo.Spawn(os.Args[0], args...) }
+
 // startDemo runs the demo target as a child process for the test.
 func startDemo(t testing.TB, args ...string) *demo.Process {
 	t.Helper()
-	p, err := demo.Spawn(os.Args[0], args...)
+	p, err := spawnDemo(args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,8 +82,8 @@ func backoff(n int) time.Duration { return min(time.Second<<(n-1), 30*time.Secon
 const clockTolerance = 2 * time.Second
 
 // Run collects from t following p until p.For has passed, ctx ends (an
-// interrupt: the collections in flight are dropped, everything finished is
-// kept), the target stops answering, every kind has stopped, or
+// interrupt, or the cause given to context.WithCancelCause: the
+// collections in flight are dropped, everything finished is kept), the target stops answering, every kind has stopped, or
 // p.MaxWindows windows are in. It calls report after each window and each
 // note, from the caller's goroutine, and returns the final status, whose
 // Stopped says why collection ended. Each collection runs on a goroutine
@@ -165,6 +165,9 @@ func (r *runner) loop(ctx context.Context) {
 func (r *runner) why(ctx context.Context, now time.Duration) string {
 	switch {
 	case ctx.Err() != nil:
+		if cause := context.Cause(ctx); cause != ctx.Err() {
+			return cause.Error() // the reason the caller gave
+		}
 		return "interrupted"
 	case r.p.For > 0 && now >= r.p.For:
 		return fmt.Sprintf("for=%v elapsed", r.p.For)
