@@ -33,7 +33,7 @@ type attachment struct {
 	proc   *demo.Process // a demo target the attachment started; stopped with it
 
 	cancel context.CancelCauseFunc // stops a background collection, saying why
-	done   chan struct{}      // closed when a background collection has ended
+	done   chan struct{}           // closed when a background collection has ended
 
 	mu     sync.Mutex
 	inbox  []*live.Window
