@@ -149,7 +149,7 @@ func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) erro
 		}
 		if e.Window != nil {
 			a.sync(c.Ctx, c.Session)
-			showTimeline(a, timeline)
+			showTimeline(a, timeline, c.Session.Settings.Pictures)
 		}
 		status.Show(statusBundle(a.name, e.Status))
 	})
@@ -157,7 +157,7 @@ func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) erro
 	delete(c.Session.live, a.name)
 	a.sync(context.Background(), c.Session) // the last windows, interrupted or not
 	status.Show(statusBundle(a.name, st))
-	showTimeline(a, timeline)
+	showTimeline(a, timeline, c.Session.Settings.Pictures)
 	return finish(c, a, st, false)
 }
 

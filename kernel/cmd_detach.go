@@ -24,7 +24,7 @@ func runDetach(c *Call) error {
 	st, _ := a.snapshot()
 	c.Out.Display(statusBundle(a.name, st), nil)
 	timeline := c.LiveDisplay()
-	showTimeline(a, timeline)
+	showTimeline(a, timeline, c.Session.Settings.Pictures)
 	return finish(c, a, st, true)
 }
 

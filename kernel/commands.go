@@ -3,7 +3,7 @@ package kernel
 // commands is every command of the language, like pprof's command table. A
 // command is one file, cmd_NAME.go, holding its Command value and its run
 // function, which use only the shared helpers (options.go, filter.go,
-// view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go,
+// view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go, avid.go,
 // writefile.go, output.go, display.go, live.go, liveshow.go); it is added here and registered from here. Help lists them by name.
 var commands = []*Command{
 	// Profiles in the session.
@@ -16,8 +16,10 @@ var commands = []*Command{
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
 	// DYPER: live profiles within an overhead budget.
 	attachCommand, detachCommand,
+	// AVID: architectural views of calls between entities, over time, and sampled.
+	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
 	// The session itself.
-	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
+	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
 
 func init() {

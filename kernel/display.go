@@ -11,12 +11,14 @@ import (
 
 // LiveDisplay is an output that a command shows and then replaces in place
 // as its work goes on: a status line, a picture that grows, the progress of
-// a long load. Each Show is jupyter.Output.Update under the display's id
-// (display_data with a display_id first, update_display_data after), so a
-// notebook keeps only the last state and a terminal prints each.
+// a long load. Where the output is a jupyter.Updater (a notebook's cell),
+// the first Show is display_data under the display's id and every later one
+// update_display_data, so the notebook keeps the last state; elsewhere
+// (proflens run) each Show is a display of its own, as a terminal keeps them.
 type LiveDisplay struct {
-	out jupyter.Output
-	id  string
+	out   jupyter.Output
+	id    string
+	shown bool
 }
 
 // displayPrefix makes display ids unique to this process: a front end keeps
@@ -40,4 +42,15 @@ func (c *Call) LiveDisplay() *LiveDisplay {
 }
 
 // Show shows b, replacing what the display showed before.
-func (d *LiveDisplay) Show(b jupyter.Bundle) { d.out.Update(d.id, b, nil) }
+func (d *LiveDisplay) Show(b jupyter.Bundle) {
+	u, ok := d.out.(jupyter.Updater)
+	switch {
+	case !ok:
+		d.out.Display(b, nil)
+	case d.shown:
+		u.Update(d.id, b, nil)
+	default:
+		u.DisplayID(d.id, b, nil)
+	}
+	d.shown = true
+}

@@ -7,8 +7,9 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-// TestLiveDisplay: each display has an id of its own; every Show is an
-// update under it, and the last one is what the display shows.
+// TestLiveDisplay: each display has an id of its own; on a notebook's
+// output its first Show is a display under the id and later ones update
+// it in place; elsewhere every Show is a display of its own.
 func TestLiveDisplay(t *testing.T) {
 	rec := &Recorder{}
 	c := &Call{Out: rec}
@@ -19,11 +20,21 @@ func TestLiveDisplay(t *testing.T) {
 	a.Show(jupyter.Bundle{"text/plain": "1 window"})
 	b.Show(jupyter.Bundle{"text/plain": "timeline"})
 	a.Show(jupyter.Bundle{"text/plain": "2 windows"})
-	shown := rec.Shown()
-	if len(rec.Events) != 3 || shown[a.id]["text/plain"] != "2 windows" || shown[b.id]["text/plain"] != "timeline" {
-		t.Errorf("events %v, shown %v: want three updates, a showing 2 windows", rec.Events, shown)
+	var kinds []string
+	for _, e := range rec.Events {
+		kinds = append(kinds, e.Kind+" "+e.ID[len(displayPrefix):])
 	}
-	if got := rec.Text(); got != "1 window\ntimeline\n2 windows\n" {
-		t.Errorf("Text() = %q, want every state in order", got)
+	if got, want := strings.Join(kinds, ", "), "display "+a.id[len(displayPrefix):]+", display "+b.id[len(displayPrefix):]+", update "+a.id[len(displayPrefix):]; got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+	if got := rec.Text(); got != "2 windows\ntimeline\n" {
+		t.Errorf("Text() = %q, want the displays in their last state", got)
+	}
+	plain := &Recorder{}
+	d := (&Call{Out: plainOutput{plain}}).LiveDisplay() // plainOutput: progress_test.go
+	d.Show(jupyter.Bundle{"text/plain": "1"})
+	d.Show(jupyter.Bundle{"text/plain": "2"})
+	if got := plain.Text(); got != "1\n2\n" {
+		t.Errorf("on an output without updates, Text() = %q, want every state", got)
 	}
 }

@@ -17,11 +17,17 @@
 // profile's tree under its standing filter (the filter command) and the
 // call's own, and its compacted view with the profile's granularity state.
 // Commands use shared helpers only, never each other's code: options.go,
-// filter.go, view.go, picture.go, exports.go, summary.go, phases.go,
-// phaseshow.go, writefile.go, output.go, display.go (outputs replaced in
-// place), live.go and liveshow.go (attachments feeding live profiles)
-// (TestCommandFilesStandAlone checks it). Adding a command is one
-// new file and one line in commands.go.
+// filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
+// phases.go, phaseshow.go, avid.go, writefile.go, output.go, progress.go,
+// settings.go, display.go (outputs replaced in place), live.go and
+// liveshow.go (attachments feeding live profiles)
+// (TestCommandFilesStandAlone checks it). Adding a command is
+// one new file and one line in commands.go.
+//
+// Around the commands, the interpreter expands parameters ($NAME, set by
+// the set command or given in the environment; expand.go) in every
+// statement before binding it, and holds each cell's outputs to the
+// session's budget (budget.go).
 //
 // A live attachment (attach background=true) collects on a goroutine of
 // its own, which hands finished windows over under a mutex; the session
@@ -29,7 +35,7 @@
 // cell's goroutine, so commands never see a profile change under them.
 //
 // Invariants: the session survives every failed, interrupted or panicking
-// command; completion and inspect never wait for a running cell (they read
+// command; a cell's outputs stay within Settings.MaxOutput plus short notes; completion and inspect never wait for a running cell (they read
 // the profile names through a snapshot); the same cell gives the same bytes
 // on every run; a file the user names is written whole or not at all, and
 // never removed.

@@ -128,13 +128,14 @@ func finish(c *Call, a *attachment, st live.Status, notes bool) error {
 	return nil
 }
 
-// showTimeline shows the main profile's phases timeline, once it has some.
-func showTimeline(a *attachment, d *LiveDisplay) {
+// showTimeline shows the main profile's phases timeline, once it has some,
+// as the session's pictures setting says.
+func showTimeline(a *attachment, d *LiveDisplay, pictures string) {
 	l := a.loaded[a.kinds[0]]
 	if l == nil || l.Phases == nil {
 		return
 	}
 	if svg, err := timelinePicture(l.Name, l.Phases); err == nil {
-		d.Show(PictureBundle(svg, timelineText(l.Name, l.Phases)))
+		d.Show(PictureBundle(svg, timelineText(l.Name, l.Phases), pictures))
 	}
 }

@@ -10,7 +10,7 @@ import (
 // Event is one thing a cell produced, as recorded by a Recorder.
 type Event struct {
 	Kind    string         // "stream", "display", "update", "result", "clear", "payload"
-	ID      string         // display id of an update
+	ID      string         // a display's display id, or the one an update replaces
 	Name    string         // stream name: "stdout" or "stderr"
 	Text    string         // stream text
 	Data    jupyter.Bundle // display and result bundles
@@ -18,8 +18,8 @@ type Event struct {
 	Payload map[string]any
 }
 
-// Recorder is a jupyter.Output that keeps every event in order, for tests
-// and tools.
+// Recorder is a jupyter.Output and jupyter.Updater that keeps every event
+// in order, for tests and tools.
 type Recorder struct {
 	Events []Event
 }
@@ -34,21 +34,20 @@ func (r *Recorder) Display(data jupyter.Bundle, meta map[string]any) {
 	r.Events = append(r.Events, Event{Kind: "display", Data: data, Meta: meta})
 }
 
-// Update implements jupyter.Output: every call is an "update" event,
-// the first of an id included.
-func (r *Recorder) Update(id string, data jupyter.Bundle, meta map[string]any) {
-	r.Events = append(r.Events, Event{Kind: "update", ID: id, Data: data, Meta: meta})
+// DisplayID implements jupyter.Updater.
+func (r *Recorder) DisplayID(id string, data jupyter.Bundle, meta map[string]any) {
+	r.Events = append(r.Events, Event{Kind: "display", ID: id, Data: data, Meta: meta})
 }
 
-// Shown returns the last bundle shown under each display id, by id.
-func (r *Recorder) Shown() map[string]jupyter.Bundle {
-	out := map[string]jupyter.Bundle{}
-	for _, e := range r.Events {
-		if e.Kind == "update" {
-			out[e.ID] = e.Data
+// Update implements jupyter.Updater: the displays of id take data in place,
+// as front ends do, and the update is recorded after them.
+func (r *Recorder) Update(id string, data jupyter.Bundle, meta map[string]any) {
+	for i := range r.Events {
+		if e := &r.Events[i]; e.Kind == "display" && e.ID == id {
+			e.Data, e.Meta = data, meta
 		}
 	}
-	return out
+	r.Events = append(r.Events, Event{Kind: "update", ID: id, Data: data, Meta: meta})
 }
 
 // Result implements jupyter.Output.
@@ -94,7 +93,7 @@ func (r *Recorder) Text() string {
 		switch e.Kind {
 		case "stream":
 			b.WriteString(e.Text)
-		case "display", "update", "result":
+		case "display", "result":
 			s, _ := e.Data["text/plain"].(string)
 			b.WriteString(s)
 			if !strings.HasSuffix(s, "\n") {

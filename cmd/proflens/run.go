@@ -129,11 +129,6 @@ func (o *textOutput) Display(data jupyter.Bundle, _ map[string]any) {
 	o.text(s)
 }
 
-// Update prints every state of a display: a terminal keeps them all.
-func (o *textOutput) Update(_ string, data jupyter.Bundle, meta map[string]any) {
-	o.Display(data, meta)
-}
-
 func (o *textOutput) Result(data jupyter.Bundle, meta map[string]any) { o.Display(data, meta) }
 
 func (o *textOutput) Clear(bool) {}

@@ -45,10 +45,10 @@ func (r *request) execute() {
 		r.reply(map[string]any{"status": "ok", "execution_count": k.count, "payload": out.payload, "user_expressions": map[string]any{}})
 		return
 	}
-	content := errorContent(jerr)
 	if !c.Silent {
-		k.publish(r.m, "error", content)
+		k.publish(r.m, "error", errorMessage(jerr))
 	}
+	content := errorContent(jerr)
 	content["execution_count"] = k.count
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
@@ -111,7 +111,6 @@ type cellOutput struct {
 	count   int
 	mu      sync.Mutex
 	closed  bool
-	shown   map[string]bool // display ids this cell has shown (Update)
 	result  Bundle
 	payload []map[string]any
 }
@@ -147,20 +146,14 @@ func (o *cellOutput) Display(data Bundle, metadata map[string]any) {
 	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{}})
 }
 
-// Update implements Output: display_data with transient.display_id for
-// an id the cell has not shown yet, update_display_data after.
-// https://jupyter-client.readthedocs.io/en/stable/messaging.html#update-display-data
+// DisplayID implements Updater.
+func (o *cellOutput) DisplayID(id string, data Bundle, metadata map[string]any) {
+	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
+// Update implements Updater.
 func (o *cellOutput) Update(id string, data Bundle, metadata map[string]any) {
-	o.mu.Lock()
-	msgType := "update_display_data"
-	if !o.shown[id] {
-		if o.shown == nil {
-			o.shown = map[string]bool{}
-		}
-		o.shown[id], msgType = true, "display_data"
-	}
-	o.mu.Unlock()
-	o.emit(msgType, map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+	o.emit("update_display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
 }
 
 // Result implements Output.
@@ -205,4 +198,7 @@ func object(m map[string]any) map[string]any {
 	return m
 }
 
-var _ Output = (*cellOutput)(nil)
+var (
+	_ Output  = (*cellOutput)(nil)
+	_ Updater = (*cellOutput)(nil)
+)

@@ -15,18 +15,23 @@ type Output interface {
 	Stream(name, text string)
 	// Display shows a bundle (display_data); metadata may be nil.
 	Display(data Bundle, metadata map[string]any)
-	// Update shows a bundle in place under a display id: the cell's first
-	// call with an id shows it (display_data with transient.display_id),
-	// later calls replace it (update_display_data), which front ends apply
-	// to every output shown under that id. Ids must be unique to what they
-	// show: progress lines, live status, a timeline that grows.
-	Update(id string, data Bundle, metadata map[string]any)
 	// Result sets the cell's result (execute_result); at most once per cell.
 	Result(data Bundle, metadata map[string]any)
 	// Clear clears the cell's output (clear_output).
 	Clear(wait bool)
 	// Payload adds an execute_reply payload (for example a pager).
 	Payload(p map[string]any)
+}
+
+// Updater is an Output that can show a bundle under a display id and later
+// replace it in place: display_data whose transient.display_id is id, then
+// update_display_data, which front ends apply to every output of that id
+// (so ids must be unique in the kernel's lifetime). The cell's output given
+// to Handler.Execute implements it; other Outputs need not.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#update-display-data
+type Updater interface {
+	DisplayID(id string, data Bundle, metadata map[string]any)
+	Update(id string, data Bundle, metadata map[string]any)
 }
 
 // Error is an error with Jupyter's fields. A handler returns one (or any

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -249,34 +251,55 @@ func TestParentEchoedRaw(t *testing.T) {
 	}
 }
 
-// TestDisplayUpdates: the first Update of an id in a cell is display_data,
-// later ones update_display_data, each carrying transient.display_id (the
-// messaging spec's update_display_data); a new cell shows the id afresh.
-func TestDisplayUpdates(t *testing.T) {
-	_, c := startKernel(t, &fakeHandler{})
-	want := []string{"display_data p-1 1/3", "update_display_data p-1 2/3", "update_display_data p-1 3/3"}
-	for range 2 {
-		id := c.execute("progress p-1", true)
-		var got []string
-		for m := c.next(c.iopubC, "iopub"); !isIdle(m, id); m = c.next(c.iopubC, "iopub") {
-			if t := m.Header.MsgType; t != "display_data" && t != "update_display_data" {
+// TestErrorMessageFields: the iopub error message carries exactly the
+// fields of nbformat's error output, which front ends save as received (a
+// status there makes the saved notebook fail validation); the reply keeps
+// its status.
+func TestErrorMessageFields(t *testing.T) {
+	for _, code := range []string{"fail", "panic"} {
+		_, c := startKernel(t, &fakeHandler{})
+		id := c.execute(code, true)
+		if got := content(c.next(c.shellC, "reply")); got["status"] != "error" {
+			t.Errorf("%s: reply status = %v, want error", code, got["status"])
+		}
+		for {
+			m := c.next(c.iopubC, "the error message")
+			if m.Header.MsgType != "error" {
 				continue
 			}
-			body := content(m)
-			tr, _ := body["transient"].(map[string]any)
-			data, _ := body["data"].(map[string]any)
-			got = append(got, fmt.Sprintf("%s %v %v", m.Header.MsgType, tr["display_id"], data["text/plain"]))
+			var p Header
+			json.Unmarshal(m.Parent, &p)
+			got := slices.Sorted(maps.Keys(content(m)))
+			if want := []string{"ename", "evalue", "traceback"}; p.MsgID != id || !slices.Equal(got, want) {
+				t.Errorf("%s: error message fields = %v (parent %s), want %v (parent %s)", code, got, p.MsgID, want, id)
+			}
+			break
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("progress iopub = %q, want %q", got, want)
-		}
-		c.next(c.shellC, "reply")
 	}
 }
 
-// isIdle reports whether m is the status idle of request msgID.
-func isIdle(m *Message, msgID string) bool {
-	var p Header
-	json.Unmarshal(m.Parent, &p)
-	return p.MsgID == msgID && m.Header.MsgType == "status" && content(m)["execution_state"] == "idle"
+// TestDisplayUpdate: an Updater's display carries its id in
+// transient.display_id, and its update is an update_display_data of the
+// same id with the new data.
+func TestDisplayUpdate(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	id := c.execute("progress p-1", true)
+	var got []string
+	for len(got) < 2 {
+		m := c.next(c.iopubC, "the display and its update")
+		var p Header
+		json.Unmarshal(m.Parent, &p)
+		if p.MsgID != id || (m.Header.MsgType != "display_data" && m.Header.MsgType != "update_display_data") {
+			continue
+		}
+		var ct struct {
+			Data      Bundle            `json:"data"`
+			Transient map[string]string `json:"transient"`
+		}
+		json.Unmarshal(m.Content, &ct)
+		got = append(got, fmt.Sprintf("%s %s %v", m.Header.MsgType, ct.Transient["display_id"], ct.Data["text/plain"]))
+	}
+	if want := []string{"display_data p-1 working…", "update_display_data p-1 done"}; !slices.Equal(got, want) {
+		t.Errorf("iopub = %q, want %q", got, want)
+	}
 }
