@@ -62,8 +62,9 @@ func collect(t *testing.T, ctx context.Context, url string, p Plan, onWindow fun
 var plan = Plan{Budget: 0.01, Kinds: []Kind{CPU, Goroutine, Heap}, Window: time.Second, For: 8 * time.Second}
 
 // TestRun: against net/http/pprof and against the agent, at 1%: the
-// accounted cost stays within the budget at every report, CPU windows come
-// back to back once the first is paid for, each window is a profile placed
+// accounted cost stays within the budget at every report (unless a
+// collection overran its reservation, and then it is back within at the
+// end), CPU windows come, each window is a profile placed
 // on proflens's clock, the account is the sum of the windows' costs, and
 // the status has the json bundle.
 func TestRun(t *testing.T) {
@@ -79,8 +80,8 @@ func TestRun(t *testing.T) {
 			if s.Server != tt.server || s.Stopped != "for=8s elapsed" || s.Failed || s.Cost() > plan.Budget || s.Cost() == 0 {
 				t.Errorf("status %+v: want %s, stopped after for=6s, cost within the budget", s, tt.server)
 			}
-			if n := rec.count(CPU); n < 2 && !raceEnabled { // a race-instrumented target is slow to encode
-				t.Errorf("%d CPU windows in 8s at 1%%, want at least 2", n)
+			if n := rec.count(CPU); n < 1 { // how many is the schedule's business: TestGovernorSchedules
+				t.Errorf("no CPU window in 8s at 1%%")
 			}
 			checkWindows(t, rec)
 			if got := slices.Sorted(maps.Keys(s.JSON())); !slices.Equal(got, []string{"agent", "budget", "cost", "duty_cycle", "estimated_slowdown", "kinds", "target", "windows"}) {

@@ -1,5 +1,0 @@
-//go:build !race
-
-package live
-
-const raceEnabled = false
