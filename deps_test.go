@@ -30,6 +30,8 @@ const module = "github.com/proflens/proflens"
 // test tools (tests/stores/fleet) that use it.
 var groups = map[string][]string{
 	"internal":          {"internal"},
+	"agent":             {"agent"},
+	"live":              {"live", "agent", "format", "analysis", "internal"},
 	"analysis":          {"analysis", "internal"},
 	"analysis/internal": {"analysis/internal", "analysis", "internal"},
 	"format":            {"format", "analysis/internal", "analysis", "internal"},
@@ -40,8 +42,8 @@ var groups = map[string][]string{
 	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
 	"store":             {"store", "format", "analysis", "internal"},
-	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "store", "formats", "format", "analysis", "internal"},
-	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "store", "formats", "format", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
+	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
 	"tests":             {"tests", "store", "format", "analysis", "internal"},
 }
 
@@ -204,6 +206,14 @@ func TestProblems(t *testing.T) {
 		{"tests/stores/fleet", []string{module + "/store/storetest", module + "/analysis/pprof"}, 0},
 		{"tests/stores/fleet", []string{module + "/kernel"}, 1},
 		{"tools/x", nil, 1},
+		{"agent", []string{"net/http/pprof", "runtime/metrics"}, 0},
+		{"agent", []string{module + "/internal/version"}, 1},
+		{"agent", []string{"github.com/google/pprof/profile"}, 1},
+		{"live", []string{module + "/agent", module + "/analysis/pprof", module + "/analysis"}, 0},
+		{"live/demo", []string{module + "/agent"}, 0},
+		{"live", []string{module + "/phase"}, 1},
+		{"live", []string{module + "/kernel"}, 1},
+		{"kernel", []string{module + "/live", module + "/live/demo"}, 0},
 	}
 	for _, tt := range tests {
 		if got := problems(tt.rel, tt.imports); len(got) != tt.want {
@@ -219,6 +229,7 @@ func TestGroup(t *testing.T) {
 		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
 		"internal/version": "internal", "tools": "", "store": "store", "store/storetest": "store", "tests/stores/fleet": "tests",
+		"agent": "agent", "live/demo": "live",
 	} {
 		if got := group(rel); got != want {
 			t.Errorf("group(%q) = %q, want %q", rel, got, want)

@@ -3,9 +3,10 @@ package kernel
 import "github.com/proflens/proflens/analysis"
 
 var profilesCommand = &Command{
-	Name:     "profiles",
-	Summary:  "List the loaded profiles.",
-	Doc:      "One row per loaded profile, sorted by name; the current profile is marked with *, and a standing filter (see `filter`) is shown.",
+	Name:    "profiles",
+	Summary: "List the loaded profiles.",
+	Doc: "One row per loaded profile, sorted by name; the current profile is marked with *, and a standing filter (see `filter`) is shown. " +
+		"While an attachment (see `attach`) feeds profiles, a column live says how its collection stands.",
 	Examples: []string{"load demo:profvis-toy as toy", "profiles"},
 	Run:      runProfiles,
 }
@@ -30,6 +31,7 @@ func runProfiles(c *Call) error {
 		t.Rows = append(t.Rows, []any{mark, n, p.Format, len(p.Samples), vt.Type,
 			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter.String()})
 	}
+	addLiveColumn(c.Session, t, names)
 	c.Table(t)
 	return nil
 }

@@ -4,7 +4,7 @@ package kernel
 // command is one file, cmd_NAME.go, holding its Command value and its run
 // function, which use only the shared helpers (options.go, filter.go,
 // view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go, avid.go,
-// writefile.go, output.go); it is added here and registered from here. Help lists them by name.
+// writefile.go, output.go, display.go, live.go, liveshow.go); it is added here and registered from here. Help lists them by name.
 var commands = []*Command{
 	// Profiles in the session.
 	loadCommand, profilesCommand, infoCommand, filterCommand, exportCommand,
@@ -16,6 +16,8 @@ var commands = []*Command{
 	blueprintCommand, patternsCommand,
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
+	// DYPER: live profiles within an overhead budget.
+	attachCommand, detachCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.
 	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
 	// The session itself.

@@ -20,13 +20,20 @@
 // filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
 // phases.go, phaseshow.go, avid.go, writefile.go, output.go, progress.go,
 // settings.go, blueprints.go, stores.go and storecatalog.go (load's profile
-// stores: fetching, listing, completion); TestCommandFilesStandAlone checks
-// it. Adding a command is one new file and one line in commands.go.
+// stores: fetching, listing, completion), display.go (outputs replaced in
+// place), live.go and liveshow.go (attachments feeding live profiles);
+// TestCommandFilesStandAlone checks it. Adding a command is one new file and
+// one line in commands.go.
 //
 // Around the commands, the interpreter expands parameters ($NAME, set by
 // the set command or given in the environment; expand.go) in every
 // statement before binding it, and holds each cell's outputs to the
 // session's budget (budget.go).
+//
+// A live attachment (attach background=true) collects on a goroutine of
+// its own, which hands finished windows over under a mutex; the session
+// takes them into its profiles at the start of each statement, in the
+// cell's goroutine, so commands never see a profile change under them.
 //
 // Invariants: the session survives every failed, interrupted or panicking
 // command; a cell's outputs stay within Settings.MaxOutput plus short notes; completion and inspect never wait for a running cell (they read

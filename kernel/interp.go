@@ -108,6 +108,7 @@ func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyte
 		out.Payload(pager(Lookup(name)))
 		return nil
 	}
+	in.s.syncLive(ctx) // windows gathered in the background join their profiles
 	c, err := bind(st, in.s)
 	if err != nil {
 		return toJupyter(ctx, st.Line, err)

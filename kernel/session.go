@@ -47,11 +47,13 @@ type Session struct {
 	// stores holds what each store listed held, for completion
 	// (storecatalog.go).
 	stores map[string]*store.Catalog
+	// live are the attachments feeding profiles (live.go), by main name.
+	live map[string]*attachment
 }
 
 // NewSession returns an empty session resolving paths against dir.
 func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings()}
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings(), live: map[string]*attachment{}}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes

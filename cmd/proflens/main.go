@@ -4,6 +4,7 @@
 //	proflens install [--user | --sys-prefix | --prefix DIR]
 //	proflens run [-c CMDS | FILE.plens]  the same language without Jupyter
 //	proflens version
+//	proflens demo-target [-agent BUDGET] [-schedule …]   a program with known phases to attach to
 //	proflens help
 package main
 
@@ -20,6 +21,7 @@ import (
 	"github.com/proflens/proflens/internal/version"
 	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/live/demo"
 )
 
 const usage = `proflens — a Jupyter kernel for reading program profiles
@@ -30,6 +32,8 @@ usage:
                                        register the kernel with Jupyter
   proflens run [-c CMDS | FILE.plens]  run commands without Jupyter
   proflens version                     print the version
+  proflens demo-target [-agent 1%]     a Go program with known phases serving its
+                                       profiles, for attach (see help attach)
   proflens help                        print this text
 `
 
@@ -48,6 +52,12 @@ func mainArgs(args []string, stdout, stderr io.Writer) int {
 		return installMain(args[1:], stdout, stderr)
 	case "run":
 		return runMain(args[1:])
+	case demo.Subcommand:
+		if err := demo.Main(args[1:], stdout); err != nil {
+			fmt.Fprintln(stderr, "proflens demo-target:", err)
+			return 2
+		}
+		return 0
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, version.String())
 		return 0
@@ -103,5 +113,6 @@ func kernelMain(args []string, stderr io.Writer) int {
 		}
 	}()
 	k.Serve(context.Background())
+	in.Session().Close() // live collections end, and the demo targets they started
 	return 0
 }

@@ -46,7 +46,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		dir = "."
 	}
 	out := &textOutput{stdout: stdout, stderr: stderr}
-	line, jerr := kernel.New(dir).Run(ctx, code, out)
+	in := kernel.New(dir)
+	defer in.Session().Close() // a background attach ends with the run
+	line, jerr := in.Run(ctx, code, out)
 	if jerr == nil {
 		return 0
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/live/demo"
 )
 
 func init() {
@@ -91,7 +92,7 @@ func TestRunInterrupted(t *testing.T) {
 // TestMain lets the test binary act as proflens itself, so that the
 // process tests below run the real main without a separate build.
 func TestMain(m *testing.M) {
-	if os.Getenv("PROFLENS_TEST_MAIN") == "1" {
+	if os.Getenv("PROFLENS_TEST_MAIN") == "1" || (len(os.Args) > 1 && os.Args[1] == demo.Subcommand) {
 		main()
 	}
 	os.Exit(m.Run())

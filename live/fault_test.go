@@ -1,0 +1,183 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+// faulty is a proxy in front of a real target that breaks some answers:
+// break_ sees each request with its number among those to the same path
+// (from 1) and answers it itself when it returns true.
+type faulty struct {
+	mu     sync.Mutex
+	seen   map[string]int
+	break_ func(w http.ResponseWriter, path string, n int) bool
+	proxy  *httputil.ReverseProxy
+}
+
+func newFaulty(t *testing.T, target string, break_ func(w http.ResponseWriter, path string, n int) bool) (*faulty, string) {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &faulty{seen: map[string]int{}, break_: break_, proxy: httputil.NewSingleHostReverseProxy(u)}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return f, srv.URL
+}
+
+func (f *faulty) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.seen[r.URL.Path]++
+	n := f.seen[r.URL.Path]
+	f.mu.Unlock()
+	if !f.break_(w, r.URL.Path, n) {
+		f.proxy.ServeHTTP(w, r)
+	}
+}
+
+var fast = Plan{Budget: 0.1, Kinds: []Kind{CPU}, Window: time.Second, For: 6 * time.Second}
+
+// TestServerError: a CPU window answered 500 (another CPU profile runs) is
+// retried after 1 s, then 2 s; the windows after are collected.
+func TestServerError(t *testing.T) {
+	d := startDemo(t)
+	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {
+		if path == "/debug/pprof/profile" && n <= 2 {
+			http.Error(w, "Could not enable CPU profiling: cpu profiling already in use", http.StatusInternalServerError)
+			return true
+		}
+		return false
+	})
+	p := fast
+	p.For = 8 * time.Second
+	rec := collect(t, context.Background(), url, p, nil)
+	if !rec.noted(`cpu profiling already in use"; retrying in 1s`) || !rec.noted("retrying in 2s") || rec.count(CPU) < 1 || rec.final.Failed {
+		t.Errorf("notes %q, %d windows: want two retries, then windows", rec.notes, rec.count(CPU))
+	}
+}
+
+// TestSlow: an answer that does not come within the window plus the
+// patience counts as slow, is dropped, and the kind retries.
+func TestSlow(t *testing.T) {
+	d := startDemo(t)
+	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {
+		if path == "/debug/pprof/goroutine" && n == 1 {
+			time.Sleep(3 * time.Second)
+		}
+		return false
+	})
+	p := fast
+	p.Kinds, p.Patience = []Kind{Goroutine}, 500*time.Millisecond
+	rec := collect(t, context.Background(), url, p, nil)
+	if !rec.noted("no whole answer to /debug/pprof/goroutine within 500ms; retrying in 1s") || rec.count(Goroutine) < 1 {
+		t.Errorf("notes %q, %d windows: want a slow answer, then windows", rec.notes, rec.count(Goroutine))
+	}
+}
+
+// TestTargetDies: when the target dies in the middle of a window,
+// collection stops with a message and the windows gathered are kept.
+func TestTargetDies(t *testing.T) {
+	d := startDemo(t)
+	p := fast
+	p.For = 20 * time.Second
+	rec := collect(t, context.Background(), d.URL, p, func(w *Window) {
+		if w.Seq == 0 {
+			time.AfterFunc(300*time.Millisecond, func() { d.Kill() })
+		}
+	})
+	s := rec.final
+	if !s.Failed || !strings.HasPrefix(s.Stopped, "the target stopped answering: /debug/pprof/profile") || rec.count(CPU) < 1 || s.Windows != rec.count(CPU) {
+		t.Errorf("status %+v with %d windows: want stopped, the target gone, the windows kept", s, len(rec.windows))
+	}
+	if s.Elapsed > 10*time.Second {
+		t.Errorf("collection went on %v after the target died", s.Elapsed)
+	}
+}
+
+// TestNotPprof: a server that is not a pprof server is refused by Probe;
+// an answer that is not a profile stops its kind, and the others go on.
+func TestNotPprof(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html>hello</html>") }))
+	defer srv.Close()
+	if _, err := Probe(context.Background(), srv.URL); err == nil || !strings.Contains(err.Error(), "is not a pprof server: /debug/pprof/ answered \"<html>hello</html>\"") {
+		t.Errorf("Probe(a web page) = %v, want an error quoting what answered", err)
+	}
+	d := startDemo(t)
+	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {
+		if path == "/debug/pprof/goroutine" {
+			io.WriteString(w, "all good")
+			return true
+		}
+		return false
+	})
+	p := fast
+	p.Kinds = []Kind{CPU, Goroutine}
+	rec := collect(t, context.Background(), url, p, nil)
+	if !rec.noted("goroutine: stopped: the answer to /debug/pprof/goroutine is not a profile") || rec.count(CPU) < 2 || rec.final.Failed {
+		t.Errorf("notes %q, %d cpu windows: want goroutine stopped and cpu going on", rec.notes, rec.count(CPU))
+	}
+}
+
+// TestClockJump: the target's clock jumps an hour forward between two CPU
+// windows; the jump is noted and the windows stay in order on proflens's
+// clock.
+func TestClockJump(t *testing.T) {
+	d := startDemo(t)
+	u, _ := url.Parse(d.URL)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	var mu sync.Mutex
+	n := 0
+	proxy.ModifyResponse = func(r *http.Response) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Request.URL.Path != "/debug/pprof/profile" || r.StatusCode != http.StatusOK {
+			return nil
+		}
+		if n++; n < 2 {
+			return nil
+		}
+		p, err := profile.Parse(r.Body)
+		if err != nil {
+			return err
+		}
+		p.TimeNanos += int64(time.Hour)
+		var b bytes.Buffer
+		p.Write(&b)
+		r.Body, r.ContentLength = io.NopCloser(&b), int64(b.Len())
+		r.Header.Del("Content-Length")
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	rec := collect(t, context.Background(), srv.URL, fast, nil)
+	if !rec.noted("the target's clock jumped by 1h0m0s") || rec.count(CPU) < 3 {
+		t.Errorf("notes %q, %d windows: want one clock jump noted", rec.notes, rec.count(CPU))
+	}
+	checkWindows(t, rec)
+}
+
+// TestAgentRefuses: the agent's own budget refuses what it cannot pay:
+// a CPU window never (403: its kind stops), a goroutine snapshot not yet
+// (429: it waits as asked, then gets it).
+func TestAgentRefuses(t *testing.T) {
+	d := startDemo(t, "-agent", "0.01%") // 100 µs a second, at most 6 ms
+	p := fast
+	p.Kinds, p.For = []Kind{CPU, Goroutine}, 8*time.Second
+	rec := collect(t, context.Background(), d.URL, p, nil)
+	if !rec.noted("cpu: stopped: /debug/pprof/profile?seconds=1 answered 403 Forbidden") ||
+		!rec.noted("goroutine: the agent refused") || rec.count(Goroutine) < 1 {
+		t.Errorf("notes %q, %d goroutine windows: want cpu stopped, goroutine refused then served", rec.notes, rec.count(Goroutine))
+	}
+}

@@ -1,0 +1,90 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Kind is a kind of collection, DYPER's proflet: what it asks the target
+// for and how long it is on.
+type Kind string
+
+// The kinds, in their default priority order.
+const (
+	CPU       Kind = "cpu"       // a CPU profile window: /debug/pprof/profile?seconds=W
+	Goroutine Kind = "goroutine" // a goroutine snapshot: /debug/pprof/goroutine
+	Heap      Kind = "heap"      // a heap delta over W: /debug/pprof/heap?seconds=W
+	Mutex     Kind = "mutex"     // a mutex delta over W
+	Block     Kind = "block"     // a block delta over W
+	Trace     Kind = "trace"     // an execution trace inside a CPU window, so its samples carry times
+)
+
+// Kinds are all kinds, in the default priority order.
+var Kinds = []Kind{CPU, Goroutine, Heap, Mutex, Block, Trace}
+
+// ParseKinds reads a comma-separated list of kinds; its order is their
+// priority, highest first. A trace needs cpu: a trace carries CPU samples
+// only while the CPU profiler runs.
+func ParseKinds(s string) ([]Kind, error) {
+	var out []Kind
+	for _, w := range strings.Split(s, ",") {
+		k := Kind(strings.TrimSpace(w))
+		switch {
+		case !slices.Contains(Kinds, k):
+			return nil, fmt.Errorf("kinds=%s: %q is not a kind; want some of %s", s, k, joinKinds(Kinds))
+		case slices.Contains(out, k):
+			return nil, fmt.Errorf("kinds=%s: %s is listed twice", s, k)
+		}
+		out = append(out, k)
+	}
+	if slices.Contains(out, Trace) && !slices.Contains(out, CPU) {
+		return nil, fmt.Errorf("kinds=%s: trace needs cpu, since a trace carries CPU samples only while the CPU profiler runs", s)
+	}
+	return out, nil
+}
+
+func joinKinds(ks []Kind) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
+}
+
+// on returns how long one collection of k is on with windows of w: w for
+// CPU windows and deltas, a little less for a trace (it starts with a CPU
+// window and must end inside it), 0 for a snapshot.
+func (k Kind) on(w time.Duration) time.Duration {
+	switch k {
+	case Goroutine:
+		return 0
+	case Trace:
+		return max(w-traceMargin, traceMargin)
+	}
+	return w
+}
+
+// traceMargin is how much shorter than its CPU window a trace window is.
+const traceMargin = 100 * time.Millisecond
+
+// path returns the request of one collection of k with windows of w.
+func (k Kind) path(w time.Duration) string {
+	secs := int64(w / time.Second)
+	switch k {
+	case CPU:
+		return fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs)
+	case Goroutine:
+		return "/debug/pprof/goroutine"
+	case Trace:
+		return fmt.Sprintf("/debug/pprof/trace?seconds=%g", k.on(w).Seconds())
+	}
+	return fmt.Sprintf("/debug/pprof/%s?seconds=%d", k, secs)
+}
+
+// additive says whether k's counts add up over time (CPU time, allocations,
+// contentions, trace samples), so that a share of the run projects onto the
+// whole by its coverage; a goroutine snapshot counts what exists at one
+// moment, so snapshots project by their mean.
+func (k Kind) additive() bool { return k != Goroutine }
