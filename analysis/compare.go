@@ -103,6 +103,21 @@ func describeDiff(p, base, new *Profile) {
 	p.Comment = []string{fmt.Sprintf("difference: %s minus %s (samples of the baseline carry %s=true)", new.Source, base.Source, BaseLabel)}
 }
 
+// IsDiff reports whether p is a difference made by Compare (also after a
+// round trip through pprof): its value types are T, T.base, T.new, T.both.
+func (p *Profile) IsDiff() bool {
+	vt := p.ValueTypes
+	if len(vt) != 4 {
+		return false
+	}
+	for i, suffix := range []string{".base", ".new", ".both"} {
+		if vt[i+1].Type != vt[0].Type+suffix || vt[i+1].Unit != vt[0].Unit {
+			return false
+		}
+	}
+	return true
+}
+
 func (s Side) valueType() ValueType { return s.Profile.ValueTypes[s.Value] }
 
 // samples calls f with every sample index the side reads.
