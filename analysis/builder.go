@@ -34,6 +34,8 @@ type Builder struct {
 	sums        []int64 // per value type, the sum of |value| so far
 	stackFrames int64
 	labels      int64
+
+	open []openCalls // per thread id: the calls entered and not yet left (calls.go)
 }
 
 // NewBuilder starts a profile with the given value types, without limits
@@ -230,6 +232,7 @@ func (b *Builder) Finish() *Profile {
 	if len(p.Samples) == 0 {
 		p.Timed = false
 	}
+	b.finishCalls()
 	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p
 }

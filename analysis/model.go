@@ -119,6 +119,12 @@ type Profile struct {
 	// IntervalNames names each profile of a series.
 	IntervalNames []string
 
+	// Calls and Events, for an evented recording: every call with its entry
+	// and exit, and the entries and exits in time order (calls.go). Nil for
+	// sampled profiles.
+	Calls  []Call
+	Events []Event
+
 	Warnings []string
 }
 
@@ -156,10 +162,16 @@ func (p *Profile) Value(s *Sample, v int) int64 {
 
 // Thread returns the thread or goroutine label of sample s, "" when unknown.
 func (p *Profile) Thread(s *Sample) string {
-	if s.thread == 0 {
+	return p.ThreadName(s.thread)
+}
+
+// ThreadName returns the label of thread id (Step.Thread): "" for 0, the
+// unknown thread.
+func (p *Profile) ThreadName(id int32) string {
+	if id == 0 {
 		return ""
 	}
-	return p.threads[s.thread-1]
+	return p.threads[id-1]
 }
 
 // Labels returns the labels of sample s, nil when it has none. The map is

@@ -206,6 +206,7 @@ func (c *spanConv) enter(s *span) {
 	}
 	c.open = append(c.open, s)
 	c.stack = append(c.stack, id)
+	c.b.Enter(c.thread, id, jsonprof.Nanos(s.ts-c.origin))
 }
 
 // leave closes the innermost open span if the end names it; other ends are
@@ -217,6 +218,7 @@ func (c *spanConv) leave(e *span) {
 	c.advance(e.ts)
 	c.open = c.open[:len(c.open)-1]
 	c.stack = c.stack[:len(c.stack)-1]
+	c.b.Exit(c.thread, jsonprof.Nanos(e.ts-c.origin))
 }
 
 // advance gives the time since the last event to the open stack.

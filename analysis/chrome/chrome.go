@@ -28,6 +28,11 @@ import (
 
 func init() {
 	analysis.RegisterFormat(analysis.Format{Name: "chrome", Priority: 41, Sniff: sniff, Parse: parse})
+	// chrome-spans reads only the B/E/X spans of a trace, even one with a
+	// CPU profile: the instrumented calls of chrome://tracing, as an evented
+	// recording. It is chosen by name (load … format=chrome-spans), never
+	// by sniffing.
+	analysis.RegisterFormat(analysis.Format{Name: "chrome-spans", Priority: 41, Parse: parseSpansOnly})
 }
 
 type traceEvent struct {
@@ -96,6 +101,17 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	}
 	return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("expected CPU samples (Profile and ProfileChunk, or CpuProfile events), "+
 		"samples with stackFrames, or B/E/X span events; the trace has %d events and none of them", len(f.TraceEvents))}
+}
+
+func parseSpansOnly(in *analysis.Input) (*analysis.Profile, error) {
+	f, err := decodeTrace(in.Name, in.Data)
+	if err != nil {
+		return nil, err
+	}
+	if !hasSpans(f.TraceEvents) {
+		return nil, &analysis.SyntaxError{File: in.Name, Offset: -1, Msg: fmt.Sprintf("expected B/E/X span events; the trace has %d events and none of them", len(f.TraceEvents))}
+	}
+	return parseSpans(in, f)
 }
 
 // hasCPUProfile reports whether the trace holds V8 CPU profile events.

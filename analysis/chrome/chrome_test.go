@@ -2,6 +2,7 @@ package chrome
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -124,5 +125,46 @@ func TestChromeSpans(t *testing.T) {
 	}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") || p.ValueTypes[0] != (analysis.ValueType{Type: "wall", Unit: "nanoseconds"}) || !p.Timed {
 		t.Errorf("Parse = %q %v timed %v, want %q wall/nanoseconds timed", got, p.ValueTypes, p.Timed, want)
+	}
+}
+
+// Spans are kept as calls: exact entries, exits and depths, the end that
+// matches no open span ignored.
+func TestChromeSpanCalls(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.Calls {
+		got = append(got, fmt.Sprintf("%s [%d,%d] depth %d", testprof.StackNames(p, &analysis.Sample{Stack: c.Stack}), c.Enter/1000, c.Exit/1000, c.Depth))
+	}
+	want := "a [0,10] depth 0, a;c [2,7] depth 1, a;c;b [2,5] depth 2" // µs
+	if strings.Join(got, ", ") != want || len(p.Events) != 6 {
+		t.Errorf("calls = %q (%d events), want %s (6 events)", got, len(p.Events), want)
+	}
+}
+
+// format=chrome-spans reads the spans of a trace that has a CPU profile.
+func TestChromeSpansFormat(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "two.json", []byte(twoThreads), analysis.LoadOptions{Format: "chrome-spans"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Calls) != 1 || p.Frames[p.Calls[0].Frame].Name != "RunTask" || p.Calls[0].Exit-p.Calls[0].Enter != 5000 {
+		t.Errorf("calls = %+v, want one RunTask of 5 µs", p.Calls)
+	}
+	_, err = analysis.Parse(context.Background(), "nospans.json", []byte(`[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`), analysis.LoadOptions{Format: "chrome-spans"})
+	if err == nil || !strings.Contains(err.Error(), "nospans.json: expected B/E/X span events") {
+		t.Errorf("Parse of a trace without spans: error %v, want one asking for B/E/X events", err)
+	}
+}
+
+// The calls of a recording count against max-samples.
+func TestChromeCallsLimit(t *testing.T) {
+	_, err := analysis.Parse(context.Background(), "spans.json", []byte(spanTrace), analysis.LoadOptions{Limits: analysis.Limits{Samples: 2}})
+	var le *analysis.LimitError
+	if !errors.As(err, &le) || le.What != "calls" || le.Option != "max-samples" {
+		t.Errorf("Parse with max-samples=2 of 3 calls: error %v, want a limit on calls", err)
 	}
 }

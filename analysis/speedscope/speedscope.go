@@ -244,12 +244,14 @@ func (c *ssConv) evented(p *ssProfile, scale float64, thread string, out []jsonp
 			}
 			open = append(open, e.Frame)
 			c.stack = append(c.stack, id)
+			c.b.Enter(thread, id, c.scaled(e.At-p.StartValue, scale))
 		case "C":
 			if len(open) == 0 || open[len(open)-1] != e.Frame {
 				return nil, fmt.Errorf("events[%d]: closes frame %s at %v while %s is on top", i, c.frameName(e.Frame), e.At, c.top(open))
 			}
 			open = open[:len(open)-1]
 			c.stack = c.stack[:len(c.stack)-1]
+			c.b.Exit(thread, c.scaled(e.At-p.StartValue, scale))
 		default:
 			return nil, fmt.Errorf(`events[%d]: expected "type" "O" or "C", found %q`, i, e.Type)
 		}

@@ -40,6 +40,13 @@ func TestSpeedscopeEvented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var calls []string
+	for _, c := range p.Calls {
+		calls = append(calls, testprof.StackNames(p, &analysis.Sample{Stack: c.Stack})+" "+strconv.FormatInt(c.Enter, 10)+"-"+strconv.FormatInt(c.Exit, 10))
+	}
+	if got, want := strings.Join(calls, ","), "a 0-14,a;b 0-14,a;b;c 0-2,a;b;d 2-6,a;b;c 6-9"; got != want {
+		t.Errorf("calls = %s, want %s", got, want)
+	}
 	// The events: a;b;c over [0,2), a;b;d over [2,6), a;b;c over [6,9),
 	// a;b over [9,14), in unit "none".
 	want := []string{"a;b;c 2", "a;b;d 4", "a;b;c 3", "a;b 5"}
