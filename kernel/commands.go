@@ -14,6 +14,8 @@ var commands = []*Command{
 	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
+	// Comparing and navigating.
+	diffCommand,
 	// The session itself.
 	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }

@@ -21,6 +21,9 @@ type Loaded struct {
 	Picture []byte            // the last SVG drawn for this profile, for export
 	Drawn   *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
 	Phases  *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
+	// DiffBase is, for a difference made by diff that go tool pprof
+	// -diff_base=DiffBase Profile.Source makes the same, BASE's source; "".
+	DiffBase string
 }
 
 // Session is the state of one kernel process or one `proflens run`: the
