@@ -46,6 +46,9 @@ type Options struct {
 	// members: what an expand or compact split or merged) are outlined and
 	// fade in, ProfVis's animation between states in a still picture.
 	Since *compaction.View
+	// Callers is, for LayoutSandwich, the callers half of a sandwich
+	// (compaction.Sandwich); the view drawn is its callees half.
+	Callers *compaction.View
 
 	kind *Kind // Layout's, set by check
 }

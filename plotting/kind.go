@@ -32,6 +32,7 @@ var kinds = []Kind{
 	{Name: LayoutRadial, Title: "radial view", Order: OrderWeight, MinShare: 1 / (math.Pi * radialRadius), Paint: paintRadial},
 	{Name: LayoutTree, Title: "tree", Order: OrderWeight, MinShare: 1.0 / 100, Paint: paintTree},
 	{Name: LayoutFlame, Title: "icicle", Order: OrderName, Inverts: true, MinShare: 0.5 / flameWidth, Paint: paintFlame},
+	{Name: LayoutSandwich, Title: "sandwich", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintSandwich},
 	{Name: LayoutDiff, Title: "differential icicle", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintDiff},
 }
 
