@@ -17,6 +17,7 @@ type Sandwich struct {
 	Name   string
 	Places []int32 // the view's nodes of that name, in pre-order
 	Outer  int     // how many of them are outermost on their call paths
+	Whole  int64   // the view's total (its roots'), which shares are of
 	// Callers is inverted: the name at its root, the callers of its
 	// outermost places below it, merged by name along each path up. A
 	// caller's self is the weight of the call paths that start there.
@@ -49,6 +50,7 @@ func NewSandwich(v *View, name string) (*Sandwich, error) {
 	}
 	for _, r := range v.Roots {
 		walk(r, false)
+		s.Whole += v.Nodes[r].Total
 	}
 	if len(outer) == 0 {
 		return nil, fmt.Errorf("sandwich: no compacted node is named %q", name)

@@ -15,7 +15,7 @@ var commands = []*Command{
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
 	// Comparing and navigating.
-	diffCommand,
+	diffCommand, sandwichCommand,
 	// The session itself.
 	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
