@@ -18,7 +18,8 @@ var diffCommand = &Command{
 	Summary: "Compare two profiles, or two phases of one, per compacted node: a table and a differential icicle.",
 	Doc: "The difference NEW − BASE is made as `go tool pprof -diff_base=BASE NEW` makes it (functions " +
 		"matched by name, so the profiles may be of other formats), and read under one granularity state: " +
-		"NEW's levels, BASE's where only BASE has the call path. The table gives, per compacted node, the " +
+		"NEW's levels (BASE's when only BASE has had levels set); a call path the other side lacks takes its " +
+		"parent's level. The table gives, per compacted node, the " +
 		"change of its total and of its self, absolute and relative to BASE; `by=tree` lists the nodes in " +
 		"tree order. The icicle's widths are BASE + NEW; red is growth, blue shrinkage, grey no change. " +
 		"`normalize=true` scales BASE to NEW's total first. `phase=A phase=B` compares the samples of two " +
@@ -177,27 +178,28 @@ func diffWhat(c *Call, base, new *Loaded, normalize bool) string {
 	return new.Profile.Source
 }
 
-// diffState carries the levels of the sides to the difference's tree t:
-// each node takes the level of the node with the same path of names in the
-// first side that has one, else its parent's (1 for a root).
-func diffState(t *analysis.Tree, sides ...*Loaded) *compaction.State {
+// diffState carries one side's granularity state to the difference's tree
+// t: NEW's when the user has set one, else BASE's, else level 1. A node
+// takes the level of the node with the same path of names on that side,
+// else its parent's (1 for a root).
+func diffState(t *analysis.Tree, new, base *Loaded) *compaction.State {
 	levels := make([]int32, t.Len())
-	match := make([][]int32, len(sides)) // per side, per node of t: its node there, or -1
-	for k, l := range sides {
-		match[k] = matchPaths(t, l.Tree)
+	side := new
+	if side.State == nil {
+		side = base
+	}
+	var match []int32
+	if side.State != nil {
+		match = matchPaths(t, side.Tree)
 	}
 	for n := range levels {
-		for k, l := range sides {
-			if m := match[k][n]; m >= 0 {
-				levels[n] = profileState(l).Level(m)
-				break
-			}
-		}
-		if levels[n] == 0 {
+		switch {
+		case match != nil && match[n] >= 0:
+			levels[n] = side.State.Level(match[n])
+		case t.Parent[n] >= 0:
+			levels[n] = levels[t.Parent[n]]
+		default:
 			levels[n] = 1
-			if pa := t.Parent[n]; pa >= 0 {
-				levels[n] = levels[pa]
-			}
 		}
 	}
 	return compaction.NewStateOf(t, levels)

@@ -196,3 +196,34 @@ func TestDiffFilterAndValue(t *testing.T) {
 		t.Error("diff a b value=wall differs from the profiles loaded with value=wall")
 	}
 }
+
+// TestDiffSharedLevels: the difference is read under NEW's levels; a call
+// path only BASE has takes its parent's level, not BASE's unset level 1;
+// with no levels set on NEW, BASE's are used.
+func TestDiffSharedLevels(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "b.folded", "lib1.A.f;lib2.B.g 1\nlib1.A.f;lib2.C.h 1\n")
+	writeTestFile(t, dir, "n.folded", "lib1.A.f;lib2.B.g 3\n")
+	names := func(code string) string {
+		rec, err := RunForTest(t, NewSession(dir), "load b.folded as b\nload n.folded as n\n"+code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := lastTable(t, rec)
+		var out []string
+		for _, r := range rows {
+			out = append(out, r["name"].(string))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct{ code, want string }{
+		{"level n 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
+		{"level b 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
+		{"level b 9\nlevel n 1\ndiff b n by=tree", "lib1   lib2"},
+		{"diff b n by=tree", "lib1   lib2"},
+	} {
+		if got := names(tc.code); got != tc.want {
+			t.Errorf("%q: rows %q, want %q", tc.code, got, tc.want)
+		}
+	}
+}
