@@ -2,10 +2,9 @@
 #   make demo      build, register the kernel, run notebooks/tour.ipynb into notebooks/tour.html
 #   make notebook  open the classic Notebook on notebooks/
 #   make test      every check: gofmt, go vet, go test, the protocol suites, the notebooks,
-#                  the classic Notebook driven in headless Chromium
+#                  the classic Notebook and JupyterLab's renderers in headless Chromium
 #   make bench     start-up and round trip against ipykernel
 #   make lab       JupyterLab's own renderers on every notebook, in headless Chromium
-#                  (issue 21; not yet in make test)
 
 SHELL   := /bin/bash
 GO      ?= go
@@ -63,7 +62,7 @@ notebook: build jupyter-check
 test: build
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go') 2>&1); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./...
-	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser
+	@$(MAKE) --no-print-directory -k gotest conformance notebooks browser lab
 
 gotest:
 	@echo "== go test"; $(GO) test ./...
@@ -118,8 +117,7 @@ browser: build
 # (tests/lab/lab.js): every notebook run, its outputs rendered trusted and,
 # from the saved file, untrusted, in Lab's light and dark themes; then
 # nbconvert and the classic Notebook on the saved notebooks. Screenshots,
-# saved notebooks and HTML land in $(BUILD)/lab. It asserts what issue 21
-# asks of the kernel, so it joins make test once those fixes land.
+# saved notebooks and HTML land in $(BUILD)/lab.
 lab: build npm-install
 	@echo "== lab (JupyterLab's renderers in headless Chromium)"
 	PROFLENS_BIN=$(abspath $(BIN)) JUPYTER=$(JUPYTER) PYTHON=$(PYTHON) NODE_MODULES=$(NODE_MODULES) node tests/lab/lab.js

@@ -61,7 +61,7 @@ func TestDiffTable(t *testing.T) {
 			t.Errorf("diff b n text lacks %q:\n%s", s, text)
 		}
 	}
-	if svg := rec.Bundles()[len(rec.Bundles())-1]["image/svg+xml"].(string); !strings.Contains(svg, "b → n · differential icicle") {
+	if svg, _ := svgOf(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "b → n · differential icicle") {
 		t.Errorf("diff b n drew no differential icicle:\n%.300s", svg)
 	}
 }

@@ -1,6 +1,8 @@
 package kernel
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -58,12 +60,16 @@ func runLoad(c *Call) error {
 			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
 		}
 	}
+	prog, size := loadProgress(c, src)
 	p, err := loadSource(c, src, opts)
 	if err != nil {
+		prog.done("loading "+src, err)
 		return err
 	}
+	prog.step(fmt.Sprintf("loading %s: building the call tree of %d samples…", src, len(p.Samples)))
 	tree, err := analysis.NewTreeContext(c.Ctx, p)
 	if err != nil {
+		prog.done("loading "+src, err)
 		return err
 	}
 	name := c.As
@@ -72,8 +78,25 @@ func runLoad(c *Call) error {
 	}
 	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
 	c.Session.Add(l)
+	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples, %d call-tree nodes", name, src,
+		analysis.FormatValue(size, "bytes"), len(p.Samples), tree.Len()), nil)
 	showInfo(c, l, "loaded "+name)
 	return nil
+}
+
+// progressSize is the file size from which a load shows its progress
+// (about a second of reading and building the tree).
+const progressSize = 1 << 20
+
+// loadProgress starts the progress line of loading a single file of at
+// least progressSize bytes, and returns it with the size; for anything
+// else a progress that shows nothing.
+func loadProgress(c *Call, src string) (*progress, int64) {
+	fi, err := os.Stat(c.Path(src))
+	if strings.HasPrefix(src, "demo:") || strings.ContainsAny(src, "*?[") || err != nil || fi.Size() < progressSize {
+		return &progress{c: c, quiet: true}, 0
+	}
+	return startProgress(c, fmt.Sprintf("loading %s (%s): reading…", src, analysis.FormatValue(fi.Size(), "bytes"))), fi.Size()
 }
 
 // loadSource reads a demo, a series (when src is a glob) or one file.

@@ -52,31 +52,44 @@ var phasesCommand = &Command{
 	Run:      runPhases,
 }
 
+// phasesProgressSamples is the number of samples from which phases shows
+// its progress.
+const phasesProgressSamples = 200_000
+
 func runPhases(c *Call) error {
 	l := c.Profile()
 	run, err := readPhaseRun(c)
 	if err != nil {
 		return err
 	}
+	prog := &progress{c: c, quiet: true}
+	if n := len(l.Profile.Samples); n >= phasesProgressSamples {
+		prog = startProgress(c, fmt.Sprintf("phases of %s: cutting %d samples into intervals and detecting phases…", l.Name, n))
+	}
 	st, err := detectPhases(c, run)
 	if err != nil {
+		prog.done("phases of "+l.Name, err)
 		return err
 	}
+	prog.step(fmt.Sprintf("phases of %s: drawing the timeline of %d intervals…", l.Name, st.Vectors.Len()))
 	svg, err := timelinePicture(l.Name, st)
-	if err != nil {
-		return err
+	if err == nil {
+		err = c.Ctx.Err() // nothing saved nor kept: the session is as before
 	}
-	if err := c.Ctx.Err(); err != nil {
-		return err // nothing saved nor kept: the session is as before
+	if err != nil {
+		prog.done("phases of "+l.Name, err)
+		return err
 	}
 	if c.Has("save") {
 		path := c.Path(c.Opt("save"))
 		err := writeFile(path, func(w io.Writer) error { return phase.Save(st.Result, st.Vectors, st.Count).Write(w) })
 		if err != nil {
+			prog.done("phases of "+l.Name, err)
 			return fmt.Errorf("phases save=%s: %w", c.Opt("save"), err)
 		}
 		st.Note += "; saved to " + c.Opt("save")
 	}
+	prog.done(fmt.Sprintf("phases of %s: %d phases over %d intervals", l.Name, len(st.Result.Phases), st.Vectors.Len()), nil)
 	l.Phases, l.Picture = st, svg
 	c.Out.Display(phaseTable(l.Name, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))

@@ -93,9 +93,9 @@ func TestPhasesPictures(t *testing.T) {
 		t.Fatalf("got %d bundles, want load, similarity, timeline", len(b))
 	}
 	for _, pic := range b[1:] {
-		svg, _ := pic["image/svg+xml"].(string)
-		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(pic["text/html"].(string), "<svg") {
-			t.Errorf("picture bundle lacks inline SVG: %.200s", svg)
+		svg, _ := svgOf(pic)
+		if !strings.HasPrefix(svg, "<svg") || pic["text/html"] != PictureHTML([]byte(svg), pic["text/plain"].(string)) {
+			t.Errorf("picture bundle lacks the SVG: %.200s", svg)
 		}
 	}
 	if alt := b[2]["text/plain"].(string); !strings.HasPrefix(alt, "phases of phasedemo-1 over time: 1[") {

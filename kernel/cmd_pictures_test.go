@@ -20,14 +20,14 @@ func TestPictureBundles(t *testing.T) {
 	b := rec.Bundles()
 	pics := b[len(b)-5:]
 	for i, want := range []string{"radial view", "· tree ·", "icicle", "bottom-up icicle", "icicle"} {
-		svg, _ := pics[i]["image/svg+xml"].(string)
+		svg, _ := svgOf(pics[i])
 		html, _ := pics[i]["text/html"].(string)
 		text, _ := pics[i]["text/plain"].(string)
 		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, want) {
 			t.Errorf("picture %d: image/svg+xml does not start with <svg or lacks %q:\n%.200s", i, want, svg)
 		}
-		if !strings.Contains(html, svg) {
-			t.Errorf("picture %d: text/html does not inline the SVG", i)
+		if html != PictureHTML([]byte(svg), text) {
+			t.Errorf("picture %d: text/html is not the picture's <img>:\n%.200s", i, html)
 		}
 		if !strings.Contains(text, "nodes drawn") {
 			t.Errorf("picture %d: text/plain = %q, want the text tree", i, text)
@@ -47,7 +47,7 @@ func TestPictureBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pics[3]["image/svg+xml"] != string(want.SVG) {
+	if got, _ := svgOf(pics[3]); got != string(want.SVG) {
 		t.Errorf("flame inverted=true differs from plotting.Draw")
 	}
 }
@@ -64,7 +64,7 @@ func TestExportSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := rec.Bundles()
-	if svg := b[len(b)-1]["image/svg+xml"].(string); !bytes.Equal(got, []byte(svg)) {
+	if svg, _ := svgOf(b[len(b)-1]); !bytes.Equal(got, []byte(svg)) {
 		t.Errorf("toy.svg differs from the last picture")
 	}
 }
@@ -79,7 +79,7 @@ func TestPictureMaxNodes(t *testing.T) {
 	}
 	b := rec.Bundles()
 	text, _ := b[len(b)-1]["text/plain"].(string)
-	svg, _ := b[len(b)-1]["image/svg+xml"].(string)
+	svg, _ := svgOf(b[len(b)-1])
 	if !strings.HasPrefix(text, "toy · top-down: 4 nodes drawn, ") || !strings.Contains(svg, "maxnodes=N draws more") {
 		t.Errorf("flame maxnodes=4 draws\n%s\nwant 4 nodes, some folded, and the maxnodes hint", text)
 	}
@@ -111,7 +111,7 @@ func TestPictureSince(t *testing.T) {
 	}
 	var svgs []string
 	for _, b := range rec.Bundles() {
-		if s, ok := b["image/svg+xml"].(string); ok {
+		if s, ok := svgOf(b); ok {
 			svgs = append(svgs, s)
 		}
 	}

@@ -26,7 +26,7 @@ func TestSandwichTable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || !strings.Contains(text, "over 2 places (2 outermost on their call paths); 2 callers, 1 callees; a function: read at full names") {
 		t.Errorf("sandwich lib2.Nerve.transmit =\n%q\n%s\nwant\n%q", got, text, want)
 	}
-	if svg := rec.Bundles()[len(rec.Bundles())-1]["image/svg+xml"].(string); !strings.Contains(svg, "toy · sandwich · lib2.Nerve.transmit") {
+	if svg, _ := svgOf(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "toy · sandwich · lib2.Nerve.transmit") {
 		t.Errorf("no sandwich picture:\n%.200s", svg)
 	}
 	if _, err := RunForTest(t, s, "level 99"); err != nil {

@@ -17,7 +17,7 @@ var commands = []*Command{
 	// Comparing and navigating.
 	diffCommand, sandwichCommand,
 	// The session itself.
-	helpCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
+	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
 
 func init() {

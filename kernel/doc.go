@@ -17,13 +17,18 @@
 // profile's tree under its standing filter (the filter command) and the
 // call's own, and its compacted view with the profile's granularity state.
 // Commands use shared helpers only, never each other's code: options.go,
-// filter.go, view.go, picture.go, exports.go, summary.go, phases.go,
-// phaseshow.go, writefile.go, output.go (TestCommandFilesStandAlone checks
-// it). Adding a command is one
-// new file and one line in commands.go.
+// filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
+// phases.go, phaseshow.go, writefile.go, output.go, progress.go,
+// settings.go (TestCommandFilesStandAlone checks it). Adding a command is
+// one new file and one line in commands.go.
+//
+// Around the commands, the interpreter expands parameters ($NAME, set by
+// the set command or given in the environment; expand.go) in every
+// statement before binding it, and holds each cell's outputs to the
+// session's budget (budget.go).
 //
 // Invariants: the session survives every failed, interrupted or panicking
-// command; completion and inspect never wait for a running cell (they read
+// command; a cell's outputs stay within Settings.MaxOutput plus short notes; completion and inspect never wait for a running cell (they read
 // the profile names through a snapshot); the same cell gives the same bytes
 // on every run; a file the user names is written whole or not at all, and
 // never removed.

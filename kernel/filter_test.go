@@ -19,14 +19,19 @@ func machineForm(t *testing.T, rec *Recorder) string {
 	t.Helper()
 	var parts []string
 	for _, b := range rec.Bundles() {
-		for _, mime := range []string{"application/json", "image/svg+xml"} {
-			if v, ok := b[mime]; ok {
-				data, err := json.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				parts = append(parts, string(data))
+		var form []any
+		if v, ok := b["application/json"]; ok {
+			form = append(form, v)
+		}
+		if svg, ok := svgOf(b); ok {
+			form = append(form, svg)
+		}
+		for _, v := range form {
+			data, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
 			}
+			parts = append(parts, string(data))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -2,8 +2,12 @@ package kernel
 
 import (
 	"context"
+	"encoding/base64"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 // RunForTest runs one cell in session s (a fresh one when nil) with a
@@ -18,4 +22,20 @@ func RunForTest(t testing.TB, s *Session, code string) (*Recorder, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return RunCell(ctx, s, code)
+}
+
+// svgOf returns the SVG of a picture bundle in any pictures mode: its
+// image/svg+xml, else the SVG its text/html's <img> carries as a data URL.
+func svgOf(b jupyter.Bundle) (string, bool) {
+	if s, ok := b["image/svg+xml"].(string); ok {
+		return s, true
+	}
+	h, _ := b["text/html"].(string)
+	_, rest, ok := strings.Cut(h, `src="data:image/svg+xml;base64,`)
+	if !ok {
+		return "", false
+	}
+	data, _, _ := strings.Cut(rest, `"`)
+	svg, err := base64.StdEncoding.DecodeString(data)
+	return string(svg), err == nil
 }

@@ -82,6 +82,7 @@ func (in *Interp) Run(ctx context.Context, code string, out jupyter.Output) (int
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	out = withBudget(out, &in.s.Settings)
 	for _, st := range stmts {
 		if ctx.Err() != nil {
 			return st.Line, interrupted(st.Line)
@@ -99,6 +100,10 @@ func interrupted(line int) *jupyter.Error {
 
 // stmt runs one statement: a help request CMD? or a command.
 func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyter.Error {
+	st, err := expandStmt(st, in.s.Param)
+	if err != nil {
+		return &jupyter.Error{Name: "NameError", Value: err.Error()}
+	}
 	if name, ok := helpWord(st.Words[0]); ok && Lookup(name) != nil {
 		out.Payload(pager(Lookup(name)))
 		return nil

@@ -206,20 +206,6 @@ func (t *Table) JSON() []map[string]any {
 // Table shows t as display_data.
 func (c *Call) Table(t *Table) { c.Out.Display(t.Bundle(), nil) }
 
-// PictureBundle returns the bundle of an SVG picture: image/svg+xml, the
-// same SVG inline in text/html (so tooltips work in JupyterLab) and alt as
-// text/plain.
-func PictureBundle(svg []byte, alt string) jupyter.Bundle {
-	return jupyter.Bundle{
-		"image/svg+xml": string(svg),
-		"text/html":     "<div>" + string(svg) + "</div>",
-		"text/plain":    alt,
-	}
-}
-
-// Picture shows an SVG picture as display_data, with alt as its text.
-func (c *Call) Picture(svg []byte, alt string) { c.Out.Display(PictureBundle(svg, alt), nil) }
-
 // valueCell shows a raw value in its unit; its JSON is the integer.
 func valueCell(x int64, unit string) Cell {
 	return Cell{Text: analysis.FormatValue(x, unit), Value: x}

@@ -2,6 +2,8 @@ package kernel
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,11 +48,31 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestPictureBundle: each pictures mode sends its MIME types; the HTML's
+// <img> carries the SVG whole, and alt's first line, escaped, as its alt.
 func TestPictureBundle(t *testing.T) {
-	svg := `<svg xmlns="http://www.w3.org/2000/svg"><title>x</title></svg>`
-	b := PictureBundle([]byte(svg), "a tree of 3 nodes")
-	if b["image/svg+xml"] != svg || b["text/plain"] != "a tree of 3 nodes" || !strings.Contains(b["text/html"].(string), svg) {
-		t.Errorf("PictureBundle = %v", b)
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><title>x · é</title></svg>`
+	alt := "a <tree> of 3 nodes\nroot [3]"
+	for _, tt := range []struct {
+		mode  string
+		mimes []string
+	}{
+		{"", []string{"text/html", "text/plain"}},
+		{PicturesHTML, []string{"text/html", "text/plain"}},
+		{PicturesSVG, []string{"image/svg+xml", "text/plain"}},
+		{PicturesBoth, []string{"image/svg+xml", "text/html", "text/plain"}},
+	} {
+		b := PictureBundle([]byte(svg), alt, tt.mode)
+		if got := slices.Sorted(maps.Keys(b)); !slices.Equal(got, tt.mimes) {
+			t.Errorf("PictureBundle(mode %q) has %v, want %v", tt.mode, got, tt.mimes)
+		}
+		if got, ok := svgOf(b); !ok || got != svg || b["text/plain"] != alt {
+			t.Errorf("PictureBundle(mode %q) carries SVG %q and text %q, want %q and %q", tt.mode, got, b["text/plain"], svg, alt)
+		}
+	}
+	h := PictureHTML([]byte(svg), alt)
+	if !strings.Contains(h, `alt="a &lt;tree&gt; of 3 nodes"`) || strings.Contains(h, "<svg") || !strings.Contains(h, ` onload="`) {
+		t.Errorf("PictureHTML = %s, want an <img> with the escaped first line as alt and an onload handler", h)
 	}
 }
 

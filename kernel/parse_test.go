@@ -115,9 +115,12 @@ func TestParseErrors(t *testing.T) {
 
 // FuzzParse checks that Parse never panics, that positions point into the
 // source, and that re-quoting the words and parsing again gives the same
-// words.
+// words; and that parameter expansion never panics on the words, leaves a
+// word with every $ doubled as it was, and keeps an option's key apart
+// from its value.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"echo hi", `top n=5 focus="a b" # c`, "load x \\\n as y", `echo "a\"b\\"`, "\"", "é\\", "a\r\n#\n"} {
+	for _, s := range []string{"echo hi", `top n=5 focus="a b" # c`, "load x \\\n as y", `echo "a\"b\\"`, "\"", "é\\", "a\r\n#\n",
+		"load $P n=${N} focus=a$ $$x ${"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, code string) {
@@ -135,6 +138,7 @@ func FuzzParse(f *testing.F) {
 				}
 				ws = append(ws, requote(w.Text))
 				want = append(want, w.Text)
+				checkExpand(t, w)
 			}
 			lines = append(lines, strings.Join(ws, " "))
 		}
@@ -158,4 +162,28 @@ func FuzzParse(f *testing.F) {
 // depend on which words needed quotes.
 func requote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// checkExpand is FuzzParse's property of parameter expansion on word w.
+func checkExpand(t *testing.T, w Word) {
+	none := func(string) (string, bool) { return "", false }
+	if got, err := Expand(strings.ReplaceAll(w.Text, "$", "$$"), none); err != nil || got != w.Text {
+		t.Fatalf("Expand of %q with $ doubled = %q, %v; want the word", w.Text, got, err)
+	}
+	every := func(name string) (string, bool) { return "=" + name + "$", true }
+	st, err := expandStmt(Stmt{Words: []Word{w}}, every)
+	if err != nil {
+		t.Fatalf("expandStmt(%q) with every name set: %v", w.Text, err)
+	}
+	if e := st.Words[0]; (e.Eq >= 0) != (w.Eq >= 0) || e.Eq >= 0 && e.Text[:e.Eq] != mustExpand(t, w.Text[:w.Eq], every) {
+		t.Fatalf("expandStmt(%q) = %q with = at %d: the option's key changed", w.Text, e.Text, e.Eq)
+	}
+}
+
+func mustExpand(t *testing.T, s string, lookup func(string) (string, bool)) string {
+	got, err := Expand(s, lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

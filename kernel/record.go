@@ -9,7 +9,8 @@ import (
 
 // Event is one thing a cell produced, as recorded by a Recorder.
 type Event struct {
-	Kind    string         // "stream", "display", "result", "clear", "payload"
+	Kind    string         // "stream", "display", "update", "result", "clear", "payload"
+	ID      string         // a display's display id, or the one an update replaces
 	Name    string         // stream name: "stdout" or "stderr"
 	Text    string         // stream text
 	Data    jupyter.Bundle // display and result bundles
@@ -17,8 +18,8 @@ type Event struct {
 	Payload map[string]any
 }
 
-// Recorder is a jupyter.Output that keeps every event in order, for tests
-// and tools.
+// Recorder is a jupyter.Output and jupyter.Updater that keeps every event
+// in order, for tests and tools.
 type Recorder struct {
 	Events []Event
 }
@@ -31,6 +32,22 @@ func (r *Recorder) Stream(name, text string) {
 // Display implements jupyter.Output.
 func (r *Recorder) Display(data jupyter.Bundle, meta map[string]any) {
 	r.Events = append(r.Events, Event{Kind: "display", Data: data, Meta: meta})
+}
+
+// DisplayID implements jupyter.Updater.
+func (r *Recorder) DisplayID(id string, data jupyter.Bundle, meta map[string]any) {
+	r.Events = append(r.Events, Event{Kind: "display", ID: id, Data: data, Meta: meta})
+}
+
+// Update implements jupyter.Updater: the displays of id take data in place,
+// as front ends do, and the update is recorded after them.
+func (r *Recorder) Update(id string, data jupyter.Bundle, meta map[string]any) {
+	for i := range r.Events {
+		if e := &r.Events[i]; e.Kind == "display" && e.ID == id {
+			e.Data, e.Meta = data, meta
+		}
+	}
+	r.Events = append(r.Events, Event{Kind: "update", ID: id, Data: data, Meta: meta})
 }
 
 // Result implements jupyter.Output.

@@ -31,9 +31,11 @@ type Loaded struct {
 // commands.
 type Session struct {
 	Dir      string // directory that relative paths are resolved against
+	Settings Settings
 	profiles map[string]*Loaded
 	current  string
 	loads    int // profiles loaded so far, for default names
+	displays int // progress lines shown so far, for unique display ids (progress.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
@@ -41,7 +43,7 @@ type Session struct {
 
 // NewSession returns an empty session resolving paths against dir.
 func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}}
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings()}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -49,9 +50,6 @@ func rect(c draw.Canvas, p *plot.Plot, x0, x1, y0, y1 float64, col color.Color) 
 	c.FillPolygon(col, c.ClipPolygonXY(pts))
 }
 
-// legendWidth is the width of the legend column.
-const legendWidth = 2 * vg.Inch
-
 // swatch is a legend entry: a filled box in a colour.
 type swatch struct{ c color.Color }
 
@@ -61,22 +59,46 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.FillPolygon(s.c, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
 }
 
-// svgBytes renders p with gonum's SVG backend and makes the bytes fit for
-// inline HTML and byte-exact goldens: no XML prelude or generator comment,
-// the embedded raster labelled as the PNG it is and drawn
-// without smoothing (cells stay sharp) and stretched to its rectangle
-// (SVG's default keeps a raster's aspect ratio, which squeezes it).
-// A non-nil legend is drawn in a column right of the plot, where it cannot
-// hide data.
-func svgBytes(p *plot.Plot, legend *plot.Legend, w, h vg.Length) ([]byte, error) {
-	c := vgsvg.New(w, h)
+// chartFont is the charts' font at size points: the monospaced face our
+// own pictures use (fontStack), so that every picture has one family.
+func chartFont(size vg.Length) font.Font {
+	return font.Font{Typeface: "Liberation", Variant: "Mono", Size: size}
+}
+
+// monospace sets every text of p in chartFont, at its own size.
+func monospace(p *plot.Plot) {
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font} {
+		*f = chartFont(f.Size)
+	}
+}
+
+// svgBytes renders p, w × h, with the legend l (when not nil) in columns
+// right of it, where it cannot hide data, in the charts' font on a white
+// background under the whole picture (legible on dark pages too). It
+// makes the bytes fit for inline HTML and byte-exact goldens: no XML
+// prelude or generator comment, the embedded raster labelled as the PNG it
+// is and drawn without smoothing (cells stay sharp) and stretched to its
+// rectangle (SVG's default keeps a raster's aspect ratio, which squeezes it).
+func svgBytes(p *plot.Plot, l *chartLegend, w, h vg.Length) ([]byte, error) {
+	monospace(p)
+	var cols [][]int
+	var widths []vg.Length
+	lw := vg.Length(0)
+	if l != nil {
+		cols, widths = l.layout(h)
+		lw = legendGap
+		for _, x := range widths {
+			lw += x
+		}
+	}
+	c := vgsvg.New(w+lw, h)
 	dc := draw.New(c)
-	if legend != nil {
-		lw := legendWidth
-		p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
-		legend.Draw(draw.Crop(dc, w-lw+vg.Points(6), 0, 0, -vg.Points(24)))
-	} else {
-		p.Draw(dc)
+	r := dc.Rectangle
+	dc.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	if l != nil {
+		l.draw(draw.Crop(dc, w+legendGap, 0, 0, 0), cols, widths)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {

@@ -42,7 +42,7 @@ func SimilarityChart(s *phase.Similarity, r *phase.Result, title string) ([]byte
 		bandPlotter{bands: Bands(colors, edges), lo: -gap, hi: -gap / 4, vertical: true})
 	p.X.Min, p.Y.Min = -gap, -gap
 	p.X.Max, p.Y.Max = float64(s.N), float64(s.N)
-	return svgBytes(p, legendOf(r), 6*vg.Inch+legendWidth, 6.4*vg.Inch)
+	return svgBytes(p, legendOf(r), 6*vg.Inch, 6.4*vg.Inch)
 }
 
 // TimelineChart draws the phases over time as coloured bands, with the
@@ -87,9 +87,10 @@ func TimelineChart(v *phase.Vectors, r *phase.Result, title string) ([]byte, err
 	p.Add(line)
 	p.Y.Min, p.Y.Max = 0, ymax*1.05
 	p.X.Min, p.X.Max = edges[0], edges[n]
-	l := legendOf(r)
-	l.Add("sample rate", line)
-	return svgBytes(p, l, 8*vg.Inch+legendWidth, 3.2*vg.Inch)
+	l := &chartLegend{}
+	l.add("sample rate", line) // first, so that a summary of many phases never hides it
+	l.names, l.thumbs = append(l.names, legendOf(r).names...), append(l.thumbs, legendOf(r).thumbs...)
+	return svgBytes(p, l, 8*vg.Inch, 3.2*vg.Inch)
 }
 
 func phaseColor(r *phase.Result, id int) string {
@@ -103,9 +104,8 @@ func phaseColor(r *phase.Result, id int) string {
 const legendChars = 22
 
 // legendOf lists the phases that occur, by id.
-func legendOf(r *phase.Result) *plot.Legend {
-	l := plot.NewLegend()
-	l.Top, l.Left = true, true
+func legendOf(r *phase.Result) *chartLegend {
+	l := &chartLegend{}
 	for _, ph := range r.Phases {
 		if ph.Intervals == 0 {
 			continue
@@ -120,9 +120,9 @@ func legendOf(r *phase.Result) *plot.Legend {
 		if r := []rune(name); len(r) > legendChars {
 			name = string(r[:legendChars-1]) + "…"
 		}
-		l.Add(name, swatch{hexColor(ph.Color)})
+		l.add(name, swatch{hexColor(ph.Color)})
 	}
-	return &l
+	return l
 }
 
 // bandPlotter fills each band across [lo, hi] of the other axis: along x

@@ -3,7 +3,9 @@ package plotting
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/proflens/proflens/phase"
@@ -92,5 +94,38 @@ func TestSimilarityChartAveraged(t *testing.T) {
 	wellFormed(t, svg)
 	if !bytes.Contains(svg, []byte("1200 intervals averaged into 500×500 cells")) {
 		t.Error("averaged similarity chart does not say so in its title")
+	}
+}
+
+// TestLegendColumns: the legend fills columns of at most rows entries, left
+// to right, every entry once; past maxLegendColumns columns the last place
+// is a summary (-1) of exactly the entries left out.
+func TestLegendColumns(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for rows := 0; rows <= 12; rows++ {
+			l := &chartLegend{names: make([]string, n)}
+			cols := l.columns(rows)
+			var flat []int
+			for k, col := range cols {
+				if len(col) == 0 || len(col) > max(rows, 1) || k < len(cols)-1 && len(col) != max(rows, 1) {
+					t.Fatalf("columns(n=%d, rows=%d) = %v: column %d has %d entries", n, rows, cols, k, len(col))
+				}
+				flat = append(flat, col...)
+			}
+			room := max(rows, 1) * maxLegendColumns
+			want := make([]int, min(n, room))
+			for i := range want {
+				want[i] = i
+			}
+			if n > room {
+				want[room-1] = -1
+			}
+			if len(cols) > maxLegendColumns || !slices.Equal(flat, want) {
+				t.Fatalf("columns(n=%d, rows=%d) = %v, want %v in at most %d columns", n, rows, cols, want, maxLegendColumns)
+			}
+			if hidden := n - shown(cols); n > room && l.name(-1, hidden) != fmt.Sprintf("+%d more", n-room+1) {
+				t.Errorf("n=%d, rows=%d: summary %q", n, rows, l.name(-1, hidden))
+			}
+		}
 	}
 }

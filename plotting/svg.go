@@ -8,11 +8,13 @@ import (
 )
 
 // Font metrics. Labels use a monospaced font so that whether a label fits
-// can be decided exactly, the same way on every machine.
+// can be decided exactly, the same way on every machine. Liberation Mono
+// is also the gonum charts' font (chartFont), so every picture has one
+// family; the others in the stack have the same advance of 0.6 em.
 const (
 	fontSize  = 11.0
 	charWidth = 0.6 * fontSize
-	fontStack = "DejaVu Sans Mono,Menlo,Consolas,monospace"
+	fontStack = "Liberation Mono,DejaVu Sans Mono,Menlo,Consolas,monospace"
 	foldFill  = "#d9d9d9"
 )
 
@@ -36,6 +38,9 @@ func newSVG(w io.Writer, width, height float64) *svgWriter {
 	s.printf(`<svg xmlns="http://www.w3.org/2000/svg" class="proflens" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="%.0f">`+"\n",
 		width, height, width, height, fontStack, fontSize)
 	s.printf("<style>%s</style>\n", style)
+	// A white ground under the whole picture keeps its black text legible
+	// on dark notebook themes.
+	s.printf(`<rect width="100%%" height="100%%" fill="#fff"/>` + "\n")
 	return s
 }
 

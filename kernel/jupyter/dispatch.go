@@ -100,13 +100,24 @@ func panicError(p any) *Error {
 	return &Error{Name: "InternalError", Value: fmt.Sprintf("proflens failed internally (%v); the session is still usable, please report this", p)}
 }
 
-// errorContent is the content of an error reply or error message.
+// errorContent is the content of an error reply: the error message's
+// fields and status "error".
 func errorContent(e *Error) map[string]any {
+	c := errorMessage(e)
+	c["status"] = "error"
+	return c
+}
+
+// errorMessage is the content of an iopub error message: ename, evalue and
+// traceback only, the fields of nbformat's error output, which front ends
+// save as they receive it (a status there fails nbformat's validation).
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#execution-errors
+func errorMessage(e *Error) map[string]any {
 	tb := e.Traceback
 	if tb == nil {
 		tb = []string{e.Name + ": " + e.Value}
 	}
-	return map[string]any{"status": "error", "ename": e.Name, "evalue": e.Value, "traceback": tb}
+	return map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": tb}
 }
 
 // decode unmarshals the request content into v; bad content is reported as

@@ -45,10 +45,10 @@ func (r *request) execute() {
 		r.reply(map[string]any{"status": "ok", "execution_count": k.count, "payload": out.payload, "user_expressions": map[string]any{}})
 		return
 	}
-	content := errorContent(jerr)
 	if !c.Silent {
-		k.publish(r.m, "error", content)
+		k.publish(r.m, "error", errorMessage(jerr))
 	}
+	content := errorContent(jerr)
 	content["execution_count"] = k.count
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
@@ -146,6 +146,16 @@ func (o *cellOutput) Display(data Bundle, metadata map[string]any) {
 	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{}})
 }
 
+// DisplayID implements Updater.
+func (o *cellOutput) DisplayID(id string, data Bundle, metadata map[string]any) {
+	o.emit("display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
+// Update implements Updater.
+func (o *cellOutput) Update(id string, data Bundle, metadata map[string]any) {
+	o.emit("update_display_data", map[string]any{"data": bundle(data), "metadata": object(metadata), "transient": map[string]any{"display_id": id}})
+}
+
 // Result implements Output.
 func (o *cellOutput) Result(data Bundle, metadata map[string]any) {
 	o.mu.Lock()
@@ -188,4 +198,7 @@ func object(m map[string]any) map[string]any {
 	return m
 }
 
-var _ Output = (*cellOutput)(nil)
+var (
+	_ Output  = (*cellOutput)(nil)
+	_ Updater = (*cellOutput)(nil)
+)

@@ -23,6 +23,17 @@ type Output interface {
 	Payload(p map[string]any)
 }
 
+// Updater is an Output that can show a bundle under a display id and later
+// replace it in place: display_data whose transient.display_id is id, then
+// update_display_data, which front ends apply to every output of that id
+// (so ids must be unique in the kernel's lifetime). The cell's output given
+// to Handler.Execute implements it; other Outputs need not.
+// https://jupyter-client.readthedocs.io/en/stable/messaging.html#update-display-data
+type Updater interface {
+	DisplayID(id string, data Bundle, metadata map[string]any)
+	Update(id string, data Bundle, metadata map[string]any)
+}
+
 // Error is an error with Jupyter's fields. A handler returns one (or any
 // error, which becomes ename "Error") to make execute_reply status "error".
 type Error struct {

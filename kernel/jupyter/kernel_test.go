@@ -15,7 +15,8 @@ import (
 )
 
 // fakeHandler is a tiny language for protocol tests: "echo TEXT", "fail",
-// "slowfail", "sleep" (until interrupted), "panic", "result TEXT", "page".
+// "slowfail", "sleep" (until interrupted), "panic", "result TEXT", "page",
+// "progress ID" (a display under ID, then its update).
 type fakeHandler struct {
 	mu  sync.Mutex
 	ran []string
@@ -53,6 +54,10 @@ func (f *fakeHandler) Execute(ctx context.Context, code string, out Output) erro
 		for i := 0; i < 300; i++ {
 			out.Stream("stdout", chunk)
 		}
+	case "progress": // a display under id ARG, then its update
+		u := out.(Updater)
+		u.DisplayID(arg, Bundle{"text/plain": "working…"}, nil)
+		u.Update(arg, Bundle{"text/plain": "done"}, nil)
 	case "page":
 		out.Payload(map[string]any{"source": "page", "data": map[string]any{"text/plain": "doc"}, "start": 0})
 	}

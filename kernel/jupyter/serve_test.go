@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -246,5 +248,58 @@ func TestParentEchoedRaw(t *testing.T) {
 	}
 	if r.Header.Session == "s" || r.Header.Session == "" {
 		t.Errorf("reply session = %q, want the kernel's own session", r.Header.Session)
+	}
+}
+
+// TestErrorMessageFields: the iopub error message carries exactly the
+// fields of nbformat's error output, which front ends save as received (a
+// status there makes the saved notebook fail validation); the reply keeps
+// its status.
+func TestErrorMessageFields(t *testing.T) {
+	for _, code := range []string{"fail", "panic"} {
+		_, c := startKernel(t, &fakeHandler{})
+		id := c.execute(code, true)
+		if got := content(c.next(c.shellC, "reply")); got["status"] != "error" {
+			t.Errorf("%s: reply status = %v, want error", code, got["status"])
+		}
+		for {
+			m := c.next(c.iopubC, "the error message")
+			if m.Header.MsgType != "error" {
+				continue
+			}
+			var p Header
+			json.Unmarshal(m.Parent, &p)
+			got := slices.Sorted(maps.Keys(content(m)))
+			if want := []string{"ename", "evalue", "traceback"}; p.MsgID != id || !slices.Equal(got, want) {
+				t.Errorf("%s: error message fields = %v (parent %s), want %v (parent %s)", code, got, p.MsgID, want, id)
+			}
+			break
+		}
+	}
+}
+
+// TestDisplayUpdate: an Updater's display carries its id in
+// transient.display_id, and its update is an update_display_data of the
+// same id with the new data.
+func TestDisplayUpdate(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	id := c.execute("progress p-1", true)
+	var got []string
+	for len(got) < 2 {
+		m := c.next(c.iopubC, "the display and its update")
+		var p Header
+		json.Unmarshal(m.Parent, &p)
+		if p.MsgID != id || (m.Header.MsgType != "display_data" && m.Header.MsgType != "update_display_data") {
+			continue
+		}
+		var ct struct {
+			Data      Bundle            `json:"data"`
+			Transient map[string]string `json:"transient"`
+		}
+		json.Unmarshal(m.Content, &ct)
+		got = append(got, fmt.Sprintf("%s %s %v", m.Header.MsgType, ct.Transient["display_id"], ct.Data["text/plain"]))
+	}
+	if want := []string{"display_data p-1 working…", "update_display_data p-1 done"}; !slices.Equal(got, want) {
+		t.Errorf("iopub = %q, want %q", got, want)
 	}
 }
