@@ -106,6 +106,16 @@ func TestDiffAsProfile(t *testing.T) {
 	if l := s.Get("d"); l == nil || !l.Profile.IsDiff() || l.Value != analysis.DiffChange || s.Current() != l {
 		t.Errorf("diff ... as d: the session's d is %+v, want the current profile, a difference read in its change", l)
 	}
+	// Exported as pprof and read back, the difference keeps its baseline's
+	// labels: the same top (which go tool pprof reads too, as a difference).
+	out := filepath.Join(t.TempDir(), "d.pb.gz")
+	rec, err = RunForTest(t, s, "export d "+out+"\nload "+out+" as e\ntop e n=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := rec.Bundles()[len(rec.Bundles())-1]["application/json"].(map[string]any); !reflect.DeepEqual(e["rows"], tops[2]["rows"]) || e["total"] != tops[2]["total"] {
+		t.Errorf("top of the exported difference: %v, total %v; want top d's", e["rows"], e["total"])
+	}
 }
 
 // TestDiffPhases: diff NAME phase=A phase=B compares the samples of the
