@@ -143,10 +143,11 @@ func (s Side) total() int64 {
 }
 
 // differ builds a difference: frames interned by name, and per side the
-// difference's stack of each of the side's stacks.
+// difference's frame and stack of each of the side's.
 type differ struct {
 	b      *Builder
 	frames map[string]int32
+	of     []int32 // the side's frame → the difference's, -1 before its first use
 	buf    []int32
 }
 
@@ -157,6 +158,10 @@ func (d *differ) add(s Side, scale float64, isBase bool) error {
 	stacks := make([]int32, p.Stacks.Len())
 	for i := range stacks {
 		stacks[i] = -1
+	}
+	d.of = make([]int32, len(p.Frames))
+	for i := range d.of {
+		d.of[i] = -1
 	}
 	var err error
 	values := make([]int64, 4)
@@ -186,13 +191,16 @@ func (d *differ) add(s Side, scale float64, isBase bool) error {
 func (d *differ) stack(p *Profile, st []int32) int32 {
 	d.buf = d.buf[:0]
 	for _, f := range st {
-		fr := &p.Frames[f]
-		id, ok := d.frames[fr.Name]
-		if !ok {
-			id = d.b.Frame(Frame{Name: fr.Name, File: fr.File})
-			d.frames[fr.Name] = id
+		if d.of[f] < 0 {
+			fr := &p.Frames[f]
+			id, ok := d.frames[fr.Name]
+			if !ok {
+				id = d.b.Frame(Frame{Name: fr.Name, File: fr.File})
+				d.frames[fr.Name] = id
+			}
+			d.of[f] = id
 		}
-		d.buf = append(d.buf, id)
+		d.buf = append(d.buf, d.of[f])
 	}
 	return d.b.Stack(d.buf)
 }
