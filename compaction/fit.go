@@ -12,24 +12,25 @@ import (
 // (in v's value type) has at most n nodes while the heaviest regions are the
 // most detailed. v's levels are not read: it gives the tree and its
 // interned names, and when it is the fully compacted view it is the
-// starting point itself. Fit starts from the fully compacted view (level 1
-// everywhere) and expands, one ProfVis
-// step at a time, the compacted node whose expansion shows the most hidden
-// self weight per node it adds (estimated by the distinct names its
-// members show one element finer, less one): a node's self weight is
-// hidden while some of it belongs to functions whose full names the node
-// does not show. Nodes with a member whose full name matches keep (when not nil) go
-// first. A step that breaks R1 or R2 (Step refuses it) or that would pass
-// n nodes is left out, and that node is not tried again: a node's
-// expansion is local, so it adds as many nodes later as now; a refused
-// one is tried again after a step elsewhere, which can lift the refusal. Ties go to
-// the heavier node, then by name and handle, so the result is the same on
-// every run. When the fully compacted view has more than n nodes already,
-// it is returned as it is.
+// starting point itself.
 //
-// Each expansion is a Step; a node is tried at most once, so there are at
-// most as many steps as nodes ever made, and choosing among the candidates
-// costs the view's size per step.
+// From the fully compacted view (level 1 everywhere), Fit expands one
+// compacted node at a time, a ProfVis step: the node whose expansion shows
+// the most hidden self weight per node it adds (estimated by the distinct
+// names its members show one element finer, less one). A node's self
+// weight is hidden while some of it belongs to functions whose full names
+// the node does not show. Nodes with a member whose full name matches keep
+// (when not nil) go first, also when they hide no weight. An expansion
+// that would pass n nodes is left out for good (an expansion is local: it
+// adds as many nodes later as now); one that Step refuses, breaking R1 or
+// R2, is tried again after a step elsewhere, which can lift the refusal.
+// Ties go to the heavier node, then by name and handle, so the result is
+// the same on every run. When the fully compacted view has more than n
+// nodes already, it is returned as it is.
+//
+// Each expansion is a Step, and choosing among the candidates costs the
+// view's size; a node is left out for good at most once, and refused at
+// most once per step taken.
 func Fit(v *View, n int, keep *regexp.Regexp) (*View, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("fit: %d nodes: want at least 1", n)
@@ -71,8 +72,13 @@ type candidate struct {
 	hidden int64
 	names  int  // names one element finer (see candidateOf)
 	sure   bool // names-1 is a lower bound on the nodes the expansion adds
-	kept   bool
+	kept   bool // a member's frame matches keep
+	open   bool // a member is not at its full name: the node can expand
 }
+
+// eligible reports whether the node is worth expanding: it hides weight,
+// or it is to be kept and can expand.
+func (c candidate) eligible() bool { return c.hidden != 0 || c.kept && c.open }
 
 // fitter keeps, across the steps of one Fit, each node's candidate and
 // the nodes tried, by their members (which a step shares with the nodes it
@@ -103,7 +109,7 @@ func (f *fitter) best(v *View) int32 {
 			c = f.candidateOf(v, nd)
 			f.known[key(nd)] = c
 		}
-		if c.hidden != 0 && (best < 0 || better(v, i, c, best, bc)) {
+		if c.eligible() && (best < 0 || better(v, i, c, best, bc)) {
 			best, bc = i, c
 		}
 	}
@@ -152,13 +158,14 @@ func (f *fitter) candidateOf(v *View, nd *Node) candidate {
 		} else {
 			finer[ix.cname(fr, d)] = true
 		}
+		c.open = c.open || s.Level(m) < ix.levels(fr)
 		if s.Level(m) < ix.levels(fr) || t.Name(m) != nd.Name {
 			c.hidden += max(self, -self) // not shown with its own name
 		}
 	}
 	c.names = len(finer)
 	if c.names == 0 { // no member can show a finer name: nothing to expand
-		c.hidden = 0
+		c.hidden, c.open = 0, false
 	}
 	return c
 }

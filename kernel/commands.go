@@ -15,7 +15,7 @@ var commands = []*Command{
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
 	// Comparing and navigating.
-	diffCommand, sandwichCommand,
+	diffCommand, sandwichCommand, fitCommand,
 	// The session itself.
 	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
