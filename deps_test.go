@@ -49,6 +49,8 @@ var thirdParty = map[string][]string{
 	// The Go execution trace parser (added with the phase work, commit
 	// dee62e0): the standard library has no public trace reader.
 	"golang.org/x/exp/trace": {"analysis/gotrace"},
+	// The JDK Flight Recorder parser (Apache-2.0), for the jfr format.
+	"github.com/grafana/jfr-parser": {"analysis/jfr"},
 }
 
 // loggers may import log or log/slog: only the kernel logs.

@@ -28,7 +28,8 @@ type Cel struct {
 type Cels struct {
 	Map    *EntityMap
 	Source CountSource
-	Arcs   []Arc // every arc of the recording, with its calls in all, sorted as Entities.Arcs
+	Unit   string // of the cels' times: nanoseconds, or an evented recording's own unit
+	Arcs   []Arc  // every arc of the recording, with its calls in all, sorted as Entities.Arcs
 	Cels   []Cel
 }
 
@@ -58,7 +59,10 @@ func NewCels(t *Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs := &Cels{Map: em, Source: src, Cels: make([]Cel, n)}
+	cs := &Cels{Map: em, Source: src, Unit: "nanoseconds", Cels: make([]Cel, n)}
+	if p := t.Profile; src == CountEvents {
+		cs.Unit = p.ValueTypes[p.DefaultValue].Unit
+	}
 	b := celBuilder{cs: cs, em: em, p: t.Profile, byPair: map[[2]int32]int32{}}
 	for s := range steps {
 		k := b.entries / max(step.Entries, 1)

@@ -5,7 +5,8 @@
 // Profile and its Tree are immutable once built.
 //
 // Formats live in packages of their own under analysis/ (pprof, folded,
-// perf, hprof, dtrace, v8, chrome, speedscope, gotrace). Each registers
+// perf, hprof, dtrace, v8, chrome, speedscope, gotrace, jfr, firefox,
+// macsample). Each registers
 // itself with RegisterFormat from init, as image/png registers with image;
 // Load and Parse sniff the content and hand it to the format that takes it.
 // A program imports the formats it reads, or analysis/formats for all of

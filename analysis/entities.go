@@ -22,6 +22,8 @@ type Entities struct {
 	Alloc   []int64 // per entity: self of the allocation value type; nil when the profile has none
 	// AllocValue is the value type Alloc counts, -1 when there is none.
 	AllocValue int
+	// ValueType and AllocType are the types of Value and AllocValue.
+	ValueType, AllocType ValueType
 
 	Arcs []Arc // by calls, most first, then by the entities' names
 }
@@ -43,6 +45,10 @@ func NewEntities(t *Tree, em *EntityMap, value int) *Entities {
 		e.Grand += t.Total[value][r]
 	}
 	e.Grand += t.Unrooted[value]
+	e.ValueType = t.Profile.ValueTypes[value]
+	if e.AllocValue >= 0 {
+		e.AllocType = t.Profile.ValueTypes[e.AllocValue]
+	}
 	e.sum(t)
 	if c, ok := EntryCounts(t); ok {
 		e.Source = c.Source

@@ -30,7 +30,7 @@ func shopMap(t *testing.T, tree *Tree) *EntityMap {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.Apply(tree)
+	return m.Apply(tree.Profile)
 }
 
 func (e *Entities) arcLines() string {

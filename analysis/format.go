@@ -114,7 +114,7 @@ func formatNamed(name string) (Format, error) {
 			return f, nil
 		}
 	}
-	return Format{}, fmt.Errorf("unknown format %q (known: %v)", name, Formats())
+	return Format{}, fmt.Errorf("unknown format %q (known: %s)", name, strings.Join(Formats(), ", "))
 }
 
 func pickFormat(name string, data []byte, want string) (Format, error) {
@@ -128,6 +128,9 @@ func pickFormat(name string, data []byte, want string) (Format, error) {
 	head := data
 	if len(head) > 4096 {
 		head = head[:4096]
+	}
+	if err := notProfileError(name, head); err != nil {
+		return Format{}, err
 	}
 	for _, f := range formats {
 		if f.Sniff != nil && f.Sniff(head) {

@@ -23,6 +23,7 @@ type Info struct {
 	Start      time.Time
 	Timed      bool
 	Intervals  int // profiles in a series; 0 for a single profile
+	Calls      int // calls of an evented recording; 0 for sampled data
 	Warnings   []string
 }
 
@@ -31,7 +32,7 @@ func NewInfo(p *Profile, t *Tree) Info {
 	in := Info{
 		Source: p.Source, Format: p.Format, ValueTypes: p.ValueTypes, Default: p.DefaultValue,
 		Samples: len(p.Samples), Stacks: p.Stacks.Len(), Frames: len(p.Frames), Nodes: t.Len(),
-		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Warnings: p.Warnings,
+		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings,
 	}
 	if p.Intervals != nil {
 		in.Intervals = len(p.Intervals) - 1
@@ -88,6 +89,9 @@ func (in Info) Fields() []Field {
 		order = "yes"
 	}
 	f = append(f, Field{"time-ordered", order})
+	if in.Calls > 0 {
+		f = append(f, Field{"calls", strconv.Itoa(in.Calls) + " (an evented recording: exact entries and exits)"})
+	}
 	for _, w := range in.Warnings {
 		f = append(f, Field{"warning", w})
 	}

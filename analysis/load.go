@@ -80,6 +80,9 @@ func parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 	if err != nil {
 		return nil, err
 	}
+	if len(data) == 0 {
+		return nil, &SyntaxError{File: name, Offset: 0, Msg: "expected a profile, found an empty file"}
+	}
 	data = utf8Text(data)
 	f, err := pickFormat(name, data, opts.Format)
 	if err != nil {

@@ -21,7 +21,7 @@ func ExampleLoad() {
 	fmt.Println(err)
 	// Output:
 	// pprof 28 samples; cpu 7390000000 nanoseconds
-	// load pprof/testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples output) before the end of the file
+	// load pprof/testdata/devirt.pprof: line 57: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples or cpu=times output) before the end of the file
 }
 
 func ExampleParse() {

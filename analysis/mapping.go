@@ -46,6 +46,10 @@ type rule struct {
 	re      *regexp.Regexp
 }
 
+// MaxMappingLines bounds a mapping: applying one costs the frames times
+// its lines, at worst.
+const MaxMappingLines = 1000
+
 // mappingKinds are the words a mapping line may use between entity and
 // pattern.
 var mappingKinds = []string{"class", "package", "module", "namespace", "file", "function"}
@@ -71,7 +75,9 @@ func ParseMapping(name, text string) (*Mapping, error) {
 			m.Entities = append(m.Entities, f[0])
 		}
 		r.entity, r.text = id, strings.TrimSpace(line)
-		m.rules = append(m.rules, r)
+		if m.rules = append(m.rules, r); len(m.rules) > MaxMappingLines {
+			return nil, LineError(name, i+1, "more than %d mapping lines: group frames with * patterns", MaxMappingLines)
+		}
 	}
 	if len(m.rules) == 0 {
 		return nil, fmt.Errorf("%s: no mapping lines: expected lines `ENTITY class PATTERN`, such as `JDK class java.*`", name)
@@ -106,6 +112,18 @@ func plural(n int) string {
 	return "s"
 }
 
+// Len returns the number of lines of m, comments and blank lines left out.
+func (m *Mapping) Len() int { return len(m.rules) }
+
+// String returns m's lines as written, one per line.
+func (m *Mapping) String() string {
+	var b strings.Builder
+	for _, r := range m.rules {
+		b.WriteString(r.text + "\n")
+	}
+	return b.String()
+}
+
 // EntityMap is a mapping applied to the frames of a call tree.
 type EntityMap struct {
 	Names  []string // the mapping's entities, then Other
@@ -116,16 +134,17 @@ type EntityMap struct {
 // Other returns the index of the entity Other.
 func (em *EntityMap) Other() int32 { return int32(len(em.Names) - 1) }
 
-// Apply assigns every frame of t to an entity. Time is the frames times
-// the lines times the name elements, at worst; most lines are ruled out by
-// their pattern's literal start.
-func (m *Mapping) Apply(t *Tree) *EntityMap {
-	p := t.Profile
+// Apply assigns every frame of p to an entity, splitting the frames' names
+// (whatever names a tree of p shows: see Tree.WithNames). Time is the
+// frames times the lines times the name elements, at worst; most lines are
+// ruled out by their pattern's literal start.
+func (m *Mapping) Apply(p *Profile) *EntityMap {
+	names := NewNames(p)
 	em := &EntityMap{Names: append(slices.Clip(m.Entities), Other), Frame: make([]int32, len(p.Frames))}
 	used := make([]bool, len(m.rules))
 	for f := range p.Frames {
 		em.Frame[f] = em.Other()
-		if r := m.match(t.Names, int32(f)); r >= 0 {
+		if r := m.match(names, int32(f)); r >= 0 {
 			em.Frame[f], used[r] = m.rules[r].entity, true
 		}
 	}
@@ -152,6 +171,23 @@ func (m *Mapping) match(names *Names, f int32) int {
 		}
 	}
 	return -1
+}
+
+// PackageMap is the mapping of p without lines: each top-level name
+// element (a package, module, namespace, file) is an entity, in name
+// order, and (other) has no frame.
+func PackageMap(p *Profile) *EntityMap {
+	names := NewNames(p)
+	tops := make([]string, len(p.Frames))
+	for f := range p.Frames {
+		tops[f] = names.Prefix(int32(f), 1)
+	}
+	em := &EntityMap{Names: append(slices.Compact(slices.Sorted(slices.Values(tops))), Other), Frame: make([]int32, len(p.Frames))}
+	for f, top := range tops {
+		i, _ := slices.BinarySearch(em.Names[:len(em.Names)-1], top)
+		em.Frame[f] = int32(i)
+	}
+	return em
 }
 
 // ElementNames returns the name elements of a tree whose frames are named by

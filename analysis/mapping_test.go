@@ -12,6 +12,7 @@ func TestParseMappingErrors(t *testing.T) {
 		{"JDK klass java.*", `m.txt: line 1: expected class (or package, module, namespace, file, function) after the entity JDK, found "klass"`},
 		{"(other) class x.*", "m.txt: line 1: the entity name (other) is taken"},
 		{"A class a.* extra", "m.txt: line 1: expected `ENTITY class PATTERN` (three words), found 4 words"},
+		{strings.Repeat("A class a.*\n", MaxMappingLines+1), "m.txt: line 1001: more than 1000 mapping lines"},
 	} {
 		_, err := ParseMapping("m.txt", c.text)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
@@ -116,5 +117,5 @@ func mapNamesOf(m *Mapping, names ...string) (*Profile, *EntityMap) {
 		b.Add(b.Stack([]int32{b.Frame(Frame{Name: n})}), []int64{1}, 0, false, "", nil)
 	}
 	p := b.Finish()
-	return p, m.Apply(NewTree(p))
+	return p, m.Apply(p)
 }

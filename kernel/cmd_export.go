@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 var exportCommand = &Command{
@@ -12,7 +13,8 @@ var exportCommand = &Command{
 		"not at all: a failed write leaves what was there, and a path that is not a regular file (a device, " +
 		"a FIFO, a directory) is refused.",
 	Args: []Arg{
-		{Name: "FILE", Doc: "output file; its extension chooses the format", Kind: KindFile},
+		{Name: "FILE", Doc: "output file; its extension chooses the format (or the word cels, then the file)", Kind: KindFile},
+		{Name: "FILE.html", Doc: "after the word cels: the page of the last cels player", Kind: KindFile, Optional: true},
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "export toy toy.folded", "export toy.pprof", "show", "export toy.svg"},
 	Profiles: 1,
@@ -21,6 +23,12 @@ var exportCommand = &Command{
 
 func runExport(c *Call) error {
 	l, file := c.Profile(), c.Arg(0)
+	if len(c.Args) == 2 {
+		if c.Arg(0) != "cels" || !strings.HasSuffix(strings.ToLower(c.Arg(1)), ".html") {
+			return c.Usagef("%s %s: write export FILE, or export cels FILE.html for the cels player", c.Arg(0), c.Arg(1))
+		}
+		file = c.Arg(1)
+	}
 	f, err := exportFor(file)
 	if err != nil {
 		return c.Usagef("%v", err)

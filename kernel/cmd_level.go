@@ -12,16 +12,25 @@ var levelCommand = &Command{
 		"then shows the compacted tree. Level 1 keeps the top unit (package, module, file); a level beyond " +
 		"a name's length keeps the full name. Any assignment is allowed; when the result breaks ProfVis's " +
 		"R1 (a child coarser than its parent) or R2 (a node absorbing a name two levels finer), a note says " +
-		"where.",
-	Args:     []Arg{{Name: "N", Doc: "level, 1 or more", Kind: KindNumber}},
-	Options:  []Option{{Name: "where", Doc: "regular expression over full frame names", Kind: KindRegexp}, stepMaxOpt},
-	Examples: []string{"load demo:profvis-toy as toy", "level 99", "level toy 1 where=^lib2\\."},
+		"where. `level using=MAPPING` compacts every frame to its entity under a mapping (see `mapping`), so " +
+		"that views, pictures and phase vectors are by entity; a plain `level N` goes back to frame names.",
+	Args: []Arg{{Name: "N", Doc: "level, 1 or more (not with using=)", Kind: KindNumber, Optional: true}},
+	Options: []Option{{Name: "where", Doc: "regular expression over full frame names", Kind: KindRegexp},
+		{Name: "using", Doc: "a mapping (see mapping): every frame compacts to its entity", Kind: KindFile}, stepMaxOpt},
+	Examples: []string{"load demo:profvis-toy as toy", "level 99", "level toy 1 where=^lib2\\.",
+		"mapping lungs <<\nLungs class lib2.Lung\nMuscles class lib2.*\nend", "level using=lungs", "level 2"},
 	Profiles: 1,
 	Run:      runLevel,
 }
 
 func runLevel(c *Call) error {
 	l := c.Profile()
+	if c.Has("using") {
+		return levelUsing(c)
+	}
+	if l.Mapping != nil {
+		useMapping(l, nil)
+	}
 	n, err := strconv.Atoi(c.Arg(0))
 	if err != nil || n < 1 {
 		return c.Usagef("level %q: write a whole number of name elements, 1 or more (99 for full names)", c.Arg(0))

@@ -3,7 +3,7 @@ package kernel
 // commands is every command of the language, like pprof's command table. A
 // command is one file, cmd_NAME.go, holding its Command value and its run
 // function, which use only the shared helpers (options.go, filter.go,
-// view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go,
+// view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go, avid.go,
 // writefile.go, output.go); it is added here and registered from here. Help lists them by name.
 var commands = []*Command{
 	// Profiles in the session.
@@ -14,6 +14,8 @@ var commands = []*Command{
 	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand,
+	// AVID: architectural views of calls between entities, over time, and sampled.
+	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
 	// Comparing and navigating.
 	diffCommand, sandwichCommand, fitCommand,
 	// The session itself.

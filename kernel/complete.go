@@ -272,11 +272,12 @@ func stmtAt(code string, b int) (Stmt, bool) {
 	return Stmt{}, false
 }
 
-// IsComplete implements jupyter.Handler: "incomplete" for an unclosed quote
-// or a trailing \, "invalid" when a line names no command, else "complete".
+// IsComplete implements jupyter.Handler: "incomplete" for an unclosed quote,
+// a trailing \ or an open << block, "invalid" when a line names no command,
+// else "complete".
 func (in *Interp) IsComplete(code string) (status, indent string) {
 	l := lex(code)
-	if l.open || l.cont {
+	if l.open || l.cont || l.block {
 		return "incomplete", ""
 	}
 	for _, st := range l.stmts {

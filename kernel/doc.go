@@ -18,7 +18,7 @@
 // call's own, and its compacted view with the profile's granularity state.
 // Commands use shared helpers only, never each other's code: options.go,
 // filter.go, view.go, picture.go, picturebundle.go, exports.go, summary.go,
-// phases.go, phaseshow.go, writefile.go, output.go, progress.go,
+// phases.go, phaseshow.go, avid.go, writefile.go, output.go, progress.go,
 // settings.go (TestCommandFilesStandAlone checks it). Adding a command is
 // one new file and one line in commands.go.
 //

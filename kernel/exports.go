@@ -28,6 +28,7 @@ var exportFormats = []exportFormat{
 	{".json", "the compacted tree of the current view, as `view` shows it",
 		func(w io.Writer, l *Loaded) error { return CompactedView(l).WriteJSON(w, l.Name) }},
 	{".svg", "the last picture drawn of the profile (`show`, `flame`, `phases`...)", writePicture},
+	{".html", "the last cels player of the profile (`cels`), a page that works offline; `export cels FILE.html` says so", writeCels},
 }
 
 func writePprof(w io.Writer, l *Loaded) error { return pprof.Write(w, l.Tree.Profile) }
@@ -37,6 +38,14 @@ func writePicture(w io.Writer, l *Loaded) error {
 		return fmt.Errorf("no picture of %s yet: run show or flame first", l.Name)
 	}
 	_, err := w.Write(l.Picture)
+	return err
+}
+
+func writeCels(w io.Writer, l *Loaded) error {
+	if l.Cels == nil {
+		return fmt.Errorf("no cels of %s yet: run cels first", l.Name)
+	}
+	_, err := w.Write(l.Cels)
 	return err
 }
 

@@ -103,7 +103,7 @@ func (c *Call) Tree() *analysis.Tree {
 		l := c.Profile()
 		c.tree = l.Tree
 		if !c.filter.IsZero() {
-			c.tree = analysis.NewTree(l.Tree.Profile.Filter(c.filter))
+			c.tree = withMapping(l, analysis.NewTree(l.Tree.Profile.Filter(c.filter)))
 		}
 	}
 	return c.tree
@@ -134,7 +134,7 @@ func (c *Call) View() *compaction.View {
 // setFilter makes f the standing filter of l: its tree is rebuilt, and its
 // granularity state carried over to the new tree.
 func setFilter(l *Loaded, f analysis.Filter) {
-	t := analysis.NewTree(l.Profile.Filter(f))
+	t := withMapping(l, analysis.NewTree(l.Profile.Filter(f)))
 	l.State = carryState(l.Profile, l.Tree, profileState(l), t)
 	l.Filter, l.Tree, l.View, l.Drawn = f, t, nil, nil
 }

@@ -40,11 +40,16 @@ func (e *SyntaxError) Error() string {
 // word begins a comment to the end of the line; "..." quotes (with \" and \\
 // as escapes) may hold spaces and newlines; a \ at the end of a line joins
 // the next line as if by a space. Empty lines and comment lines give no
-// statement.
+// statement. A line that ends with the word << opens a block: the lines
+// after it, as they are, up to a line that holds only `end`, become the
+// statement's last word in the place of << (a heredoc, for mappings).
 func Parse(code string) ([]Stmt, error) {
 	l := lex(code)
 	if l.open {
 		return nil, &SyntaxError{Line: l.openLine, Col: l.openCol, Msg: `unclosed quote: add a closing "`}
+	}
+	if l.block {
+		return nil, &SyntaxError{Line: l.blockLine, Col: l.blockCol, Msg: "<< opens a block that no line `end` closes: add a line end after its last line"}
 	}
 	if l.cont {
 		return nil, &SyntaxError{Line: l.contLine, Col: l.contCol,
@@ -71,6 +76,9 @@ type lexer struct {
 	openLine, openCol int
 	cont              bool // the source ends with a continuation \
 	contLine, contCol int
+	block             bool // the source ends inside a << block
+	blockLine         int
+	blockCol          int
 	space             bool // the source ends outside a word
 	tail              Stmt // the statement the source ends in (maybe empty)
 }
@@ -111,8 +119,10 @@ func (l *lexer) step() {
 	case r == '\\' && l.continuation():
 	case r == '\n':
 		l.endWord()
-		l.endStmt()
-		l.advance()
+		if !l.heredoc() {
+			l.endStmt()
+			l.advance()
+		}
 	case r == ' ' || r == '\t' || r == '\r':
 		l.endWord()
 		l.advance()
@@ -170,6 +180,39 @@ func (l *lexer) quote() {
 		}
 	}
 	l.open, l.openLine, l.openCol = true, line, col
+}
+
+// heredoc reads the block that a statement ending with the word << opens,
+// from the newline after it through its line `end`, and reports whether
+// there was one. The block's lines, without the last newline, replace <<;
+// the word's Start and End span the block through its end line.
+func (l *lexer) heredoc() bool {
+	n := len(l.cur.Words)
+	if n == 0 || l.cur.Words[n-1].Text != "<<" || l.cur.Words[n-1].Quoted {
+		return false
+	}
+	open := l.cur.Words[n-1]
+	l.advance() // the newline
+	w := Word{Quoted: true, Eq: -1, Line: l.line, Col: 1, Start: l.i}
+	for l.i < len(l.src) {
+		start := l.i
+		for l.i < len(l.src) && l.peek() != '\n' {
+			l.advance()
+		}
+		if strings.TrimSpace(l.src[start:l.i]) == "end" {
+			w.End = l.i // the word's source holds its end line
+			w.Text = strings.TrimSuffix(strings.ReplaceAll(l.src[w.Start:max(start-1, w.Start)], "\r\n", "\n"), "\r")
+			l.cur.Words[n-1] = w
+			l.endStmt()
+			return true
+		}
+		if l.i < len(l.src) {
+			l.advance()
+		}
+	}
+	l.block, l.blockLine, l.blockCol = true, open.Line, open.Col
+	l.cur.Words = l.cur.Words[:n-1]
+	return true
 }
 
 func (l *lexer) startWord() {

@@ -1,5 +1,5 @@
 // Package dtrace reads DTrace stack aggregations (`dtrace -n 'profile-997 { @[stack()] = count(); }'`):
-// after the three header lines, each stack is a block of frames, leaf first,
+// after the header (see header.go), each stack is a block of frames, leaf first,
 // ending with its count. Frames are tidied as FlameGraph's stackcollapse.pl
 // (commit 41fee1f) tidies them, so folded.Write equals that script's output:
 // "+offset" is cut, C++ arguments are dropped, "a->b" inline chains become
@@ -8,7 +8,6 @@
 package dtrace
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,23 +20,22 @@ func init() {
 	analysis.RegisterFormat(analysis.Format{Name: "dtrace", Priority: 45, Sniff: sniff, Parse: parse})
 }
 
-var dtraceHeader = regexp.MustCompile(`^CPU\s+ID\s+FUNCTION:NAME\s*\n`)
-
-func sniff(head []byte) bool { return dtraceHeader.Match(head) }
-
 func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
 	b := in.NewBuilder(analysis.ValueType{Type: "samples", Unit: "count"})
 	r := text.NewReader(in.Context(), data)
+	if err := skipHeader(name, r); err != nil {
+		return nil, err
+	}
 	var stack []int32 // leaf first
+	messages := 0
 	for r.Next() {
-		if r.N <= 3 {
-			continue // the header: column names, the probe, a blank line
-		}
 		line := strings.TrimSpace(string(r.Line))
 		switch {
 		case line == "":
 			continue
+		case isMessage(line):
+			messages++
 		case text.Digits(line):
 			n, err := strconv.ParseInt(line, 10, 64)
 			if err != nil {
@@ -58,6 +56,9 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	}
 	if len(b.Profile().Samples) == 0 {
 		return nil, analysis.LineError(name, r.N+1, "expected at least one stack and count after the DTrace header")
+	}
+	if messages > 0 {
+		b.Warn(strconv.Itoa(messages) + " lines of dtrace's own messages (\"dtrace: ...\") among the stacks were skipped")
 	}
 	return b.Finish(), nil
 }

@@ -8,9 +8,12 @@ package formats
 import (
 	_ "github.com/proflens/proflens/analysis/chrome"
 	_ "github.com/proflens/proflens/analysis/dtrace"
+	_ "github.com/proflens/proflens/analysis/firefox"
 	_ "github.com/proflens/proflens/analysis/folded"
 	_ "github.com/proflens/proflens/analysis/gotrace"
 	_ "github.com/proflens/proflens/analysis/hprof"
+	_ "github.com/proflens/proflens/analysis/jfr"
+	_ "github.com/proflens/proflens/analysis/macsample"
 	_ "github.com/proflens/proflens/analysis/perf"
 	_ "github.com/proflens/proflens/analysis/pprof"
 	_ "github.com/proflens/proflens/analysis/speedscope"

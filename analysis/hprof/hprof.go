@@ -1,8 +1,12 @@
-// Package hprof reads Java hprof ASCII output (-agentlib:hprof=cpu=samples): THREAD START
-// records name the threads, TRACE records give stacks leaf first, and the
-// CPU SAMPLES BEGIN … END table gives a sample count per trace. Each table row
-// becomes one sample with its count; the value type is samples/count. Rows
-// hprof left out below its cutoff are reported as a warning.
+// Package hprof reads Java hprof ASCII output (-agentlib:hprof=cpu=samples
+// or cpu=times): THREAD START records name the threads, TRACE records give
+// stacks leaf first, and the CPU table gives values per trace. Each table
+// row becomes one sample. With cpu=samples the CPU SAMPLES BEGIN … END
+// table gives a sample count (samples/count); with cpu=times the CPU TIME
+// (ms) BEGIN … END table gives each trace's share of the total time, spent
+// in its method itself, and its number of calls (cpu/nanoseconds, the share
+// of the total, and calls/count). Rows hprof left out below its cutoff are
+// reported as a warning.
 package hprof
 
 import (
@@ -42,18 +46,24 @@ type hprofParser struct {
 	threads map[string]string // thread id → name
 	traces  map[string]hprofTrace
 	frames  []int32
+	kind    *table
 	tables  int
-	rows    []hprofTrace // rows of the last table, with counts
-	counts  []int64
+	rows    []hprofTrace // rows of the last table, with their values
+	values  []int64      // len(kind.types) per row
 	created time.Time
 }
 
 func parse(in *analysis.Input) (*analysis.Profile, error) {
 	name, data := in.Name, in.Data
+	kind := &samplesTable
+	if bytes.Contains(data, []byte(timesTable.begin)) {
+		kind = &timesTable
+	}
 	h := &hprofParser{
 		name:    name,
 		r:       text.NewReader(in.Context(), data),
-		b:       in.NewBuilder(analysis.ValueType{Type: "samples", Unit: "count"}),
+		b:       in.NewBuilder(kind.types...),
+		kind:    kind,
 		threads: map[string]string{},
 		traces:  map[string]hprofTrace{},
 	}
@@ -64,13 +74,14 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 		}
 	}
 	if h.tables == 0 {
-		return nil, analysis.LineError(name, h.r.N, "expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples output) before the end of the file")
+		return nil, analysis.LineError(name, h.r.N, "expected a %s … END table (hprof cpu=samples or cpu=times output) before the end of the file", kind.begin)
 	}
 	if h.tables > 1 {
-		h.b.Warn(strconv.Itoa(h.tables) + " CPU SAMPLES tables; kept the last (hprof's tables are cumulative)")
+		h.b.Warn(strconv.Itoa(h.tables) + " " + kind.begin + " tables; kept the last (hprof's tables are cumulative)")
 	}
+	k := len(kind.types)
 	for i, t := range h.rows {
-		h.b.Add(t.stack, []int64{h.counts[i]}, 0, false, t.thread, nil)
+		h.b.Add(t.stack, h.values[i*k:(i+1)*k], 0, false, t.thread, nil)
 	}
 	return h.b.Finish(), nil
 }
@@ -87,7 +98,7 @@ func (h *hprofParser) line() error {
 		h.thread(s)
 	case strings.HasPrefix(s, "TRACE ") && hprofTraceLine.MatchString(s):
 		return h.trace(s)
-	case strings.HasPrefix(s, "CPU SAMPLES BEGIN"):
+	case strings.HasPrefix(s, h.kind.begin):
 		return h.table(s)
 	}
 	return nil
@@ -168,61 +179,62 @@ func hprofFrame(s string) (analysis.Frame, bool) {
 	return f, true
 }
 
-// table reads "CPU SAMPLES BEGIN (total = 6) Tue Apr  6 17:20:40 2010", the
-// column header, the rows and "CPU SAMPLES END".
+// table reads a table's header ("CPU SAMPLES BEGIN (total = 6) Tue Apr  6
+// 17:20:40 2010"), its column header, its rows and its END line.
 func (h *hprofParser) table(s string) error {
+	k := h.kind
 	total, err := strconv.ParseInt(attr(s, "total = "), 10, 64)
-	if err != nil {
-		return analysis.LineError(h.name, h.r.N, "expected \"(total = N)\" after CPU SAMPLES BEGIN, got %q", text.Clip(s))
+	if err != nil || total < 0 || total > 1<<40 {
+		return analysis.LineError(h.name, h.r.N, "expected \"(total = N)\" after %s, N below 2^40, got %q", k.begin, text.Clip(s))
 	}
-	if i := strings.IndexByte(s, ')'); i >= 0 && !h.created.IsZero() {
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && !h.created.IsZero() {
 		if end, err := time.Parse(hprofDate, strings.TrimSpace(s[i+1:])); err == nil && end.After(h.created) {
 			h.b.Profile().Duration = end.Sub(h.created)
 		}
 	}
 	h.tables++
-	h.rows, h.counts = h.rows[:0], h.counts[:0]
-	var sum int64
+	h.rows, h.values = h.rows[:0], h.values[:0]
+	var covered int64
 	for h.r.Next() {
 		row := string(h.r.Line)
 		f := strings.Fields(row)
 		switch {
-		case strings.HasPrefix(row, "CPU SAMPLES END"):
-			if sum < total {
-				h.b.Warn(hprofCutoff(sum, total))
+		case strings.HasPrefix(row, k.end):
+			if w := k.cutoff(covered, total, len(h.rows)); w != "" {
+				h.b.Warn(w)
 			}
 			return nil
 		case len(f) > 0 && f[0] == "rank":
 			continue
 		}
-		n, err := h.row(f)
+		n, err := h.row(f, total)
 		if err != nil {
 			return err
 		}
-		sum += n
+		covered += n
 	}
-	return analysis.LineError(h.name, h.r.N, "expected CPU SAMPLES END before the end of the file (truncated?)")
+	return analysis.LineError(h.name, h.r.N, "expected %s before the end of the file (truncated?)", k.end)
 }
 
-func hprofCutoff(sum, total int64) string {
-	return "hprof lists " + strconv.FormatInt(sum, 10) + " of " + strconv.FormatInt(total, 10) +
-		" samples; it left out the traces below its cutoff"
-}
-
-// row adds one table row "rank self% accum% count trace method".
-func (h *hprofParser) row(f []string) (int64, error) {
+// row adds one table row "rank self% accum% count trace method" and
+// returns how much of the table's total it covers.
+func (h *hprofParser) row(f []string, total int64) (int64, error) {
 	if len(f) < 5 {
-		return 0, analysis.LineError(h.name, h.r.N, "expected a row \"rank self accum count trace method\" or CPU SAMPLES END, got %q", text.Clip(string(h.r.Line)))
+		return 0, analysis.LineError(h.name, h.r.N, "expected a row \"rank self accum count trace method\" or %s, got %q", h.kind.end, text.Clip(string(h.r.Line)))
 	}
 	n, err := strconv.ParseInt(f[3], 10, 64)
 	if err != nil || n < 0 {
-		return 0, analysis.LineError(h.name, h.r.N, "expected a sample count in column 4, got %q", text.Clip(f[3]))
+		return 0, analysis.LineError(h.name, h.r.N, "expected a count in column 4, got %q", text.Clip(f[3]))
 	}
 	t, ok := h.traces[f[4]]
 	if !ok {
 		return 0, analysis.LineError(h.name, h.r.N, "expected a trace defined by a TRACE record before the table, got trace %q", text.Clip(f[4]))
 	}
+	values, covered, ok := h.kind.row(f[1], n, total)
+	if !ok {
+		return 0, analysis.LineError(h.name, h.r.N, "expected a percentage of the total in column 2, got %q", text.Clip(f[1]))
+	}
 	h.rows = append(h.rows, t)
-	h.counts = append(h.counts, n)
-	return n, nil
+	h.values = append(h.values, values...)
+	return covered, nil
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -188,7 +189,7 @@ func checkReady(body []byte, peers []string) error {
 		p = rest
 	}
 	if !slices.Contains(peers, typ) {
-		return fmt.Errorf("socket type %q: want one of %v", typ, peers)
+		return fmt.Errorf("socket type %q: want one of %s", typ, strings.Join(peers, ", "))
 	}
 	return nil
 }
