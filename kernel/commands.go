@@ -17,7 +17,7 @@ var commands = []*Command{
 	// AVID: architectural views of calls between entities, over time, and sampled.
 	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
 	// Comparing and navigating.
-	diffCommand, sandwichCommand, fitCommand,
+	diffCommand, sandwichCommand, collapseRecursionCommand, fitCommand,
 	// The session itself.
 	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }
