@@ -36,13 +36,14 @@ func lastTable(t *testing.T, rec *Recorder) ([]map[string]any, string) {
 	return nil, ""
 }
 
-// TestDiffTable: the table of a small comparison across two formats (a
-// folded file and a V8 profile whose frames carry files), every column.
+// TestDiffTable: the table of a small comparison across two formats (folded
+// stacks against pprof), every column.
 func TestDiffTable(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "base.folded", "main;a 3\nmain;b 1\n")
 	writeTestFile(t, dir, "new.folded", "main;a 6\nmain;c 2\n")
-	rec, err := RunForTest(t, NewSession(dir), "load base.folded as b\nload new.folded as n\nlevel n 9\ndiff b n")
+	rec, err := RunForTest(t, NewSession(dir), "load new.folded as n0\nexport n0 new.pb.gz\n"+
+		"load base.folded as b\nload new.pb.gz as n\nlevel n 9\ndiff b n")
 	if err != nil {
 		t.Fatal(err)
 	}
