@@ -67,7 +67,6 @@ test: build
 gotest:
 	@echo "== go test"; $(GO) test ./...
 	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
-	@echo "== go test -race (a step's goroutines)"; $(GO) test -race -count=1 -run 'TestRecompactEqualsCompact|TestStepPanicReachesCaller|TestStepHelperEnds' ./compaction/
 
 # conformance installs a fresh kernelspec and runs Jupyter's own suite plus
 # ours: protocol behaviour and protocol attacks (each kernel under a watchdog).

@@ -114,17 +114,10 @@ func BenchmarkCompact1M(b *testing.B) {
 // (level 1, the paper's starting point), expand the heaviest child of the
 // heaviest root, checking R1 and R2 on the result. On the generated tree
 // that view has about 170k nodes and the target about 16k members; the step
-// regroups about 53k call-tree nodes into 13.9k groups, of which 7.2k are
-// new compacted nodes and 6.7k are old subtrees kept whole under a new
-// parent, and shares the other nodes with the view before it.
-//
-// Measure it for the default -benchtime, or with -count 2 or more and the
-// first run set aside: a step leaves about 8 MB of garbage, and in a fresh
-// process the heap grows by that much per step, on new pages that the
-// operating system faults in, until its first collection, about 23 steps
-// in. A run of 20 iterations in a fresh process pays that the whole time:
-// 5.5 to 7.5 ms a step, against 3.9 to 6.7 ms (mostly under 5) in the later
-// runs of the same process.
+// regroups 53k call-tree nodes into 13.9k groups, of which 7.2k are new
+// compacted nodes and 6.7k are old subtrees kept whole under a new parent,
+// and shares the other nodes with the view before it. Compare it with
+// BenchmarkWalk1M in the same run.
 func BenchmarkExpand1M(b *testing.B) {
 	t := bench1M(b)
 	v := Compact(t, NewState(t, 1), 0)
@@ -168,4 +161,23 @@ func BenchmarkOracle300(b *testing.B) {
 			Compact(t, s, 0)
 		}
 	})
+}
+
+// BenchmarkFirstStep1M is BenchmarkExpand1M's step on a view just made:
+// each iteration compacts the tree anew (not timed) and times one expand
+// on it, so no step profits from an earlier one's work or memory. Run with
+// -benchtime=1x in a fresh process, it times the first step of a session.
+func BenchmarkFirstStep1M(b *testing.B) {
+	t := bench1M(b)
+	s := NewState(t, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		v := Compact(t, s, 0)
+		target := v.Nodes[v.Roots[0]].Children[0]
+		b.StartTimer()
+		if _, _, err := Step(v, target, +1); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -91,3 +91,41 @@ func ExampleView_Resolve() {
 	// all = every node
 	// path "lib1 > lib9": no node named "lib9" under lib1 (there: lib2)
 }
+
+// After expanding lib2 (Figure 6 to Figure 7), every node but lib1 is new:
+// lib1 keeps its members, the others split or regroup them.
+func ExampleView_NewSince() {
+	t := toyTree()
+	before := compaction.Compact(t, compaction.NewState(t, 1), 0)
+	lib2, _ := before.Resolve("lib1 > lib2")
+	_, after, _ := compaction.Step(before, lib2, +1)
+	isNew := after.NewSince(before)
+	for _, i := range after.Preorder() {
+		fmt.Println(after.Path(i), isNew[i])
+	}
+	// Output:
+	// lib1 false
+	// lib1 > lib2.Lung true
+	// lib1 > lib2.Lung > lib2.Muscle true
+	// lib1 > lib2.Lung > lib2.Muscle > lib2.Nerve true
+	// lib1 > lib2.Lung > lib2.Muscle > lib2.Nerve > lib3 true
+	// lib1 > lib2.Lung > lib2.Muscle > lib3 true
+}
+
+// At level 2 the toy profile shows classes; each name's elements.
+func ExampleView_Elements() {
+	t := toyTree()
+	v := compaction.Compact(t, compaction.NewState(t, 2), 0)
+	for _, i := range v.Preorder() {
+		fmt.Printf("%q\n", v.Elements(i))
+	}
+	// Output:
+	// ["lib1" ".Whale"]
+	// ["lib1" ".Mammal"]
+	// ["lib2" ".Lung"]
+	// ["lib2" ".Muscle"]
+	// ["lib2" ".Nerve"]
+	// ["lib3" ".Signal"]
+	// ["lib3" ".Pressure"]
+	// ["lib3" ".Blood"]
+}

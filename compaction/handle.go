@@ -1,7 +1,6 @@
 package compaction
 
 import (
-	"cmp"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -15,125 +14,76 @@ const HandleLen = 4
 
 // Handles. A node's handle is the shortest prefix, of at least HandleLen
 // hex digits, of a 64-bit hash of its name and of the full call path of its
-// first seed (hashFresh), that no other node's hash in the view shares:
-// handles that would collide all get one more digit, repeatedly. So a
-// handle names a compacted node by what it shows and where it starts in the
-// call tree; it does not depend on any order, is the same on every run and
-// machine, and survives steps elsewhere in the view, but for a digit more
-// or less when a node whose hash shares its prefix comes or goes. Two nodes
-// with equal 64-bit hashes are told apart by their first seed (a call-tree
-// node id). A view keeps the hashes in order and each node's handle
-// length; Handle cuts the string when it is asked for.
+// first seed (startHash), that no other node's hash in the view shares. So
+// a handle names a compacted node by what it shows and where it starts in
+// the call tree; it does not depend on any order, is the same on every run
+// and machine, and survives steps elsewhere in the view, but for a digit
+// more or less when a node whose hash shares its prefix comes or goes. Two
+// nodes with equal 64-bit hashes are told apart by their first seed (a
+// call-tree node id). A view keeps its nodes' hashes sorted, where a
+// hash's neighbours are the ones it shares the most digits with.
 
-// sortHashes returns ids ordered by (hash, position in ids) and the hashes
-// in that order: by a comparison sort for small views; for large ones by
-// one counting pass on the top bits (the hashes are uniform, so the buckets
-// hold a few nodes each, in input order) and an insertion sort of each
-// bucket (see sortBuckets). ids are ascending, so ties go by id.
-func (v *View) sortHashes(ids []int32) ([]int32, []uint64) {
-	hash := make([]uint64, len(ids))
-	for k, i := range ids {
-		hash[k] = v.Nodes[i].hash
-	}
-	order, sorted := sortHashes(hash)
-	for k, o := range order {
-		order[k] = ids[o]
-	}
-	return order, sorted
+// startHash is the hash a node's handle is cut from: of its name and of
+// where it starts in the call tree, the full path of its first seed (a
+// node's smallest member is a seed, as members descend from seeds and ids
+// are in pre-order).
+func startHash(ix *index, first int32, name string) uint64 {
+	return mix(fnvString(fnvAdd(ix.path[first], '|'), name))
 }
 
-// sortHashes returns the positions of hash ordered by (hash, position) and
-// the hashes in that order.
-func sortHashes(hash []uint64) ([]int32, []uint64) {
-	n := len(hash)
-	order, sorted := make([]int32, n), make([]uint64, n)
-	if n < 1024 {
-		for i := range order {
-			order[i] = int32(i)
+// sortHashes sets v.sorted: every node's hash, in order.
+func (v *View) sortHashes() {
+	v.sorted = make([]uint64, len(v.Nodes))
+	for i, nd := range v.Nodes {
+		v.sorted[i] = nd.hash
+	}
+	radixSort(v.sorted)
+}
+
+// radixSort sorts hashes by their bytes, the lowest first, each pass
+// stable: linear in the number of hashes, where a comparison sort is not.
+func radixSort(hs []uint64) {
+	buf := make([]uint64, len(hs))
+	for shift := 0; shift < 64; shift += 8 {
+		var start [257]int // where each byte value's hashes go
+		for _, h := range hs {
+			start[h>>shift&0xff+1]++
 		}
-		slices.SortFunc(order, func(x, y int32) int {
-			if c := cmp.Compare(hash[x], hash[y]); c != 0 {
-				return c
+		for b := 1; b < len(start); b++ {
+			start[b] += start[b-1]
+		}
+		for _, h := range hs {
+			buf[start[h>>shift&0xff]] = h
+			start[h>>shift&0xff]++
+		}
+		hs, buf = buf, hs // after eight passes, the caller's slice again
+	}
+}
+
+// mergeHashes returns the sorted hashes old, less drop and plus add (both
+// sorted here); drop must be among old. The runs of old between two
+// changes are copied whole.
+func mergeHashes(old, drop, add []uint64) []uint64 {
+	radixSort(drop)
+	radixSort(add)
+	out := make([]uint64, 0, len(old)-len(drop)+len(add))
+	for len(drop) > 0 || len(add) > 0 {
+		k := 0
+		if len(drop) == 0 || len(add) > 0 && add[0] < drop[0] {
+			for k < len(old) && old[k] < add[0] {
+				k++
 			}
-			return cmp.Compare(x, y)
-		})
-		for k, i := range order {
-			sorted[k] = hash[i]
-		}
-		return order, sorted
-	}
-	shift := 64 - (bits.Len(uint(n)) - 3) // about eight nodes a bucket
-	start := make([]int32, 1<<(64-shift)+1)
-	for _, h := range hash {
-		start[h>>shift+1]++
-	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
-	next := slices.Clone(start[:len(start)-1])
-	for i, h := range hash {
-		at := next[h>>shift]
-		order[at], sorted[at] = int32(i), h
-		next[h>>shift]++
-	}
-	sortBuckets(order, sorted, start)
-	return order, sorted
-}
-
-// sortBuckets sorts order and sorted together by (sorted, order) within
-// each bucket order[start[b]:start[b+1]], which is in index order already:
-// by insertion for the usual few nodes, by a comparison sort for a large
-// bucket (many equal or close hashes), so the time stays n log n at worst.
-func sortBuckets(order []int32, sorted []uint64, start []int32) {
-	for b := 0; b+1 < len(start); b++ {
-		o, s := order[start[b]:start[b+1]], sorted[start[b]:start[b+1]]
-		if len(o) <= 32 {
-			insertionSort(o, s)
-			continue
-		}
-		type pair struct {
-			h uint64
-			i int32
-		}
-		ps := make([]pair, len(o))
-		for k := range o {
-			ps[k] = pair{s[k], o[k]}
-		}
-		slices.SortFunc(ps, func(x, y pair) int { return cmp.Or(cmp.Compare(x.h, y.h), cmp.Compare(x.i, y.i)) })
-		for k, p := range ps {
-			s[k], o[k] = p.h, p.i
+			out = append(append(out, old[:k]...), add[0])
+			old, add = old[k:], add[1:]
+		} else {
+			for old[k] != drop[0] {
+				k++
+			}
+			out = append(out, old[:k]...)
+			old, drop = old[k+1:], drop[1:]
 		}
 	}
-}
-
-// insertionSort sorts order and sorted together by sorted, stably.
-func insertionSort(order []int32, sorted []uint64) {
-	for k := 1; k < len(sorted); k++ {
-		h, i := sorted[k], order[k]
-		j := k
-		for ; j > 0 && sorted[j-1] > h; j-- {
-			sorted[j], order[j] = sorted[j-1], order[j-1]
-		}
-		sorted[j], order[j] = h, i
-	}
-}
-
-// handleLengths sets the handle lengths of the nodes at the given
-// positions of v.byHash (ascending; those out of range are ignored).
-func (v *View) handleLengths(positions []int32) {
-	n := int32(len(v.byHash))
-	for _, k := range positions {
-		if k >= 0 && k < n {
-			v.hlen[v.byHash[k]] = uint8(v.handleLen(k))
-		}
-	}
-}
-
-// allHandles sets every node's handle length.
-func (v *View) allHandles() {
-	for k, i := range v.byHash {
-		v.hlen[i] = uint8(v.handleLen(int32(k)))
-	}
+	return append(out, old...)
 }
 
 // Handle returns node i's handle: the first hex digits of its hash, as
@@ -141,70 +91,28 @@ func (v *View) allHandles() {
 // dash and its first seed, which tells the two apart.
 func (v *View) Handle(i int32) string {
 	nd := v.Nodes[i]
-	l := HandleLen // a view made by hand, in a test, has no lengths
-	if int(i) < len(v.hlen) {
-		l = int(v.hlen[i])
-	}
-	var d [16]byte
-	h := appendHex(d[:0], nd.hash, l)
+	l := v.handleLen(nd.hash)
+	h := fmt.Sprintf("%016x", nd.hash)[:min(l, 16)]
 	if l > 16 {
-		h = append(append(h, '-'), strconv.Itoa(int(nd.Members[0]))...)
-	}
-	return string(h)
-}
-
-// appendHex appends the first min(l, 16) hex digits of h to buf.
-func appendHex(buf []byte, h uint64, l int) []byte {
-	var d [16]byte
-	for k := 15; k >= 0; k-- {
-		d[k] = "0123456789abcdef"[h&15]
-		h >>= 4
-	}
-	return append(buf, d[:min(l, 16)]...)
-}
-
-// handleLen returns the handle length of the node at position k of
-// v.byHash: one more than the hex digits its hash shares with a neighbour's,
-// and at least HandleLen.
-func (v *View) handleLen(k int32) int {
-	h := v.sorted[k]
-	shared := 0
-	if k > 0 {
-		shared = bits.LeadingZeros64(h^v.sorted[k-1]) / 4
-	}
-	if k+1 < int32(len(v.sorted)) {
-		shared = max(shared, bits.LeadingZeros64(h^v.sorted[k+1])/4)
-	}
-	return max(handleMin, shared+1)
-}
-
-// handleMin is HandleLen, lowered by tests to make collisions common.
-var handleMin = HandleLen
-
-// mix is the finalizer of splitmix64: FNV-1a alone leaves names that
-// differ only in their last byte with equal high bits, which would make
-// long handles for siblings like lib3.A and lib3.C.
-func mix(h uint64) uint64 {
-	h ^= h >> 30
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 27
-	h *= 0x94d049bb133111eb
-	return h ^ h>>31
-}
-
-func fnvString(h uint64, s string) uint64 {
-	for k := 0; k < len(s); k++ {
-		h = fnvAdd(h, s[k])
+		h += "-" + strconv.Itoa(int(nd.Members[0]))
 	}
 	return h
 }
 
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func fnvAdd(h uint64, b byte) uint64 { return (h ^ uint64(b)) * fnvPrime }
+// handleLen returns the handle length of a node whose hash is h: one more
+// than the hex digits h shares with its neighbours in v.sorted, at least
+// HandleLen, and 17 when a neighbour is h itself.
+func (v *View) handleLen(h uint64) int {
+	lo, _ := slices.BinarySearch(v.sorted, h) // h itself, in a view's own nodes
+	shared := 0
+	if lo > 0 {
+		shared = bits.LeadingZeros64(h^v.sorted[lo-1]) / 4
+	}
+	if lo+1 < len(v.sorted) {
+		shared = max(shared, bits.LeadingZeros64(h^v.sorted[lo+1])/4)
+	}
+	return max(HandleLen, shared+1)
+}
 
 // Path returns the displayed names from a root down to node i, joined by
 // " > ": the path form of a TARGET.
@@ -245,31 +153,30 @@ func (v *View) Resolve(target string) (int32, error) {
 }
 
 // byHandle finds the node whose handle is h, or else the only one whose
-// handle starts with h (at least HandleLen digits). A handle is a prefix of
-// its node's hash in hex, so the candidates are a range of v.sorted.
+// handle starts with h (at least HandleLen digits). Time is linear in the
+// view: only nodes whose hash starts with h's digits are candidates.
 func (v *View) byHandle(h string) (int32, bool) {
 	h = strings.ToLower(h)
-	lo, hi := 0, len(v.sorted)
-	if p, err := strconv.ParseUint(h, 16, 64); err == nil && len(h) <= 16 {
-		shift := uint(64 - 4*len(h))
-		first := p << shift
-		lo, _ = slices.BinarySearch(v.sorted, first)
-		hi = lo
-		for hi < len(v.sorted) && v.sorted[hi]>>shift == p {
-			hi++
-		}
+	digits, _, _ := strings.Cut(h, "-")
+	p, err := strconv.ParseUint(digits, 16, 64)
+	if err != nil || len(digits) < HandleLen || len(digits) > 16 {
+		return -1, false
 	}
+	shift := uint(64 - 4*len(digits))
 	found := int32(-1)
-	for _, i := range v.byHash[lo:hi] {
-		nh := v.Handle(i)
-		if nh == h {
-			return i, true
+	for i, nd := range v.Nodes {
+		if nd.hash>>shift != p {
+			continue
 		}
-		if strings.HasPrefix(nh, h) && len(h) >= HandleLen {
+		nh := v.Handle(int32(i))
+		if nh == h {
+			return int32(i), true
+		}
+		if strings.HasPrefix(nh, h) {
 			if found >= 0 {
-				return 0, false
+				return -1, false
 			}
-			found = i
+			found = int32(i)
 		}
 	}
 	return found, found >= 0

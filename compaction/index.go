@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -28,8 +29,9 @@ type index struct {
 // element.
 type prefixKey struct{ parent, elem int32 }
 
-// newIndex interns the prefixes of every frame of t. Time is linear in the
-// total number of name elements.
+// newIndex interns the prefixes of every frame of t; every frame has an
+// element at least (analysis.Split). Time is linear in the total number of
+// name elements.
 func newIndex(t *analysis.Tree) *index {
 	ix := &index{tree: t, off: make([]int32, len(t.Names.Elems)+1)}
 	ids := make(map[prefixKey]int32)
@@ -54,9 +56,6 @@ func newIndex(t *analysis.Tree) *index {
 			}
 			ix.pre = append(ix.pre, id)
 			p = id
-		}
-		if len(elems) == 0 { // a frame without elements shows as ""
-			ix.pre = append(ix.pre, ix.empty(ids))
 		}
 	}
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
@@ -85,20 +84,6 @@ func ranks(str []string) []int32 {
 	return rank
 }
 
-// empty returns the id of the empty name, interning it on first use.
-func (ix *index) empty(ids map[prefixKey]int32) int32 {
-	k := prefixKey{-1, -1}
-	if id, ok := ids[k]; ok {
-		return id
-	}
-	id := int32(len(ix.depth))
-	ids[k] = id
-	ix.depth = append(ix.depth, 1)
-	ix.parent = append(ix.parent, -1)
-	ix.str = append(ix.str, "")
-	return id
-}
-
 // levels returns the number of name elements of frame f.
 func (ix *index) levels(f int32) int32 { return ix.off[f+1] - ix.off[f] }
 
@@ -115,6 +100,24 @@ func (ix *index) cname(f, g int32) int32 {
 	return ix.pre[ix.off[f]+g-1]
 }
 
+// prefixAt returns the id of the first d elements of the compacted name of
+// frame f at level g, or -1 when that name has fewer than d elements.
+func (ix *index) prefixAt(f, g, d int32) int32 {
+	if d > g || d > ix.off[f+1]-ix.off[f] {
+		return -1
+	}
+	return ix.pre[ix.off[f]+d-1]
+}
+
+// order compares two nodes, given by total and name id, in sibling order:
+// by descending total, then name.
+func (ix *index) order(ta int64, na int32, tb int64, nb int32) int {
+	if ta != tb {
+		return cmp.Compare(tb, ta)
+	}
+	return cmp.Compare(ix.rank[na], ix.rank[nb])
+}
+
 // startsWith reports whether the compacted name id c starts with the
 // compacted name id n, element-wise.
 func (ix *index) startsWith(c, n int32) bool {
@@ -122,12 +125,4 @@ func (ix *index) startsWith(c, n int32) bool {
 		c = ix.parent[c]
 	}
 	return c == n
-}
-
-// related reports whether one of a, b is an element-wise prefix of the other.
-func (ix *index) related(a, b int32) bool {
-	if ix.depth[a] < ix.depth[b] {
-		return ix.startsWith(b, a)
-	}
-	return ix.startsWith(a, b)
 }

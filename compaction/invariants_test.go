@@ -3,6 +3,7 @@ package compaction
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -15,12 +16,10 @@ func checkInvariants(t *testing.T, v *View) {
 	t.Helper()
 	tr := v.Tree
 	seen := make([]int, tr.Len())
-	live := 0
 	for i, nd := range v.Nodes {
 		if nd == nil {
-			continue
+			t.Fatalf("node id %d of %d is a hole", i, len(v.Nodes))
 		}
-		live++
 		if !slices.IsSorted(nd.Members) || len(nd.Members) == 0 {
 			t.Errorf("node %d %s: members %v not ascending or empty", i, nd.Name, nd.Members)
 		}
@@ -68,8 +67,8 @@ func checkInvariants(t *testing.T, v *View) {
 		t.Errorf("roots' totals sum to %d, want %d", sum, want)
 	}
 	checkSiblings(t, v, v.Roots)
-	if v.After != live || v.Before != tr.Len() {
-		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), live)
+	if v.After != len(v.Nodes) || v.Before != tr.Len() {
+		t.Errorf("counts %d → %d, want %d → %d", v.Before, v.After, tr.Len(), len(v.Nodes))
 	}
 	pre := v.Preorder()
 	visits := make([]int, len(v.Nodes))
@@ -77,8 +76,8 @@ func checkInvariants(t *testing.T, v *View) {
 		visits[i]++
 	}
 	for i, k := range visits {
-		if (k == 1) != (v.Nodes[i] != nil) {
-			t.Errorf("node id %d: %d visits in pre-order, live %v", i, k, v.Nodes[i] != nil)
+		if k != 1 {
+			t.Errorf("node id %d: %d visits in pre-order", i, k)
 		}
 	}
 }
@@ -164,9 +163,11 @@ func interactions(t *testing.T, elems, want int) {
 			if k := r.IntN(v.After+1) - 1; k >= 0 {
 				target = v.Preorder()[k]
 			}
-			_, nv, err := Step(v, target, []int{-1, 1}[r.IntN(2)])
+			delta := []int{-1, 1}[r.IntN(2)]
+			_, nv, err := Step(v, target, delta)
 			if err != nil {
 				refused++
+				checkRefusal(t, v, target, delta, err)
 				continue
 			}
 			v = nv
@@ -176,5 +177,24 @@ func interactions(t *testing.T, elems, want int) {
 	t.Logf("%d states (%d non-uniform), %d refused steps, %d unclean starts skipped", states, nonUniform, refused, skipped)
 	if nonUniform < states/3 {
 		t.Errorf("only %d of %d states are non-uniform; the walk explores too little", nonUniform, states)
+	}
+}
+
+// checkRefusal: a step refused on a view without violations names the
+// first violation in pre-order of the view it would have made, as
+// computed from scratch.
+func checkRefusal(t *testing.T, v *View, target int32, delta int, err error) {
+	t.Helper()
+	ns, changed := stepLevels(v.Tree, v.state, v, target, delta)
+	if !changed {
+		return
+	}
+	full := Compact(v.Tree, ns, v.Value)
+	x := full.Check()
+	if x == nil {
+		t.Fatalf("step refused (%v), but the view it makes breaks no rule", err)
+	}
+	if want := x.describe(full, "would be", "would absorb"); !strings.Contains(err.Error(), want) {
+		t.Fatalf("step refused with %q, want it to say %q", err, want)
 	}
 }

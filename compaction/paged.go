@@ -2,14 +2,13 @@ package compaction
 
 // paged holds one int32 per call-tree node (a level, or the compacted node
 // it belongs to) or per compacted node id (its parent) in pages of pageLen
-// entries. States and views share the
-// pages they do not change: a step copies the page table and only the pages
-// holding the nodes it changes, so its cost is the part of the tree it
-// touches, not the tree. A page is never written once a state or view
-// using it is made.
+// values. States and views share the pages they do not change: a step
+// copies the page table and only the pages it writes, so its cost is the
+// part of the tree it touches, not the tree. A page is never written once
+// a state or view using it is made.
 type paged struct {
 	pages []*[pageLen]int32
-	n     int // number of nodes
+	n     int // number of values
 }
 
 const (
@@ -18,26 +17,32 @@ const (
 	pageMask  = pageLen - 1
 )
 
-// newPaged returns n values, all g.
-func newPaged(n int, g int32) paged {
-	l := paged{pages: make([]*[pageLen]int32, (n+pageMask)>>pageShift), n: n}
-	var first [pageLen]int32
-	for k := range first {
-		first[k] = g
-	}
-	buf := make([][pageLen]int32, len(l.pages)) // one allocation for every page
+// pagesOf returns the first n values of flat, whose length is a multiple of
+// pageLen, as pages; flat must not be written afterwards.
+func pagesOf(flat []int32, n int) paged {
+	l := paged{pages: make([]*[pageLen]int32, len(flat)/pageLen), n: n}
 	for p := range l.pages {
-		buf[p] = first
-		l.pages[p] = &buf[p]
+		l.pages[p] = (*[pageLen]int32)(flat[p*pageLen:])
 	}
 	return l
 }
 
-// at returns node n's value.
-func (l paged) at(n int32) int32 { return l.pages[n>>pageShift][n&pageMask] }
+// flatFor returns room for n values, all g, to be made into pages.
+func flatFor(n int, g int32) []int32 {
+	flat := make([]int32, (n+pageMask)&^pageMask)
+	if g != 0 {
+		for k := range flat {
+			flat[k] = g
+		}
+	}
+	return flat
+}
 
-// len returns the number of nodes.
-func (l paged) len() int { return l.n }
+// newPaged returns n values, all g.
+func newPaged(n int, g int32) paged { return pagesOf(flatFor(n, g), n) }
+
+// at returns value n.
+func (l paged) at(n int32) int32 { return l.pages[n>>pageShift][n&pageMask] }
 
 // flat returns the values as one slice.
 func (l paged) flat() []int32 {
@@ -55,48 +60,15 @@ type writer struct {
 	copied []bool // per page: already a private copy
 }
 
-// freshWriter returns a writer of n values whose pages are all private and
-// zero, for a caller that sets every value.
-func freshWriter(n int) *writer {
-	l := paged{pages: make([]*[pageLen]int32, (n+pageMask)>>pageShift), n: n}
-	buf := make([][pageLen]int32, len(l.pages))
-	copied := make([]bool, len(l.pages))
-	for p := range l.pages {
-		l.pages[p], copied[p] = &buf[p], true
-	}
-	return &writer{l: l, copied: copied}
-}
-
 func (l paged) writer() *writer {
 	return &writer{l: paged{pages: append([]*[pageLen]int32(nil), l.pages...), n: l.n}, copied: make([]bool, len(l.pages))}
 }
 
-// set sets node n's value to g.
+// set sets value n to g.
 func (w *writer) set(n, g int32) {
 	p := n >> pageShift
-	if w.l.pages[p][n&pageMask] == g {
-		return
-	}
-	w.page(p)[n&pageMask] = g
-}
-
-// setAll sets the value of every node of ns, ascending, to g.
-func (w *writer) setAll(ns []int32, g int32) {
-	for len(ns) > 0 {
-		p := ns[0] >> pageShift
-		page := w.l.pages[p]
-		k := 0 // ns[:k] are on page p
-		same := true
-		for ; k < len(ns) && ns[k]>>pageShift == p; k++ {
-			same = same && page[ns[k]&pageMask] == g
-		}
-		if !same {
-			page = w.page(p)
-			for _, n := range ns[:k] {
-				page[n&pageMask] = g
-			}
-		}
-		ns = ns[k:]
+	if w.l.pages[p][n&pageMask] != g {
+		w.page(p)[n&pageMask] = g
 	}
 }
 

@@ -1,371 +1,214 @@
 package compaction
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
-// recompact computes the view after a step on compacted node c of v, given
-// the new state ns, by recomputing only what the step can change. Levels
-// changed only for c's members, so only the split of K(P) — the seeds of
-// c's parent P's children — can change, and only in the components that
-// hold one of c's seeds: c itself, split apart by an expand, or merged with
-// siblings by a compact. Every other child of P keeps its seeds, and a
-// compacted subtree depends only on its seeds and the names below them, so
-// it is kept as it is, under its old id. When one of c's seeds comes to
-// start with P's name, P itself would absorb it: recompact then returns
-// nil, and the caller recomputes everything. It returns the new view and
-// the first violation of R1 or R2 on the nodes it made or re-parented, in
-// pre-order, or nil.
-func recompact(v *View, ns *State, c int32, on *helper) (*View, *Violation) {
-	p := v.Parent(c)
-	g := stepGrouping(v.Tree, ns.ix, ns.lv, v.Tree.Total[v.Value])
-	defer g.release()
-	if p >= 0 {
-		for _, s := range v.Nodes[c].seeds {
-			if ns.ix.startsWith(g.cname(s), v.Nodes[p].name) {
-				return nil, nil
-			}
-		}
-	}
-	sibs := v.Roots
-	if p >= 0 {
-		sibs = v.Nodes[p].Children
-	}
-	removed := append(make([]int32, 0, 8), c)
-	removed = append(removed, g.joining(v, c, sibs)...)
-	var seeds []int32
-	size := int32(0)
-	for _, x := range removed {
-		seeds = append(seeds, v.Nodes[x].seeds...)
-		size += v.seedSize(x)
-	}
-	g.old, g.target = v, c
-	g.kids = seeds
-	g.seedChildren(0)
-	k := workers{ws: [2]*grouping{g, nil}}
-	if shared(size) {
-		k = g.runShared(on)
-		defer k.ws[1].release()
-	} else {
-		g.run()
-	}
-	return splice(v, ns, p, sibs, removed, &k, on)
+// splice is the view after a step in the making, from the view before it
+// and the groups r made under P in place of the children of P it removed:
+// the old view less the subtrees of those children, but for the old nodes
+// r reuses, plus r's new nodes. The old view's nodes, tables and pages are
+// shared, not copied, but for the nodes whose children change (P, and the
+// parents of nodes moved to close holes).
+type splice struct {
+	*regroup
+	p              int32   // P, -1 for the roots
+	removed        []int32 // the children of P that the step removed
+	nv             *View
+	id             []int32 // per group: its node's id (the virtual root's is p)
+	made           []int32 // the groups of new nodes, in pre-order
+	nodeOf, parent *writer
 }
 
-// joining returns the siblings of c (in sibs) that the step merges with c:
-// those whose name is related to the new name of one of c's seeds. Seeds
-// of different old siblings were not related, and only c's names changed,
-// so no other sibling can join; and every seed name of a sibling x starts
-// with x's name, so x joins exactly when its name is related to a new name
-// (which never happens on an expand: names only grow).
-func (g *grouping) joining(v *View, c int32, sibs []int32) []int32 {
-	ix := g.ix
-	g.stamp++
-	st := g.stamp
-	for _, s := range v.Nodes[c].seeds { // mark: new names; slot: them and their prefixes
-		n := g.cname(s)
-		g.mark[n] = st
-		for a := n; a >= 0 && g.slot[a] != st; a = ix.parent[a] {
-			g.slot[a] = st
+// splice returns the view after the step, and the first violation of R1
+// or R2 in pre-order among the new nodes and the old ones under a new
+// parent, or nil. New nodes take the ids of dropped ones, and the view's
+// ids stay 0..After-1 (closeHoles).
+func (r *regroup) splice(p int32, removed []int32) (*View, *Violation) {
+	old := r.old
+	s := &splice{regroup: r, p: p, removed: removed,
+		nv:     &View{Tree: old.Tree, Value: old.Value, Before: old.Before, Roots: old.Roots, state: r.s},
+		nodeOf: old.nodeOf.writer(), parent: old.parent.writer()}
+	dropped := r.dropped(removed)
+	slices.Sort(dropped)
+	x := s.number(dropped)
+	nv, fresh := s.nv, len(s.made)
+	nv.After = old.After - len(dropped) + fresh
+	nv.Nodes = make([]*Node, max(len(old.Nodes), nv.After))
+	copy(nv.Nodes, old.Nodes)
+	for _, i := range dropped {
+		nv.Nodes[i] = nil
+	}
+	hashes := s.write()
+	s.adopt()
+	gone := make([]uint64, len(dropped))
+	for k, i := range dropped {
+		gone[k] = old.Nodes[i].hash
+	}
+	nv.sorted = mergeHashes(old.sorted, gone, hashes)
+	if fresh < len(dropped) {
+		to := s.closeHoles(dropped[fresh:])
+		if x != nil {
+			x.Node, x.Parent = to(x.Node), to(x.Parent)
 		}
 	}
-	var out []int32
-	for _, x := range sibs {
-		if x == c {
-			continue
-		}
-		n := v.Nodes[x].name
-		joins := g.slot[n] == st
-		for a := n; a >= 0 && !joins; a = ix.parent[a] {
-			joins = g.mark[a] == st
-		}
-		if joins {
-			out = append(out, x)
-		}
-	}
-	g.stamp++ // slot is scratch for components too (g is new: no old slot equals st)
-	return out
-}
-
-// splice builds the view after recompact: v's nodes, less the subtrees of
-// the removed children of P but for the nodes g reuses, plus the new nodes
-// of g under P. It returns the view and the first violation of R1 or R2 on
-// the nodes it made or re-parented, in pre-order, or nil.
-//
-// New nodes get ids from len(v.Nodes) on, in the depth-first order of
-// their groups (number), before they are written, so that the hash order
-// (which nodes leave it, which enter, and the handle lengths that change)
-// is worked out by a second goroutine (the step's helper, when it has one)
-// while this one writes the new nodes, their parents and the
-// call-tree→node table, and checks R1 and R2; the two write different
-// parts of the new view. This one allocates the node table, copies the old
-// nodes into it and allocates the new ones; the other, last, clears the
-// dropped ones from the table once that is done (ready); and P, whose
-// children change, is written after both.
-func splice(v *View, ns *State, p int32, sibs, removed []int32, k *workers, on *helper) (*View, *Violation) {
-	g := k.ws[0]
-	base := int32(len(v.Nodes))
-	n := k.number(base, len(v.Nodes))
-	nNew := int32(len(n.fresh))
-	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, Roots: v.Roots, state: ns}
-	var h hashWork
-	var failed any // a panic of the other goroutine, raised again on this one
-	ready, done := make(chan struct{}), make(chan struct{})
-	on.run(func() {
-		defer close(done)
-		defer func() { failed = recover() }()
-		h.run(v, nv, removed, n, ready)
-	})
-	setReady := sync.OnceFunc(func() { close(ready) })
-	defer func() { setReady(); <-done }() // even when this side panics: g goes back to the pool after
-
-	nv.Nodes = make([]*Node, int(base+nNew))
-	copy(nv.Nodes, v.Nodes)     // the other side nils the dropped ones
-	batch := make([]Node, nNew) // the new nodes, by id - base
-	setReady()
-	// P's children: the old ones kept, and the new top groups, in order.
-	var items []sibling // id: an old node kept, or -1 - a new top group
-	rank := g.ix.rank
-	for _, x := range sibs {
-		if !slices.Contains(removed, x) {
-			items = append(items, sibling{v.Nodes[x].Total, rank[v.Nodes[x].name], x})
-		}
-	}
-	for gi := g.gr[0].kidLo; gi < g.gr[0].kidHi; gi++ {
-		items = append(items, sibling{g.gr[gi].tot, rank[g.gr[gi].name], -1 - gi})
-	}
-	sortSiblings(items)
-	e := newEmitter(nv, k, v.nodeOf.writer(), v.parent.writer(), base, batch)
-	e.ids, e.checking = n.ids, true
-	pn := int32(-1)
-	if p >= 0 {
-		pn = v.Nodes[p].name
-	}
-	children := make([]int32, len(items))
-	for k, it := range items {
-		if it.id < 0 {
-			children[k] = e.group(0, -1-it.id, p, pn)
-		} else {
-			children[k] = it.id
-		}
-	}
-	nv.nodeOf, nv.parent = e.nodeOf.l, e.parent.l
-	x := e.x
-
-	if <-done; failed != nil {
-		panic(failed)
-	}
-	if p < 0 { // after the other side's copy of the old nodes
-		nv.Roots = children
-	} else {
-		cp := *v.Nodes[p]
-		cp.Children = children
-		nv.Nodes[p] = &cp
-	}
-	nv.After = v.After - len(h.dropped) + int(nNew)
+	nv.nodeOf, nv.parent = s.nodeOf.l, s.parent.l
 	return nv, x
 }
 
-// hashWorkFault, when set (by tests), is called as the second goroutine of
-// a step starts.
-var hashWorkFault func()
-
-// hashWork is the part of a step that concerns the order of the hashes:
-// which nodes are dropped, the new nodes' hashes, the merged order, and
-// the handle lengths it changes. It reads the view before the step and the
-// groups, and writes only nv's hash order and handle lengths, and nil at
-// the dropped ids of its node table; the other side allocates the node
-// table, copies the old nodes into it and writes the new ones.
-type hashWork struct {
-	dropped []int32 // ids of v's nodes that nv does not have
-}
-
-// run does the work, n being the numbering of the groups; nv's node table
-// holds the old nodes once ready is closed.
-func (h *hashWork) run(v, nv *View, removed []int32, n *numbering, ready chan struct{}) {
-	if hashWorkFault != nil {
-		hashWorkFault()
-	}
-	base := int32(len(v.Nodes))
-	for _, x := range removed {
-		h.dropped = v.drop(x, n.reused, h.dropped)
-	}
-	nNew := int32(len(n.fresh))
-	nv.hlen = make([]uint8, base+nNew)
-	copy(nv.hlen, v.hlen)
-	dirty := mergeByHash(v, nv, n.fresh, n.hash, h.dropped, v.After-len(h.dropped)+int(nNew))
-	nv.handleLengths(dirty)
-	<-ready
-	for _, i := range h.dropped {
-		nv.Nodes[i] = nil
-	}
-}
-
-// numbering gives the groups of a step their nodes' ids.
-type numbering struct {
-	ids    [2][]int32 // per worker, per group: its node's id (kept in the workers' ids)
-	fresh  []int32    // the ids of the new nodes, ascending
-	hash   []uint64   // their hashes
-	reused []uint64   // a bit per old id: the node is reused whole
-}
-
-// number walks the groups in k depth first from the virtual root, in
-// sibling order, giving each new one the next id from base on, and each
-// reused one its old node's id; ids below size are old. It sets the
-// workers' ids (a delegated group has none: see workers.at).
-func (k *workers) number(base int32, size int) *numbering {
-	var ids [2][]int32 // in the workers' scratch space
-	groups := 0
-	for w, g := range k.ws {
-		if g != nil {
-			ids[w] = slices.Grow(g.ids[:0], len(g.gr))[:len(g.gr)]
-			groups += len(g.gr)
+// dropped lists the ids of the nodes in the subtrees of removed that the
+// new view does not have: all but the reused ones and their subtrees.
+func (r *regroup) dropped(removed []int32) []int32 {
+	reused := make([]bool, len(r.old.Nodes))
+	for _, y := range r.reuse {
+		if y >= 0 {
+			reused[y] = true
 		}
 	}
-	n := &numbering{reused: make([]uint64, (size+63)/64),
-		fresh: make([]int32, 0, groups), hash: make([]uint64, 0, groups)}
-	type at struct {
-		w  int
-		gi int32
-	}
-	g := k.ws[0]
-	stack := make([]at, 0, 64)
-	for gi := g.gr[0].kidHi - 1; gi >= g.gr[0].kidLo; gi-- {
-		stack = append(stack, at{0, gi})
-	}
-	for len(stack) > 0 {
-		top := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		w, gi := k.at(top.w, top.gi)
-		gr := &k.ws[w].gr[gi]
-		if x := gr.reuse; x >= 0 {
-			n.reused[x/64] |= 1 << (x % 64)
-			ids[w][gi] = x
-			continue
-		}
-		ids[w][gi] = base + int32(len(n.fresh))
-		n.fresh, n.hash = append(n.fresh, ids[w][gi]), append(n.hash, gr.hash)
-		for c := gr.kidHi - 1; c >= gr.kidLo; c-- {
-			stack = append(stack, at{w, c})
-		}
-	}
-	for w, g := range k.ws {
-		if g != nil {
-			g.ids = ids[w]
-		}
-	}
-	n.ids = ids
-	return n
-}
-
-// drop lists the ids of node x's subtree in v, but for the nodes reused
-// marks (which keep their subtrees), and appends them to dropped.
-func (v *View) drop(x int32, reused []uint64, dropped []int32) []int32 {
-	stack := []int32{x}
+	var out []int32
+	stack := slices.Clone(removed)
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if reused[j/64]&(1<<(j%64)) != 0 {
+		if !reused[j] {
+			out = append(out, j)
+			stack = append(stack, r.old.Nodes[j].Children...)
+		}
+	}
+	return out
+}
+
+// number gives each group its node's id, walking the groups depth first in
+// sibling order: a reused one its old id, a new one the next of the free
+// ids (the dropped ones, ascending, then ids past the old view's). In that
+// order, which is the new view's pre-order, it checks R1 and R2 on the new
+// nodes and on the old ones under a new parent, and returns the first
+// violation, or nil.
+func (s *splice) number(free []int32) *Violation {
+	s.id = make([]int32, len(s.gr))
+	s.id[0] = s.p
+	past := int32(len(s.old.Nodes))
+	var x *Violation
+	stack := s.children(nil, 0)
+	for len(stack) > 0 {
+		gi := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		up := s.id[s.gr[gi].up]
+		if y := s.reuse[gi]; y >= 0 {
+			s.id[gi] = y
+			if x == nil && s.old.Parent(y) != up {
+				x = s.check(gi)
+			}
 			continue
 		}
-		stack = append(stack, v.Nodes[j].Children...)
-		dropped = append(dropped, j)
-	}
-	return dropped
-}
-
-// mergeByHash sets nv.byHash and nv.sorted: v's order for the nodes nv
-// keeps, merged with the new nodes' (ids fresh, hashes hash), n in all.
-// dropped lists the ids v had and nv does not. It returns the positions whose neighbours changed, where handle
-// lengths must be recomputed, ascending and each once. The unchanged runs
-// between a dropped node and a new one are copied in bulk.
-func mergeByHash(v, nv *View, fresh []int32, hash []uint64, dropped []int32, n int) (dirty []int32) {
-	order, fh := sortHashes(hash)
-	fj := order
-	for k, o := range order {
-		fj[k] = fresh[o]
-	}
-	// Where each dropped node is in v's order, ascending: found in their
-	// own (hash, id) order by galloping forward from the last one, which
-	// reads v's order in one sweep rather than at random.
-	dOrder, dSorted := v.sortHashes(dropped)
-	for k := 1; k < len(dSorted); k++ { // dropped is not ascending: equal hashes go by id, as in v's order
-		for j := k; j > 0 && dSorted[j] == dSorted[j-1] && dOrder[j] < dOrder[j-1]; j-- {
-			dOrder[j], dOrder[j-1] = dOrder[j-1], dOrder[j]
-		}
-	}
-	gone := make([]int, len(dropped))
-	for k, q := 0, 0; k < len(gone); k++ {
-		q += gallop(v.sorted[q:], v.byHash[q:], dSorted[k], dOrder[k])
-		gone[k] = q
-		q++
-	}
-	out, sorted := make([]int32, n), make([]uint64, n)
-	// A removed node makes its two neighbours dirty; a new one itself and
-	// its two neighbours. Positions are added in ascending runs whose
-	// starts never go down, so one past the last added one is new.
-	last := int32(-2)
-	mark := func(lo, hi int32) {
-		for q := max(lo, last+1); q <= hi; q++ {
-			dirty = append(dirty, q)
-		}
-		last = max(last, hi)
-	}
-	at, q, f, d := 0, 0, 0, 0
-	for {
-		// The next event: a dropped old node at gone[d], or a new node
-		// before old position next.
-		next := len(v.byHash)
-		if f < len(fh) {
-			next = q + gallop(v.sorted[q:], v.byHash[q:], fh[f], fj[f])
-		}
-		if d < len(gone) && gone[d] < next {
-			next = gone[d]
-		}
-		at += copy(out[at:], v.byHash[q:next])
-		copy(sorted[at-(next-q):], v.sorted[q:next])
-		q = next
-		switch {
-		case d < len(gone) && gone[d] == q:
-			mark(int32(at)-1, int32(at))
-			q++
-			d++
-		case f < len(fh):
-			mark(int32(at)-1, int32(at)+1)
-			out[at], sorted[at] = fj[f], fh[f]
-			at++
-			f++
-		default:
-			nv.byHash, nv.sorted = out[:at], sorted[:at]
-			return dirty
-		}
-	}
-}
-
-// gallop is sortSearch for a pair expected near the start: it doubles a
-// bound until it passes (h, i), then searches below it.
-func gallop(sorted []uint64, ids []int32, h uint64, i int32) int {
-	hi := 1
-	for hi < len(sorted) && (sorted[hi-1] < h || sorted[hi-1] == h && ids[hi-1] < i) {
-		hi *= 2
-	}
-	hi = min(hi, len(sorted))
-	lo := hi / 2
-	return lo + sortSearch(sorted[lo:hi], ids[lo:hi], h, i)
-}
-
-// sortSearch returns the number of (hash, id) pairs in sorted, ids that
-// come before (h, i).
-func sortSearch(sorted []uint64, ids []int32, h uint64, i int32) int {
-	lo, hi := 0, len(sorted)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if sorted[m] < h || sorted[m] == h && ids[m] < i {
-			lo = m + 1
+		if k := len(s.made); k < len(free) {
+			s.id[gi] = free[k]
 		} else {
-			hi = m
+			s.id[gi] = past + int32(k-len(free))
+		}
+		s.made = append(s.made, gi)
+		if x == nil {
+			x = s.check(gi)
+		}
+		stack = s.children(stack, gi)
+	}
+	return x
+}
+
+// check looks for a violation of R1 or R2 at group gi's node.
+func (s *splice) check(gi int32) *Violation {
+	gr := &s.gr[gi]
+	up, upName := s.id[gr.up], int32(-1)
+	if gr.up > 0 {
+		upName = s.gr[gr.up].name
+	} else if up >= 0 {
+		upName = s.old.Nodes[up].name // P
+	}
+	return s.nv.violation(s.id[gi], up, gr.name, upName, gr.r2)
+}
+
+// write writes the new nodes into nv, and the parents and the
+// call-tree→node table of every group's node. It returns the new nodes'
+// hashes.
+func (s *splice) write() []uint64 {
+	nodes, hashes := make([]Node, len(s.made)), make([]uint64, len(s.made))
+	s.parent.grow(len(s.nv.Nodes))
+	for gi := int32(1); gi < int32(len(s.gr)); gi++ {
+		s.parent.set(s.id[gi], s.id[s.gr[gi].up])
+	}
+	for k, gi := range s.made {
+		gr, nd := &s.gr[gi], &nodes[k]
+		s.node(gi, nd)
+		nd.Children = s.id[gr.kidLo:gr.kidHi:gr.kidHi]
+		s.nv.Nodes[s.id[gi]], hashes[k] = nd, nd.hash
+		for _, m := range nd.Members {
+			s.nodeOf.set(m, s.id[gi])
 		}
 	}
-	return lo
+	return hashes
+}
+
+// adopt gives P its new children: the old ones not removed, and the top
+// groups' nodes, in sibling order.
+func (s *splice) adopt() {
+	var kids []int32
+	for _, c := range s.nv.children(s.p) {
+		if !slices.Contains(s.removed, c) {
+			kids = append(kids, c)
+		}
+	}
+	kids = append(kids, s.id[s.gr[0].kidLo:s.gr[0].kidHi]...)
+	nodes := s.nv.Nodes
+	slices.SortFunc(kids, func(a, b int32) int {
+		return s.ix.order(nodes[a].Total, nodes[a].name, nodes[b].Total, nodes[b].name)
+	})
+	s.nv.setChildren(s.p, kids)
+}
+
+// closeHoles moves the nodes with the highest ids into holes, the ids of
+// dropped nodes left over (ascending), so that nv's ids are 0..After-1. A
+// moved node is copied, its members and children are pointed at its new
+// id, and its parent is given a copy of its children with the new id. It
+// returns the map from old ids to new ones.
+func (s *splice) closeHoles(holes []int32) func(int32) int32 {
+	nv, n := s.nv, int32(s.nv.After)
+	moved := make(map[int32]int32)
+	top := int32(len(nv.Nodes)) - 1
+	for _, h := range holes {
+		if h >= n {
+			break
+		}
+		for nv.Nodes[top] == nil {
+			top--
+		}
+		moved[top] = h
+		nd := *nv.Nodes[top]
+		nv.Nodes[h] = &nd
+		for _, m := range nd.Members {
+			s.nodeOf.set(m, h)
+		}
+		top--
+	}
+	to := func(i int32) int32 {
+		if j, ok := moved[i]; ok {
+			return j
+		}
+		return i
+	}
+	parents := make(map[int32]bool)
+	for k, h := range moved {
+		p := to(s.parent.l.at(k))
+		s.parent.set(h, p)
+		for _, c := range nv.Nodes[h].Children {
+			s.parent.set(to(c), h)
+		}
+		parents[p] = true
+	}
+	for p := range parents {
+		kids := slices.Clone(nv.children(p))
+		for k, c := range kids {
+			kids[k] = to(c)
+		}
+		nv.setChildren(p, kids)
+	}
+	nv.Nodes = nv.Nodes[:n]
+	return to
 }

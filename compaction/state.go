@@ -61,17 +61,6 @@ func (s *State) index(t *analysis.Tree) *index {
 	return s.ix
 }
 
-// Effective returns the level node n shows: its level, capped at the number
-// of elements of its name.
-func (s *State) Effective(t *analysis.Tree, n int32) int {
-	ix := s.index(t)
-	g := s.lv.at(n)
-	if m := ix.levels(t.Frame[n]); g > m {
-		g = m
-	}
-	return int(g)
-}
-
 // SetLevel returns a copy of s where every node of t whose full name matches
 // re (every node when re is nil) is at level g, and the number of nodes set.
 func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, int, error) {

@@ -16,9 +16,11 @@ import (
 // Only what the step can change is recomputed: the compacted nodes seeded
 // under target's parent that the step touches (target itself, and for a
 // compact the siblings it comes to merge with), with their subtrees; the
-// rest of the view is shared. Its cost is the size of that part plus a copy
-// of the view's node table and hash order (see the package doc). R1 and R2
-// are checked on the recomputed nodes (on every node for target all).
+// rest of the view is shared, under the same ids but for the few nodes
+// moved into the ids of dropped ones (the view's ids stay 0..After-1). Its
+// cost is the size of that part plus a copy of the view's node table and
+// hash order. R1 and R2 are checked on the recomputed nodes (on every node
+// for target all).
 func Step(v *View, target int32, delta int) (*State, *View, error) {
 	t, s := v.Tree, v.state
 	verb, what := "expand", "all"
@@ -27,11 +29,6 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	}
 	if target >= 0 {
 		what = v.Nodes[target].Name
-	}
-	var on *helper // a second goroutine for a large step, started early (see helper)
-	if target >= 0 && shared(v.seedSize(target)) {
-		on = startHelper()
-		defer on.stop()
 	}
 	ns, changed := stepLevels(t, s, v, target, delta)
 	if !changed {
@@ -43,9 +40,8 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	var nv *View
 	var x *Violation
 	if target >= 0 {
-		nv, x = recompact(v, ns, target, on)
+		nv, x = recompact(v, ns, target)
 	}
-	on.stop() // Compact below runs on one goroutine
 	if nv == nil {
 		nv = Compact(t, ns, v.Value)
 		x = nv.Check()
@@ -53,66 +49,7 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	if x != nil {
 		return nil, nil, fmt.Errorf("%s %s refused: %s; %s", verb, what, x.describe(nv, "would be", "would absorb"), x.advice(nv, delta))
 	}
-	if len(nv.Nodes) > 2*nv.After+renumberSlack {
-		nv = nv.renumbered()
-	}
 	return ns, nv, nil
-}
-
-// renumberSlack is how many ids of dropped nodes a view may carry beyond as
-// many as it has nodes before Step renumbers it (tests lower it).
-var renumberSlack = 4096
-
-// renumbered returns a copy of v with ids in pre-order and no dropped ids,
-// as Compact numbers them: a chain of steps leaves behind ids of nodes it
-// dropped, and the memory of the nodes sharing their allocations. Time is
-// linear in the view; Step does it when over half the ids are dropped, so
-// its cost per step is constant.
-func (v *View) renumbered() *View {
-	pre := v.Preorder()
-	id := make([]int32, len(v.Nodes))
-	for k, i := range pre {
-		id[i] = int32(k)
-	}
-	n := len(pre)
-	nv := &View{Tree: v.Tree, Value: v.Value, Before: v.Before, After: v.After, state: v.state,
-		Nodes: make([]*Node, n), hlen: make([]uint8, n), sorted: v.sorted, byHash: make([]int32, n)}
-	batch := make([]Node, n)
-	kids := make([]int32, 0, n)
-	parent := freshWriter(n)
-	for k, i := range pre {
-		nd := &batch[k]
-		*nd = *v.Nodes[i]
-		if p := v.Parent(i); p >= 0 {
-			parent.set(int32(k), id[p])
-		} else {
-			parent.set(int32(k), -1)
-		}
-		if len(nd.Children) > 0 {
-			lo := len(kids)
-			for _, c := range nd.Children {
-				kids = append(kids, id[c])
-			}
-			nd.Children = kids[lo:len(kids):len(kids)]
-		}
-		nv.Nodes[k], nv.hlen[k] = nd, v.hlen[i]
-	}
-	nv.Roots = make([]int32, len(v.Roots))
-	for k, r := range v.Roots {
-		nv.Roots[k] = id[r]
-	}
-	for k, i := range v.byHash {
-		nv.byHash[k] = id[i]
-	}
-	w := freshWriter(v.nodeOf.len())
-	for p, page := range v.nodeOf.pages {
-		out := w.l.pages[p]
-		for k, i := range page {
-			out[k] = id[i]
-		}
-	}
-	nv.nodeOf, nv.parent = w.l, parent.l
-	return nv
 }
 
 // advice says what to do before the refused step.
@@ -153,12 +90,30 @@ func stepLevels(t *analysis.Tree, s *State, v *View, target int32, delta int) (*
 	return &State{lv: w.l, ix: ix}, changed
 }
 
-// seedSize returns the number of call-tree nodes below node i's seeds: the
-// size of the regrouping of a step on i (and of the siblings it joins).
-func (v *View) seedSize(i int32) int32 {
-	n := int32(0)
-	for _, s := range v.Nodes[i].seeds {
-		n += v.Tree.Size[s]
+// recompact computes the view after a step on compacted node c of v, given
+// the new state ns, by the local step (see local.go): it regroups the
+// seeds of c and of the siblings it joins, and splices the groups into v
+// under c's parent P. When one of c's seeds comes to start with P's name,
+// P itself would absorb it: recompact then returns nil, and the caller
+// recomputes everything. It returns the new view and the first violation
+// of R1 or R2 on the nodes it made or re-parented, in pre-order, or nil.
+func recompact(v *View, ns *State, c int32) (*View, *Violation) {
+	p := v.Parent(c)
+	sibs := v.Roots
+	if p >= 0 {
+		for _, s := range v.Nodes[c].seeds {
+			if ns.ix.startsWith(ns.ix.cname(v.Tree.Frame[s], ns.lv.at(s)), v.Nodes[p].name) {
+				return nil, nil
+			}
+		}
+		sibs = v.Nodes[p].Children
 	}
-	return n
+	removed := append([]int32{c}, joining(v, ns, c, sibs)...)
+	var seeds []int32
+	for _, x := range removed {
+		seeds = append(seeds, v.Nodes[x].seeds...)
+	}
+	r := newRegroup(v, ns, c, seeds)
+	r.run()
+	return r.splice(p, removed)
 }

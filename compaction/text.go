@@ -30,20 +30,10 @@ func (v *View) WriteText(w io.Writer, max int) error {
 	if max > 0 && n > max {
 		n = max
 	}
-	type entry struct{ id, depth int32 }
-	stack := make([]entry, 0, 64)
-	for k := len(v.Roots) - 1; k >= 0; k-- {
-		stack = append(stack, entry{v.Roots[k], 0})
-	}
-	for written := 0; written < n && len(stack) > 0; written++ {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nd := v.Nodes[e.id]
-		bw.WriteString(strings.Repeat("  ", int(e.depth)))
-		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), v.Handle(e.id))
-		for k := len(nd.Children) - 1; k >= 0; k-- {
-			stack = append(stack, entry{nd.Children[k], e.depth + 1})
-		}
+	for _, i := range v.Preorder()[:n] {
+		nd := v.Nodes[i]
+		bw.WriteString(strings.Repeat("  ", v.Depth(i)))
+		fmt.Fprintf(bw, "%s [%s]  (%s)\n", nd.Name, analysis.FormatValue(nd.Total, unit), v.Handle(i))
 	}
 	if n < v.After {
 		fmt.Fprintf(bw, "… %d more compacted nodes not shown\n", v.After-n)

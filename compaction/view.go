@@ -23,22 +23,19 @@ type Node struct {
 }
 
 // View is a compacted tree: the pure result of a call tree and a granularity
-// state. Its nodes are named by ids, indices into Nodes. A view made by
-// Compact numbers its nodes in pre-order, and Nodes holds them all; a view
-// made by Step keeps the ids of the nodes it did not change, gives new ids
-// to new nodes, and has nil at the ids of nodes it dropped. Preorder lists
-// a view's nodes in pre-order.
+// state. Its nodes are named by ids 0..After-1, indices into Nodes. A view
+// made by Compact numbers its nodes in pre-order; a view made by Step keeps
+// the ids of most nodes it did not change (see Step), so its ids are in no
+// particular order. Preorder lists a view's nodes in pre-order.
 type View struct {
 	Tree   *analysis.Tree
 	Value  int     // value type index into Tree.Profile.ValueTypes
-	Nodes  []*Node // by id; nil: not in this view
+	Nodes  []*Node // by id
 	Roots  []int32 // by descending Total, then Name
 	Before int     // call-tree nodes
 	After  int     // compacted nodes
 
-	byHash []int32  // node ids by (hash, id)
-	sorted []uint64 // the hashes in byHash order
-	hlen   []uint8  // by id: the length of the node's handle in hex digits (over 16: a full hash shared)
+	sorted []uint64 // every node's hash, in order (see handles)
 	state  *State   // the state the view was computed from
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node
@@ -94,21 +91,50 @@ func (v *View) Rank(i int32) int32 {
 
 // Assemble returns a view of nodes made by hand, with the given roots, for
 // testing code that draws views on trees that no profile gives. Each
-// node's parent is taken from the Children lists, and Before and After are
-// the number of nodes. The view has no call tree or state: Step, NodeOf and
-// Check do not apply to it, and its handles are all zeros.
+// node's parent is taken from the Children lists, each member's node from
+// the Members lists, and Before and After are the number of nodes. The
+// view has no call tree or state: Step and Check do not apply to it, its
+// handles are all zeros, and Elements splits names as analysis.Split does
+// for an unknown language.
 func Assemble(nodes []*Node, roots []int32) *View {
-	n := len(nodes)
-	parent := freshWriter(n)
-	for i := range n {
-		parent.set(int32(i), -1)
-	}
+	n, members := len(nodes), int32(0)
+	parent := flatFor(n, -1)
 	for i, nd := range nodes {
 		for _, c := range nd.Children {
-			parent.set(c, int32(i))
+			parent[c] = int32(i)
+		}
+		for _, m := range nd.Members {
+			members = max(members, m+1)
 		}
 	}
-	return &View{Nodes: nodes, Roots: roots, Before: n, After: n, parent: parent.l}
+	nodeOf := flatFor(int(members), -1)
+	for i, nd := range nodes {
+		for _, m := range nd.Members {
+			nodeOf[m] = int32(i)
+		}
+	}
+	return &View{Nodes: nodes, Roots: roots, Before: n, After: n,
+		parent: pagesOf(parent, n), nodeOf: pagesOf(nodeOf, int(members))}
+}
+
+// Elements returns the name elements of node i's name: the strings that,
+// joined, give it, the first one the top unit (package, module) and every
+// later one with its leading separator (".Muscle"), as analysis.Split
+// cuts a frame's name. They are the first elements of every member's name.
+func (v *View) Elements(i int32) []string {
+	nd := v.Nodes[i]
+	if v.state == nil {
+		return analysis.Split(nd.Name, analysis.LangAuto)
+	}
+	ix := v.state.ix
+	out := make([]string, ix.depth[nd.name])
+	for k, c := len(out)-1, nd.name; k >= 0; k, c = k-1, ix.parent[c] {
+		out[k] = ix.str[c]
+		if p := ix.parent[c]; p >= 0 {
+			out[k] = out[k][len(ix.str[p]):]
+		}
+	}
+	return out
 }
 
 // Depth returns the depth of node i: 0 for a root. Time is the depth.
@@ -120,7 +146,25 @@ func (v *View) Depth(i int32) int {
 	return d
 }
 
-// Has reports whether i is the id of a node of v (a step drops ids).
-func (v *View) Has(i int32) bool {
-	return i >= 0 && int(i) < len(v.Nodes) && v.Nodes[i] != nil
+// Has reports whether i is the id of a node of v.
+func (v *View) Has(i int32) bool { return i >= 0 && int(i) < len(v.Nodes) }
+
+// children returns the children of node i, or the roots for -1.
+func (v *View) children(i int32) []int32 {
+	if i < 0 {
+		return v.Roots
+	}
+	return v.Nodes[i].Children
+}
+
+// setChildren gives node i, or the roots for -1, the children kids. The
+// node is copied first: it may be shared with another view.
+func (v *View) setChildren(i int32, kids []int32) {
+	if i < 0 {
+		v.Roots = kids
+		return
+	}
+	cp := *v.Nodes[i]
+	cp.Children = kids
+	v.Nodes[i] = &cp
 }

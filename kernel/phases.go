@@ -115,9 +115,6 @@ func readSaved(c *Call, file string, limit int64) (*phase.Saved, error) {
 func viewDims(v *compaction.View) *phase.Dims {
 	names := make([]string, v.Tree.Len())
 	for _, n := range v.Nodes {
-		if n == nil { // dropped by a step
-			continue
-		}
 		for _, m := range n.Members {
 			names[m] = n.Name
 		}
