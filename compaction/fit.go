@@ -185,9 +185,6 @@ func keptFrames(t *analysis.Tree, keep *regexp.Regexp) []bool {
 func (v *View) Named() int64 {
 	var sum int64
 	for _, nd := range v.Nodes {
-		if nd == nil {
-			continue
-		}
 		for _, m := range nd.Members {
 			if v.Tree.Name(m) == nd.Name {
 				sum += v.Tree.Self[v.Value][m]

@@ -5,15 +5,11 @@ package compaction
 // the sum of the totals of its highest members (those whose parent is in
 // another node), its self the sum of its members' selves. It is how a view
 // of one value type is read in another (a difference's base and new values)
-// without compacting again. Ids a step dropped hold zeros. Time is linear
-// in the tree.
+// without compacting again. Time is linear in the tree.
 func (v *View) Totals(value int) (total, self []int64) {
 	t := v.Tree
 	total, self = make([]int64, len(v.Nodes)), make([]int64, len(v.Nodes))
 	for i, n := range v.Nodes {
-		if n == nil {
-			continue
-		}
 		for _, m := range n.Members {
 			self[i] += t.Self[value][m]
 			if p := t.Parent[m]; p < 0 || v.NodeOf(p) != int32(i) {
