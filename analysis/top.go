@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 )
 
@@ -173,17 +174,23 @@ func subtreeTotals(t *Tree, self []int64) []int64 {
 	return tot
 }
 
-// absTotal is pprof's report total: the sum of |value| over all samples.
+// absTotal is pprof's report total: the sum of |value| over all samples;
+// for a difference (see Compare) whose baseline samples have weight, over
+// those samples only, as pprof computes it under -diff_base.
 func absTotal(p *Profile, v int) int64 {
-	var s int64
+	var all, base int64
 	for i := range p.Samples {
-		x := p.Value(&p.Samples[i], v)
-		if x < 0 {
-			x = -x
+		s := &p.Samples[i]
+		x := abs64(p.Value(s, v))
+		all += x
+		if s.labels != 0 && slices.Contains(p.Labels(s)[BaseLabel], "true") {
+			base += x
 		}
-		s += x
 	}
-	return s
+	if base > 0 {
+		return base
+	}
+	return all
 }
 
 func abs64(x int64) int64 {

@@ -37,6 +37,12 @@
 //   - Step(v, target, ±1) returns the new state and view, or an error.
 //   - View.Check, WriteText, Doc/WriteJSON, Elements and NewSince are what
 //     the kernel and the pictures read.
+//   - Fit(v, n, keep) chooses per-region levels so the view has at most n
+//     nodes, expanding greedily by hidden self weight per added node (the
+//     `fit` command); View.Named is the weight shown with its own name.
+//   - NewSandwich(v, name) merges the callers and callees of every node of
+//     one name (the `sandwich` command); View.Totals reads a view in another
+//     value type (the `diff` command's sides).
 //
 // Invariants of a View, checked by the tests on random trees: every
 // call-tree node is a member of exactly one compacted node; the roots'

@@ -78,6 +78,9 @@ func bind(st Stmt, s *Session) (*Call, error) {
 			return nil, err
 		}
 	}
+	if err := c.checkOptionKinds(); err != nil {
+		return nil, err
+	}
 	if err := c.bindProfiles(); err != nil {
 		return nil, err
 	}
@@ -87,7 +90,7 @@ func bind(st Stmt, s *Session) (*Call, error) {
 	return c, c.checkKinds()
 }
 
-// checkKinds checks the words of numeric and duration arguments and options.
+// checkKinds checks the words of numeric and duration arguments.
 func (c *Call) checkKinds() error {
 	for i, v := range c.Args {
 		a := c.Cmd.Args[min(i, len(c.Cmd.Args)-1)]
@@ -95,8 +98,18 @@ func (c *Call) checkKinds() error {
 			return c.Usagef("%s %q %s", a.Name, v, msg)
 		}
 	}
+	return nil
+}
+
+// checkOptionKinds checks the values of numeric, duration and regular
+// expression options (before the profiles are bound: they do not depend
+// on them).
+func (c *Call) checkOptionKinds() error {
 	for _, o := range c.Cmd.Options {
-		if v, ok := c.Opts[o.Name]; ok {
+		if !c.Has(o.Name) {
+			continue
+		}
+		for _, v := range c.All(o.Name) {
 			if msg := kindProblem(o.Kind, v); msg != "" {
 				return c.Usagef("%s=%s %s", o.Name, v, msg)
 			}
@@ -178,8 +191,17 @@ func (c *Call) bindOption(key, value string) error {
 	case len(o.Values) > 0 && !slices.Contains(o.Values, value):
 		return c.Usagef("%s=%s is not allowed: use one of %s", key, value, strings.Join(o.Values, ", "))
 	}
-	if _, dup := c.Opts[key]; dup {
+	if _, dup := c.Opts[key]; dup && !o.Repeat {
 		return c.Usagef("%s= is given twice: keep one", key)
+	}
+	if o.Repeat {
+		if c.repeats == nil {
+			c.repeats = map[string][]string{}
+		}
+		c.repeats[key] = append(c.repeats[key], value)
+		if len(c.repeats[key]) > 1 {
+			return nil
+		}
 	}
 	c.Opts[key] = value
 	return nil
@@ -197,12 +219,13 @@ func (c *Command) maxArgs() int {
 // bindProfiles takes the leading profile names off the arguments: for a
 // command of one profile, the first word when a profile has that name and
 // enough words remain for the required arguments; for a command of two,
-// the first two words, which must name loaded profiles.
+// the first two words, which must name loaded profiles (or, with its
+// Within option, one profile as for a command of one).
 func (c *Call) bindProfiles() error {
-	switch c.Cmd.Profiles {
-	case 1:
+	switch {
+	case c.Cmd.Profiles == 1, c.Cmd.Profiles == 2 && c.within():
 		return c.bindProfile()
-	case 2:
+	case c.Cmd.Profiles == 2:
 		for i, role := range []string{"BASE", "NEW"} {
 			if i >= len(c.Args) {
 				return c.Usagef("missing %s: name two loaded profiles, BASE then NEW", role)
@@ -214,6 +237,13 @@ func (c *Call) bindProfiles() error {
 		c.Named, c.Args = c.Args[:2:2], c.Args[2:]
 	}
 	return nil
+}
+
+// within reports whether the call compares two parts of one profile: it
+// gives its command's Within option.
+func (c *Call) within() bool {
+	_, ok := c.Opts[c.Cmd.Within]
+	return c.Cmd.Within != "" && ok
 }
 
 func (c *Call) bindProfile() error {

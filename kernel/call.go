@@ -41,12 +41,15 @@ func (c *Call) resolve() error {
 		}
 		c.Profiles = append(c.Profiles, l)
 	}
-	if c.Cmd.Profiles == 1 && len(c.Named) == 0 {
+	if (c.Cmd.Profiles == 1 || c.within()) && len(c.Named) == 0 {
 		l := c.Session.Current()
 		if l == nil {
 			return fmt.Errorf("no profile loaded: use load PATH first")
 		}
 		c.Profiles = []*Loaded{l}
+	}
+	if c.within() {
+		c.Profiles = append(c.Profiles, c.Profiles[0]) // one profile is BASE and NEW
 	}
 	if len(c.Profiles) > 0 {
 		c.value = c.Profile().Value

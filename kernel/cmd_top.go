@@ -63,5 +63,8 @@ func topBundle(c *Call, top *analysis.Top) jupyter.Bundle {
 	l := c.Profile()
 	b["application/json"] = map[string]any{"profile": l.Name, "source": l.Profile.Source, "value": top.Value.Type,
 		"unit": u, "by": c.Opt("by"), "filters": c.filters(), "total": top.Total, "rows": rows}
+	if l.DiffBase != "" {
+		b["application/json"].(map[string]any)["diff_base"] = l.DiffBase
+	}
 	return b
 }

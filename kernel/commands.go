@@ -20,6 +20,8 @@ var commands = []*Command{
 	attachCommand, detachCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.
 	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
+	// Comparing and navigating.
+	diffCommand, sandwichCommand, collapseRecursionCommand, fitCommand,
 	// The session itself.
 	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
 }

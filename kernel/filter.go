@@ -115,6 +115,9 @@ func (c *Call) Subject() string {
 	if !l.Filter.IsZero() {
 		parts = append(parts, "filter "+l.Filter.String())
 	}
+	if !l.Recursion.IsZero() {
+		parts = append(parts, "collapse-recursion "+l.Recursion.String())
+	}
 	if !c.filter.IsZero() {
 		parts = append(parts, c.filter.String())
 	}
@@ -163,12 +166,17 @@ func (c *Call) View() *compaction.View {
 
 // setFilter makes f the standing filter of l: its tree is rebuilt, and the
 // granularity state the user set carried over to the new tree.
-func setFilter(l *Loaded, f analysis.Filter) {
-	t := withMapping(l, analysis.NewTree(l.Profile.Filter(f)))
+func setFilter(l *Loaded, f analysis.Filter) { setTree(l, f, l.Recursion) }
+
+// setTree gives l the tree of its profile under the standing filter f with
+// the recursion r folded out (named by its mapping, if any), carrying the
+// granularity state the user set over to the new tree.
+func setTree(l *Loaded, f analysis.Filter, r analysis.Recursion) {
+	t := withMapping(l, analysis.NewTree(l.Profile.Filter(f).CollapseRecursion(r)))
 	if l.State != nil {
 		l.State = carryState(l.Profile, l.Tree, l.State, t)
 	}
-	l.Filter, l.Tree, l.View, l.Drawn, l.initial, l.full = f, t, nil, nil, nil, nil
+	l.Filter, l.Recursion, l.Tree, l.View, l.Drawn, l.initial, l.full = f, r, t, nil, nil, nil, nil
 }
 
 // profileState returns the granularity state commands read: the one the

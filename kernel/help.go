@@ -69,6 +69,9 @@ func argItems(c *Command) []helpItem {
 		items = append(items, helpItem{"NAME", "a loaded profile (default: the current one)"})
 	case 2:
 		items = append(items, helpItem{"BASE", "a loaded profile, the baseline"}, helpItem{"NEW", "a loaded profile compared with BASE"})
+		if c.Within != "" {
+			items = append(items, helpItem{"NAME", "with " + c.Within + "=, instead of BASE NEW: one loaded profile compared with itself (default: the current one)"})
+		}
 	}
 	for _, a := range c.Args {
 		items = append(items, helpItem{a.Name, a.Doc})

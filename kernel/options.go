@@ -27,6 +27,18 @@ func (c *Call) Opt(name string) string {
 	return o.Default
 }
 
+// All returns every value given to a Repeat option, in order; the
+// default alone when none was given.
+func (c *Call) All(name string) []string {
+	if vs := c.repeats[name]; len(vs) > 0 {
+		return vs
+	}
+	if v := c.Opt(name); v != "" {
+		return []string{v}
+	}
+	return nil
+}
+
 // Has reports whether the user gave option name.
 func (c *Call) Has(name string) bool {
 	c.option(name)

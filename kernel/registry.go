@@ -49,6 +49,9 @@ type Option struct {
 	Default string   // shown in help; "" when none
 	Values  []string // the allowed values, when they are a fixed set
 	Kind    Kind
+	// Repeat says the option may be given more than once (phase=2
+	// phase=5): Call.All returns every value, Call.Opt the first.
+	Repeat bool
 	// Complete, when set, proposes values starting with prefix, like
 	// Arg.Complete.
 	Complete func(c *Call, prefix string) []string
@@ -74,6 +77,11 @@ type Command struct {
 	// profile; or 2, BASE and NEW, both required. They are resolved
 	// before Run (Call.Profile, Call.Profiles).
 	Profiles int
+	// Within, for a command of two profiles, names an option that compares
+	// two parts of one profile instead (diff NAME phase=2 phase=5): when
+	// the call gives it, the first word may name one profile (default: the
+	// current one), which is then both BASE and NEW.
+	Within string
 	// Tree says the command reads its profile's call tree: Register adds
 	// the tree options (focus, ignore, hide, value; see filter.go) to
 	// Options, and Call.Tree and Call.View give the tree under the
@@ -106,10 +114,11 @@ type Call struct {
 	// command of two BASE and NEW.
 	Profiles []*Loaded
 
-	filter analysis.Filter // the call's own focus, ignore and hide (a Tree command)
-	value  int             // the value type the call reads (a Tree command)
-	tree   *analysis.Tree
-	view   *compaction.View
+	repeats map[string][]string // every value of a Repeat option, in order
+	filter  analysis.Filter     // the call's own focus, ignore and hide (a Tree command)
+	value   int                 // the value type the call reads (a Tree command)
+	tree    *analysis.Tree
+	view    *compaction.View
 }
 
 var registry = map[string]*Command{}

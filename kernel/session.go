@@ -16,15 +16,21 @@ type Loaded struct {
 	Name    string
 	Profile *analysis.Profile // as loaded
 	Filter  analysis.Filter   // the standing filter (filter.go); zero for none
-	Tree    *analysis.Tree    // the call tree of Profile under Filter: what commands read
-	Value   int               // value type index shown by default
-	State   *compaction.State // granularity state the user set (level, expand, compact); nil until then
-	View    *compaction.View  // cached compacted tree of State and Value (see CompactedView)
-	Picture []byte            // the last SVG drawn for this profile, for export
-	Cels    []byte            // the last cels player, as an HTML page, for export (avid.go)
-	Mapping *analysis.Mapping // the mapping its frames are named by (level using=), or nil
-	Drawn   *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
-	Phases  *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
+	// Recursion is the recursion folded out of the tree
+	// (collapse-recursion); zero for none.
+	Recursion analysis.Recursion
+	Tree      *analysis.Tree    // the call tree of Profile under Filter and Recursion: what commands read
+	Value     int               // value type index shown by default
+	State     *compaction.State // granularity state the user set (level, expand, compact); nil until then
+	View      *compaction.View  // cached compacted tree of State and Value (see CompactedView)
+	Picture   []byte            // the last SVG drawn for this profile, for export
+	Cels      []byte            // the last cels player, as an HTML page, for export (avid.go)
+	Mapping   *analysis.Mapping // the mapping its frames are named by (level using=), or nil
+	Drawn     *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
+	Phases    *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
+	// DiffBase is, for a difference made by diff that go tool pprof
+	// -diff_base=DiffBase Profile.Source makes the same, BASE's source; "".
+	DiffBase string
 
 	initial *compaction.State // the state read while State is nil: level 1 (profileState)
 	full    *compaction.View  // the view at full names, for FullNames commands while State is nil

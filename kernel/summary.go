@@ -14,6 +14,9 @@ func showInfo(c *Call, l *Loaded, title string) {
 	if !l.Filter.IsZero() {
 		t.Rows = append(t.Rows, []any{"filter", l.Filter.String() + "; " + filterKeeps(l)})
 	}
+	if !l.Recursion.IsZero() {
+		t.Rows = append(t.Rows, []any{"recursion folded", l.Recursion.String()})
+	}
 	c.Table(t)
 }
 

@@ -53,6 +53,9 @@ type Options struct {
 	// counts, patterns and scales; nil draws every box with an unknown
 	// count.
 	Blueprint *Blueprint
+	// Callers is, for LayoutSandwich, the callers half of a sandwich
+	// (compaction.Sandwich); the view drawn is its callees half.
+	Callers *compaction.View
 
 	kind *Kind // Layout's, set by check
 }

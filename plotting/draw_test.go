@@ -96,7 +96,7 @@ func TestDrawBadOptions(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{Layout: "pie"}, `unknown layout "pie": want radial, tree, flame or blueprint`},
+		{Options{Layout: "pie"}, `unknown layout "pie": want radial, tree, flame, blueprint, sandwich or diff`},
 		{Options{Order: "size"}, `unknown order "size"`},
 		{Options{Layout: LayoutRadial, Inverted: true}, "inverted is for the flame layout only"},
 		{Options{Roots: []int32{3}}, "no node 3"},

@@ -72,5 +72,5 @@ func ExampleFlame() {
 func ExampleKinds() {
 	fmt.Println(plotting.Kinds())
 	// Output:
-	// [radial tree flame blueprint]
+	// [radial tree flame blueprint sandwich diff]
 }

@@ -38,6 +38,8 @@ var kinds = []Kind{
 	{Name: LayoutTree, Title: "tree", Order: OrderWeight, MinShare: 1.0 / 100, Paint: paintTree},
 	{Name: LayoutFlame, Title: "icicle", Order: OrderName, Inverts: true, MinShare: 0.5 / flameWidth, Paint: paintFlame},
 	{Name: LayoutBlueprint, Title: "blueprint", Order: OrderWeight, MinShare: 1.0 / 1000, Paint: paintBlueprint, source: blueprintFor},
+	{Name: LayoutSandwich, Title: "sandwich", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintSandwich},
+	{Name: LayoutDiff, Title: "differential icicle", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintDiff},
 }
 
 // Kinds returns the names of the kinds of picture, the default first.

@@ -2,8 +2,12 @@
 independently: every table's JSON rows (flat, cum) and total against
 `go tool pprof -top` run on the same file(s) with the same value type and
 filters, and the displayed text against the JSON (flat%, sum% and cum%
-recomputed here, sum% never above 100%). A notebook compared only with a
-second run of itself would keep a wrong table forever.
+recomputed here, sum% never above 100%, but for a difference). A notebook
+compared only with a second run of itself would keep a wrong table forever.
+The top of a difference made by `diff BASE NEW as D` names BASE's file in
+"diff_base" and is checked against `go tool pprof -top -diff_base=BASE NEW`;
+other differences (of phases, normalized) have a "diff:" source and no
+oracle.
 
 usage: check_tables.py EXECUTED.ipynb NOTEBOOK_DIR
   NOTEBOOK_DIR is where the notebook ran (profiles' sources are relative
@@ -34,7 +38,7 @@ def top_tables(nb):
                 yield i, "".join(cell.get("source", "")), data
 
 
-def pprof_top(files, table):
+def pprof_top(files, table, nbdir):
     """Runs go tool pprof -top as the table was made; returns the total, the
     (flat, cum) per function and the functions in pprof's order."""
     args = [GO, "tool", "pprof", "-top", "-nodecount=1000000000", "-nodefraction=0", "-edgefraction=0",
@@ -43,6 +47,8 @@ def pprof_top(files, table):
         args.append("-unit=" + UNITS[table["unit"]])
     if table["by"] == "cum":
         args.append("-cum")
+    if table.get("diff_base"):
+        args.append("-diff_base=" + os.path.join(nbdir, table["diff_base"]))
     for f in table["filters"]:
         args += ["-%s=%s" % (k, v) for k, v in sorted(f.items())]
     env = dict(os.environ, PPROF_BINARY_PATH="/nonexistent", TZ="UTC")
@@ -62,6 +68,11 @@ def pprof_top(files, table):
     return total, rows, order
 
 
+def is_diff(table):
+    """A difference's percentages are of its baseline: its sum% may pass 100%."""
+    return bool(table.get("diff_base")) or table["source"].startswith("diff:")
+
+
 def percent(part, whole):
     return "-" if whole == 0 else "%.1f%%" % (100 * part / whole)
 
@@ -79,15 +90,15 @@ def check_text(table, text):
         got = [cells[1], cells[2], cells[4]] if len(cells) == 6 else cells
         if got != want or cells[-1] != row["name"]:
             problems.append("row %s shows %s, want flat%%, sum%%, cum%% %s" % (row["name"], got, want))
-        if total and 100 * running / abs(total) > 100.05:
+        if total and 100 * running / abs(total) > 100.05 and not is_diff(table):
             problems.append("sum%% reaches %s at %s" % (percent(running, total), row["name"]))
         if abs(row["flat"]) > abs(row["cum"]):
             problems.append("%s: flat %d above cum %d" % (row["name"], row["flat"], row["cum"]))
     return problems
 
 
-def check_oracle(table, files):
-    total, rows, order = pprof_top(files, table)
+def check_oracle(table, files, nbdir):
+    total, rows, order = pprof_top(files, table, nbdir)
     problems = []
     if total != table["total"]:
         problems.append("total %d, go tool pprof %s" % (table["total"], total))
@@ -110,15 +121,15 @@ def main(path, nbdir):
         text = data.get("text/plain", "")
         problems = check_text(table, "".join(text) if isinstance(text, list) else text)
         files = sorted(glob.glob(os.path.join(nbdir, table["source"])))
-        if table["source"].startswith("demo:") or len(table["filters"]) > 1:
-            pass  # pprof reads no demo, and takes one focus, ignore and hide
+        if table["source"].startswith(("demo:", "diff:")) or len(table["filters"]) > 1:
+            pass  # pprof reads no demo nor a difference of phases, and takes one focus, ignore and hide
         elif "://" in table["source"]:
             pass  # a store's merge: store/pyroscope_test.go checks it against pprof's merge of what was written
         elif not files:
             problems.append("source %s not found in %s" % (table["source"], nbdir))
         else:
             oracle += 1
-            problems += check_oracle(table, files)
+            problems += check_oracle(table, files, nbdir)
         for p in problems:
             bad += 1
             print("%s: cell %d (%s): top of %s: %s" % (path, i, source.splitlines()[0], table["profile"], p), file=sys.stderr)
