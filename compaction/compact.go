@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"slices"
 
 	"github.com/proflens/proflens/analysis"
@@ -28,7 +29,14 @@ import (
 // are not modified, and s must not be modified afterwards (the view refers
 // to it).
 func Compact(t *analysis.Tree, s *State, value int) *View {
-	g := newGrouping(t, s, value)
+	v, _ := CompactContext(context.Background(), t, s, value)
+	return v
+}
+
+// CompactContext is Compact that gives up when ctx is done, returning
+// ctx's error: it looks at ctx every checkEvery members taken.
+func CompactContext(ctx context.Context, t *analysis.Tree, s *State, value int) (*View, error) {
+	g := newGrouping(ctx, t, s, value)
 	// Each call-tree node is a member once and a seed at most once, and
 	// each group has a seed of its own: sized once, as growing them by
 	// appends would copy them several times over.
@@ -40,12 +48,18 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		g.absorb(gi)
+		if !g.absorb(gi) {
+			return nil, g.ctx.Err()
+		}
 		g.seed(gi)
 		stack = g.children(stack, gi)
 	}
-	return g.view()
+	return g.view(), nil
 }
+
+// checkEvery is how many members are taken between two looks at the
+// context: some 10 ms of work.
+const checkEvery = 1 << 15
 
 // group is one compacted node in the making.
 type group struct {
@@ -62,6 +76,7 @@ type group struct {
 // they are made, group 0 being the virtual root. A group's children are
 // made together, so they have consecutive ids, above their parent's.
 type grouping struct {
+	ctx   context.Context
 	t     *analysis.Tree
 	s     *State
 	ix    *index
@@ -80,9 +95,9 @@ type grouping struct {
 	stamp       int32
 }
 
-func newGrouping(t *analysis.Tree, s *State, value int) *grouping {
+func newGrouping(ctx context.Context, t *analysis.Tree, s *State, value int) *grouping {
 	ix := s.index(t)
-	g := &grouping{t: t, s: s, ix: ix, value: value, total: t.Total[value],
+	g := &grouping{ctx: ctx, t: t, s: s, ix: ix, value: value, total: t.Total[value],
 		mark: make([]int32, len(ix.depth)), slot: make([]int32, len(ix.depth))}
 	g.gr = append(g.gr, group{name: -1, up: -1, r2: -1})
 	return g
@@ -106,16 +121,21 @@ func (g *grouping) cname(n int32) int32 { return g.ix.cname(g.t.Frame[n], g.s.lv
 // of the others, which are K: one forward pass over the tree's arrays,
 // which leaves the members and the kids ascending. It notes the first
 // member whose name is two or more elements longer than the group's (R2).
-func (g *grouping) absorb(gi int32) {
+// It reports false, and stops, when the context is done.
+func (g *grouping) absorb(gi int32) bool {
 	gr := &g.gr[gi]
 	d := g.ix.depth[gr.name]
 	gr.memLo, gr.r2 = int32(len(g.mem)), -1
 	g.kids = g.kids[:0]
 	for _, s := range g.seeds[gr.seedLo:gr.seedHi] {
-		g.take(gr, s, d)
+		if !g.take(gr, s, d) {
+			return false
+		}
 		for c, end := s+1, s+g.t.Size[s]; c < end; {
 			if g.ix.prefixAt(g.t.Frame[c], g.s.lv.at(c), d) == gr.name {
-				g.take(gr, c, d)
+				if !g.take(gr, c, d) {
+					return false
+				}
 				c++
 			} else {
 				g.kids = append(g.kids, c)
@@ -124,14 +144,18 @@ func (g *grouping) absorb(gi int32) {
 		}
 	}
 	gr.memHi = int32(len(g.mem))
+	return true
 }
 
-// take adds call-tree node m to group gr, whose name has d elements.
-func (g *grouping) take(gr *group, m, d int32) {
+// take adds call-tree node m to group gr, whose name has d elements. It
+// reports false when the context is done (looked at every checkEvery
+// members).
+func (g *grouping) take(gr *group, m, d int32) bool {
 	g.mem = append(room(g.mem, 1), m)
 	if gr.r2 < 0 && g.ix.prefixAt(g.t.Frame[m], g.s.lv.at(m), d+2) >= 0 {
 		gr.r2 = m
 	}
+	return len(g.mem)%checkEvery != 0 || g.ctx.Err() == nil
 }
 
 // seed makes the child groups of group up from K(up), in g.kids (step 3):

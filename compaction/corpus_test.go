@@ -49,7 +49,7 @@ func TestCorpus(t *testing.T) {
 				if !changed {
 					continue
 				}
-				if got, _ := recompact(v, ns, target); got != nil {
+				if got, _, _ := recompact(context.Background(), v, ns, target); got != nil {
 					if err := sameView(got, Compact(tr, ns, p.DefaultValue)); err != nil {
 						t.Errorf("%s: step on %s: %v", path, v.Path(target), err)
 					}

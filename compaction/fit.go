@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -30,8 +31,8 @@ import (
 //
 // Each expansion is a Step, and choosing among the candidates costs the
 // view's size; a node is left out for good at most once, and refused at
-// most once per step taken.
-func Fit(v *View, n int, keep *regexp.Regexp) (*View, error) {
+// most once per step taken. When ctx is done, Fit stops with ctx's error.
+func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("fit: %d nodes: want at least 1", n)
 	}
@@ -41,7 +42,9 @@ func Fit(v *View, n int, keep *regexp.Regexp) (*View, error) {
 		if err != nil {
 			return nil, err
 		}
-		v = Compact(t, s, v.Value)
+		if v, err = CompactContext(ctx, t, s, v.Value); err != nil {
+			return nil, err
+		}
 	}
 	f := &fitter{kept: keptFrames(t, keep), known: map[*int32]candidate{}, tried: map[*int32]int{}}
 	for v.After <= n {
@@ -54,8 +57,10 @@ func Fit(v *View, n int, keep *regexp.Regexp) (*View, error) {
 		if c := f.known[k]; c.sure && v.After+c.names-1 > n {
 			continue // it adds too many for sure: no need to try
 		}
-		_, next, err := Step(v, best, +1)
+		_, next, err := StepContext(ctx, v, best, +1)
 		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
 		case err != nil:
 			f.tried[k] = f.steps // refused by R1 or R2: again once the view has changed
 		case next.After <= n:

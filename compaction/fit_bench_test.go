@@ -32,7 +32,7 @@ func benchFit(b *testing.B, v *View) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Fit(v, 200, nil); err != nil {
+		if _, err := Fit(b.Context(), v, 200, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,7 +53,7 @@ func TestFitCorpus(t *testing.T) {
 		base := compaction.Compact(tr, compaction.NewState(tr, 1), v)
 		for _, n := range []int{50, 100, 200} {
 			start := time.Now()
-			fit, err := compaction.Fit(base, n, nil)
+			fit, err := compaction.Fit(t.Context(), base, n, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ func TestFitProperties(t *testing.T) {
 		tr := randomTwoValues(r, 40)
 		value, n := r.IntN(2), 1+r.IntN(25)
 		coarse := Compact(tr, NewState(tr, 1), value)
-		v, err := Fit(coarse, n, nil)
+		v, err := Fit(t.Context(), coarse, n, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestFitProperties(t *testing.T) {
 		if x := v.Check(); x != nil {
 			t.Fatalf("case %d: the fitted view breaks %s: %s", i, x.Rule, x.Describe(v))
 		}
-		again, _ := Fit(Compact(tr, randomLevels(r, tr), value), n, nil)
+		again, _ := Fit(t.Context(), Compact(tr, randomLevels(r, tr), value), n, nil)
 		if !slices.Equal(again.state.Levels(), v.state.Levels()) || figure(again) != figure(v) {
 			t.Fatalf("case %d: a second Fit gave other levels:\n%s\n%s", i, figure(v), figure(again))
 		}
@@ -63,7 +63,7 @@ func TestFitHeaviestFirst(t *testing.T) {
 		if tc.keep != "" {
 			keep = regexp.MustCompile(tc.keep)
 		}
-		v, err := Fit(coarse, 4, keep)
+		v, err := Fit(t.Context(), coarse, 4, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestFitHeaviestFirst(t *testing.T) {
 			t.Errorf("Fit(nodes=4, keep=%q) = %s, want %s", tc.keep, got, tc.want)
 		}
 	}
-	if _, err := Fit(coarse, 0, nil); err == nil {
+	if _, err := Fit(t.Context(), coarse, 0, nil); err == nil {
 		t.Error("Fit(nodes=0): no error")
 	}
 }

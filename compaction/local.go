@@ -1,6 +1,9 @@
 package compaction
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // The local step. A step on compacted node c, with parent P, changes only
 // the levels of c's members; so of the group rule only the split of K(P)
@@ -28,8 +31,8 @@ type regroup struct {
 
 // newRegroup prepares to regroup the given seeds (of target and the
 // siblings it joins, in any order) under the new state s.
-func newRegroup(old *View, s *State, target int32, seeds []int32) *regroup {
-	r := &regroup{grouping: newGrouping(old.Tree, s, old.Value), old: old, target: target}
+func newRegroup(ctx context.Context, old *View, s *State, target int32, seeds []int32) *regroup {
+	r := &regroup{grouping: newGrouping(ctx, old.Tree, s, old.Value), old: old, target: target}
 	slices.Sort(seeds) // seeds are ascending everywhere else
 	r.kids = seeds
 	r.seed(0)
@@ -46,8 +49,9 @@ func (r *regroup) seed(up int32) {
 }
 
 // run gives every group its members and child groups, depth first, but
-// for the groups that reuse an old node: they keep its subtree.
-func (r *regroup) run() {
+// for the groups that reuse an old node: they keep its subtree. It
+// reports false, and stops, when the context is done.
+func (r *regroup) run() bool {
 	stack := r.children(nil, 0)
 	for len(stack) > 0 {
 		gi := stack[len(stack)-1]
@@ -60,11 +64,14 @@ func (r *regroup) run() {
 		case y >= 0 && r.old.Nodes[y].r2 < 0:
 			r.derive(gi, y)
 		default:
-			r.absorb(gi)
+			if !r.absorb(gi) {
+				return false
+			}
 		}
 		r.seed(gi)
 		stack = r.children(stack, gi)
 	}
+	return true
 }
 
 // from returns the old node that holds all of group gi's seeds, when that

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -47,7 +48,7 @@ func TestNewSince(t *testing.T) {
 	}
 	steps := 0
 	stepChains(rand.New(rand.NewPCG(15, 15)), 1000, 30, func(i, k int, v *View, ns *State, target int32) *View {
-		nv, _ := recompact(v, ns, target)
+		nv, _, _ := recompact(context.Background(), v, ns, target)
 		if nv == nil {
 			nv = Compact(v.Tree, ns, v.Value)
 		}

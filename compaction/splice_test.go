@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -86,7 +87,7 @@ func testRecompact(t *testing.T) {
 	spliced, fallback, chained, moved := 0, 0, 0, 0
 	stepChains(rand.New(rand.NewPCG(9, 9)), 5000, 16, func(i, step int, v *View, ns *State, target int32) *View {
 		levels, text := v.state.Levels(), dump(v)
-		got, _ := recompact(v, ns, target)
+		got, _, _ := recompact(context.Background(), v, ns, target)
 		// Views and states share pages and nodes: the step must not
 		// have changed the view it started from.
 		if !slices.Equal(v.state.Levels(), levels) || dump(v) != text {

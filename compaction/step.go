@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
@@ -25,6 +26,12 @@ import (
 // hash order. R1 and R2 are checked on the recomputed nodes (on every node
 // for target all).
 func Step(v *View, target int32, delta int) (*State, *View, error) {
+	return StepContext(context.Background(), v, target, delta)
+}
+
+// StepContext is Step that gives up when ctx is done, returning ctx's
+// error.
+func StepContext(ctx context.Context, v *View, target int32, delta int) (*State, *View, error) {
 	t, s := v.Tree, v.state
 	verb, what := "expand", "all"
 	if delta < 0 {
@@ -42,11 +49,16 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 	}
 	var nv *View
 	var x *Violation
+	var err error
 	if target >= 0 {
-		nv, x = recompact(v, ns, target)
+		if nv, x, err = recompact(ctx, v, ns, target); err != nil {
+			return nil, nil, err
+		}
 	}
 	if nv == nil {
-		nv = Compact(t, ns, v.Value)
+		if nv, err = CompactContext(ctx, t, ns, v.Value); err != nil {
+			return nil, nil, err
+		}
 		x = nv.Check()
 	}
 	if x != nil && target >= 0 {
@@ -118,14 +130,15 @@ func uniformLevel(l, n int32, delta int) int32 {
 // under c's parent P. When one of c's seeds comes to start with P's name,
 // P itself would absorb it: recompact then returns nil, and the caller
 // recomputes everything. It returns the new view and the first violation
-// of R1 or R2 on the nodes it made or re-parented, in pre-order, or nil.
-func recompact(v *View, ns *State, c int32) (*View, *Violation) {
+// of R1 or R2 on the nodes it made or re-parented, in pre-order, or nil;
+// or ctx's error when ctx is done.
+func recompact(ctx context.Context, v *View, ns *State, c int32) (*View, *Violation, error) {
 	p := v.Parent(c)
 	sibs := v.Roots
 	if p >= 0 {
 		for _, s := range v.Nodes[c].seeds {
 			if ns.ix.startsWith(ns.ix.cname(v.Tree.Frame[s], ns.lv.at(s)), v.Nodes[p].name) {
-				return nil, nil
+				return nil, nil, nil
 			}
 		}
 		sibs = v.Nodes[p].Children
@@ -135,7 +148,10 @@ func recompact(v *View, ns *State, c int32) (*View, *Violation) {
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
 	}
-	r := newRegroup(v, ns, c, seeds)
-	r.run()
-	return r.splice(p, removed)
+	r := newRegroup(ctx, v, ns, c, seeds)
+	if !r.run() {
+		return nil, nil, ctx.Err()
+	}
+	nv, x := r.splice(p, removed)
+	return nv, x, nil
 }

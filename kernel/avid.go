@@ -251,10 +251,11 @@ func levelUsing(c *Call) error {
 		return err
 	}
 	l := c.Profile()
+	was := *l
 	useMapping(l, m)
 	note := fmt.Sprintf("every frame compacted to its entity by the mapping %s", m.Name)
 	if em := m.Apply(l.Profile); len(em.Unused) > 0 {
 		note += "\n" + unusedNote(em)
 	}
-	return showView(c, CompactedView(l), note)
+	return showNew(c, l, was, func(*compaction.View) string { return note })
 }

@@ -30,7 +30,11 @@ const maxMutationFile = 16 << 20
 // counts, first calls and, when mutating names a file, mutations, and the
 // patterns found with the call's tolerance, ratio and min.
 func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
-	l, v, t := c.Profile(), c.View(), c.Tree()
+	l, t := c.Profile(), c.Tree()
+	v, err := c.View()
+	if err != nil {
+		return nil, err
+	}
 	counts, err := analysis.CallCounts(t, l.Profile, c.Value())
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)

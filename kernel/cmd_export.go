@@ -33,7 +33,7 @@ func runExport(c *Call) error {
 	if err != nil {
 		return c.Usagef("%v", err)
 	}
-	err = writeFile(c.Path(file), func(w io.Writer) error { return f.write(w, l) })
+	err = writeFile(c.Ctx, c.Path(file), func(w io.Writer) error { return f.write(c.Ctx, w, l) })
 	if err != nil {
 		return fmt.Errorf("export %s: %w", file, err)
 	}

@@ -37,9 +37,12 @@ func runFit(c *Call) error {
 		return err
 	}
 	l := c.Profile()
-	v, err := compaction.Fit(CompactedView(l), n, keep)
+	v, err := CompactedView(c.Ctx, l)
 	if err != nil {
-		return c.Usagef("%v", err)
+		return err
+	}
+	if v, err = compaction.Fit(c.Ctx, v, n, keep); err != nil {
+		return err
 	}
 	l.State, l.View = v.State(), v
 	return showView(c, v, fitNote(l, v, n))

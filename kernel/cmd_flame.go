@@ -32,7 +32,11 @@ func runFlame(c *Call) error {
 		return err
 	}
 	if c.Has("root") {
-		r, err := resolveTarget(c.View(), c.Opt("root"))
+		v, err := c.View()
+		if err != nil {
+			return err
+		}
+		r, err := resolveTarget(v, c.Opt("root"))
 		if err != nil {
 			return c.Usagef("root=%s: %v", c.Opt("root"), err)
 		}

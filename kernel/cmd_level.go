@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"github.com/proflens/proflens/compaction"
 	"strconv"
 )
 
@@ -28,6 +29,7 @@ func runLevel(c *Call) error {
 	if c.Has("using") {
 		return levelUsing(c)
 	}
+	was := *l
 	if l.Mapping != nil {
 		useMapping(l, nil)
 	}
@@ -44,10 +46,11 @@ func runLevel(c *Call) error {
 		return c.Usagef("%v", err)
 	}
 	l.State = ns
-	v := CompactedView(l)
-	note := fmt.Sprintf("level %d on %d of %d call-tree nodes", n, count, l.Tree.Len())
-	if x := v.Check(); x != nil {
-		note += fmt.Sprintf("\nnote: this view breaks %s: %s", x.Rule, x.Describe(v))
-	}
-	return showView(c, v, note)
+	return showNew(c, l, was, func(v *compaction.View) string {
+		note := fmt.Sprintf("level %d on %d of %d call-tree nodes", n, count, l.Tree.Len())
+		if x := v.Check(); x != nil {
+			note += fmt.Sprintf("\nnote: this view breaks %s: %s", x.Rule, x.Describe(v))
+		}
+		return note
+	})
 }

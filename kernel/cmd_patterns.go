@@ -50,6 +50,10 @@ func runPatterns(c *Call) error {
 	if n > 0 && len(ps) > n {
 		ps = ps[:n]
 	}
+	v, err := c.View()
+	if err != nil {
+		return err
+	}
 	boxes := bp.Boxes
 	t := &Table{Columns: []string{"pattern", "name", "node", "related", "why", "handle"}, Note: patternsNote(c, bp, len(ps), all)}
 	rows := make([]map[string]any, 0, len(ps))
@@ -59,7 +63,7 @@ func runPatterns(c *Call) error {
 		for i, r := range p.Related {
 			related[i] = boxes.Boxes[r].Name
 		}
-		handle := c.View().Handle(box.Node)
+		handle := v.Handle(box.Node)
 		t.Rows = append(t.Rows, []any{p.Letter, analysis.PatternNames[p.Letter], box.Name, strings.Join(related, ", "), why(boxes, p), handle})
 		evidence := map[string]any{"handle": handle}
 		for k, v := range p.Evidence {

@@ -83,7 +83,7 @@ func runPhases(c *Call) error {
 	}
 	if c.Has("save") {
 		path := c.Path(c.Opt("save"))
-		err := writeFile(path, func(w io.Writer) error { return phase.Save(st.Result, st.Vectors, st.Count).Write(w) })
+		err := writeFile(c.Ctx, path, func(w io.Writer) error { return phase.Save(st.Result, st.Vectors, st.Count).Write(w) })
 		if err != nil {
 			prog.done("phases of "+l.Name, err)
 			return fmt.Errorf("phases save=%s: %w", c.Opt("save"), err)

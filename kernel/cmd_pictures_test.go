@@ -42,7 +42,7 @@ func TestPictureBundles(t *testing.T) {
 		t.Errorf("flame root=… text =\n%s\nwant lib2.Muscle.stop's subtree", zoom)
 	}
 	// The picture agrees with plotting.Draw on the same view.
-	want, err := plotting.Draw(CompactedView(s.Get("toy")), plotting.Options{Layout: plotting.LayoutFlame, Inverted: true,
+	want, err := plotting.Draw(viewOf(t, s.Get("toy")), plotting.Options{Layout: plotting.LayoutFlame, Inverted: true,
 		Profile: "toy", Commands: stepCommands("toy"), More: "maxnodes=N draws more"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/compaction"
 )
 
 var collapseRecursionCommand = &Command{
@@ -32,7 +33,7 @@ func runCollapseRecursion(c *Call) error {
 	if err != nil {
 		return err
 	}
-	before := l.Tree.Len()
+	before, was := l.Tree.Len(), *l
 	switch target := c.Arg(0); target {
 	case "off":
 		setTree(l, l.Filter, analysis.Recursion{})
@@ -49,7 +50,9 @@ func runCollapseRecursion(c *Call) error {
 	if !l.Recursion.IsZero() {
 		folded = "recursion folded: " + l.Recursion.String()
 	}
-	return showView(c, CompactedView(l), fmt.Sprintf("%s; call-tree nodes %d → %d", folded, before, l.Tree.Len()))
+	return showNew(c, l, was, func(*compaction.View) string {
+		return fmt.Sprintf("%s; call-tree nodes %d → %d", folded, before, l.Tree.Len())
+	})
 }
 
 // recursionNames returns the functions a TARGET names: a function's full
@@ -60,7 +63,10 @@ func recursionNames(c *Call, target string) ([]string, error) {
 	if slices.ContainsFunc(l.Profile.Frames, func(f analysis.Frame) bool { return f.Name == target }) {
 		return []string{target}, nil
 	}
-	v := CompactedView(l)
+	v, err := CompactedView(c.Ctx, l)
+	if err != nil {
+		return nil, err
+	}
 	var nodes []int32
 	if i, err := v.Resolve(target); err == nil && i >= 0 {
 		nodes = []int32{i}

@@ -39,7 +39,7 @@ func runSandwich(c *Call) error {
 	if err != nil || n < 0 {
 		return c.Usagef("n=%s: write a number of rows, 0 for all", c.Opt("n"))
 	}
-	sandwichTable(c, s, n, note)
+	sandwichTable(c, v.Unit().Unit, s, n, note)
 	max, err := c.Int("maxnodes")
 	if err != nil || max < 2 {
 		return c.Usagef("maxnodes=%s: draw at least 2 nodes", c.Opt("maxnodes"))
@@ -59,7 +59,9 @@ func runSandwich(c *Call) error {
 // resolves to, or a function's full name in the view at full names; note
 // says which when it is not plain.
 func sandwichTarget(c *Call, target string) (v *compaction.View, name, note string, err error) {
-	v = c.View()
+	if v, err = c.View(); err != nil {
+		return nil, "", "", err
+	}
 	if target == "" {
 		return v, heaviestSelf(v), "the compacted name with the most self weight", nil
 	}
@@ -72,7 +74,10 @@ func sandwichTarget(c *Call, target string) (v *compaction.View, name, note stri
 		return v, v.Nodes[i].Name, fmt.Sprintf("%s is %s", target, v.Nodes[i].Name), nil
 	}
 	t := c.Tree()
-	full := compaction.Compact(t, compaction.NewState(t, 1<<20), c.Value())
+	full, err := compaction.CompactContext(c.Ctx, t, compaction.NewState(t, fullLevel), c.Value())
+	if err != nil {
+		return nil, "", "", err
+	}
 	for _, i := range full.Preorder() {
 		if full.Nodes[i].Name == target {
 			return full, target, "a function: read at full names", nil
@@ -101,8 +106,7 @@ func heaviestSelf(v *compaction.View) string {
 // sandwichTable lists the target, then its immediate callers and callees
 // (at most n each), with their weight, its share of the target and of the
 // profile.
-func sandwichTable(c *Call, s *compaction.Sandwich, n int, note string) {
-	unit := c.View().Unit().Unit
+func sandwichTable(c *Call, unit string, s *compaction.Sandwich, n int, note string) {
 	target := s.Callees.Nodes[0]
 	t := &Table{Columns: []string{"role", "name", "total", "share", "profile%", "self"}}
 	t.Rows = append(t.Rows, []any{"target", target.Name, valueCell(target.Total, unit), percentCell(target.Total, target.Total),

@@ -32,7 +32,7 @@ func TestSandwichTable(t *testing.T) {
 	if _, err := RunForTest(t, s, "level 99"); err != nil {
 		t.Fatal(err)
 	}
-	v := CompactedView(s.Get("toy"))
+	v := viewOf(t, s.Get("toy"))
 	i, err := v.Resolve("lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale > lib2.Muscle.stop > lib2.Nerve.transmit")
 	if err != nil {
 		t.Fatal(err)

@@ -37,12 +37,18 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 
 func runStep(c *Call, delta int) error {
 	l := c.Profile()
-	v := CompactedView(l)
+	v, err := CompactedView(c.Ctx, l)
+	if err != nil {
+		return err
+	}
 	target, err := resolveTarget(v, c.Arg(0))
 	if err != nil {
 		return c.Usagef("%v", err)
 	}
-	ns, nv, err := compaction.Step(v, target, delta)
+	ns, nv, err := compaction.StepContext(c.Ctx, v, target, delta)
+	if c.Ctx.Err() != nil {
+		return c.Ctx.Err()
+	}
 	if err != nil {
 		return &jupyter.Error{Name: "Refused", Value: err.Error()}
 	}

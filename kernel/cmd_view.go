@@ -10,5 +10,13 @@ var viewCommand = &Command{
 	Examples: []string{"load demo:profvis-toy as toy", "view", "view toy max=10", "view hide=Muscle"},
 	Profiles: 1,
 	Tree:     true,
-	Run:      func(c *Call) error { return showView(c, c.View(), "") },
+	Run:      runView,
+}
+
+func runView(c *Call) error {
+	v, err := c.View()
+	if err != nil {
+		return err
+	}
+	return showView(c, v, "")
 }

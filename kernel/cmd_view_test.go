@@ -92,13 +92,13 @@ func TestStepRefused(t *testing.T) {
 		if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\n"+c.setup); err != nil {
 			t.Fatalf("%s: %v", c.setup, err)
 		}
-		before := CompactedView(s.Current())
+		before := viewOf(t, s.Current())
 		_, err := RunForTest(t, s, c.step)
 		je, ok := err.(*jupyter.Error)
 		if !ok || !strings.HasSuffix(je.Value, c.want) {
 			t.Errorf("%s: error %v, want ...%s", c.step, err, c.want)
 		}
-		if after := CompactedView(s.Current()); after != before {
+		if after := viewOf(t, s.Current()); after != before {
 			t.Errorf("%s: the refused step changed the view", c.step)
 		}
 	}
@@ -109,11 +109,11 @@ func TestTargets(t *testing.T) {
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand a5d1\nexpand toy all"); err != nil {
 		t.Fatal(err)
 	}
-	got := text(CompactedView(s.Current()))
+	got := text(viewOf(t, s.Current()))
 	if _, err := RunForTest(t, s, "level 2\nlevel 3 where=^lib2"); err != nil {
 		t.Fatal(err)
 	}
-	if want := text(CompactedView(s.Current())); got != want {
+	if want := text(viewOf(t, s.Current())); got != want {
 		t.Errorf("level 1, expand lib2, expand all:\n%s\nwant the same as level 2, then 3 for lib2:\n%s", got, want)
 	}
 	for _, bad := range []string{"expand nope", `expand "lib1 > lib9"`, "compact"} {

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 type exportFormat struct {
 	ext   string // lower case, with its dot
 	doc   string // what the file holds, for export's help
-	write func(w io.Writer, l *Loaded) error
+	write func(ctx context.Context, w io.Writer, l *Loaded) error
 }
 
 // exportFormats are the files export writes; the longest extension a file
@@ -24,16 +25,26 @@ var exportFormats = []exportFormat{
 	{".pprof", "gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped)", writePprof},
 	{".pb.gz", "the same as `.pprof`", writePprof},
 	{".folded", "folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type",
-		func(w io.Writer, l *Loaded) error { return folded.Write(w, l.Tree.Profile, l.Value) }},
+		func(_ context.Context, w io.Writer, l *Loaded) error { return folded.Write(w, l.Tree.Profile, l.Value) }},
 	{".json", "the compacted tree of the current view, as `view` shows it",
-		func(w io.Writer, l *Loaded) error { return CompactedView(l).WriteJSON(w, l.Name) }},
+		writeViewJSON},
 	{".svg", "the last picture drawn of the profile (`show`, `flame`, `phases`...)", writePicture},
 	{".html", "the last cels player of the profile (`cels`), a page that works offline; `export cels FILE.html` says so", writeCels},
 }
 
-func writePprof(w io.Writer, l *Loaded) error { return pprof.Write(w, l.Tree.Profile) }
+func writePprof(_ context.Context, w io.Writer, l *Loaded) error {
+	return pprof.Write(w, l.Tree.Profile)
+}
 
-func writePicture(w io.Writer, l *Loaded) error {
+func writeViewJSON(ctx context.Context, w io.Writer, l *Loaded) error {
+	v, err := CompactedView(ctx, l)
+	if err != nil {
+		return err
+	}
+	return v.WriteJSON(w, l.Name)
+}
+
+func writePicture(_ context.Context, w io.Writer, l *Loaded) error {
 	if l.Picture == nil {
 		return fmt.Errorf("no picture of %s yet: run show or flame first", l.Name)
 	}
@@ -41,7 +52,7 @@ func writePicture(w io.Writer, l *Loaded) error {
 	return err
 }
 
-func writeCels(w io.Writer, l *Loaded) error {
+func writeCels(_ context.Context, w io.Writer, l *Loaded) error {
 	if l.Cels == nil {
 		return fmt.Errorf("no cels of %s yet: run cels first", l.Name)
 	}

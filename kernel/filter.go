@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"slices"
@@ -133,11 +134,26 @@ func (c *Call) Tree() *analysis.Tree {
 	if c.tree == nil {
 		l := c.Profile()
 		c.tree = l.Tree
-		if !c.filter.IsZero() {
+		if !c.filter.IsZero() { // a call not run by the interpreter (completion, live)
 			c.tree = withMapping(l, analysis.NewTree(l.Tree.Profile.Filter(c.filter)))
 		}
 	}
 	return c.tree
+}
+
+// filterTree makes the call's tree under its own filter, if it has one,
+// before the command runs, so that an interrupt stops the work.
+func (c *Call) filterTree() error {
+	if c.filter.IsZero() {
+		return nil
+	}
+	l := c.Profile()
+	t, err := analysis.NewTreeContext(c.Ctx, l.Tree.Profile.Filter(c.filter))
+	if err != nil {
+		return err
+	}
+	c.tree = withMapping(l, t)
+	return nil
 }
 
 // Value returns the value type index the call reads.
@@ -146,22 +162,24 @@ func (c *Call) Value() int { return c.value }
 // View returns the compacted tree the call reads: the profile's
 // granularity state carried to Tree, compacted by the call's value type.
 // Without a filter or value of its own, it is the profile's cached view.
-func (c *Call) View() *compaction.View {
+// An interrupt while it is computed returns the context's error.
+func (c *Call) View() (*compaction.View, error) {
 	if c.view != nil {
-		return c.view
+		return c.view, nil
 	}
 	l, t := c.Profile(), c.Tree()
+	var err error
 	switch {
 	case c.Cmd.FullNames && l.State == nil:
-		c.view = fullView(l, t, c.value)
+		c.view, err = fullView(c.Ctx, l, t, c.value)
 	case t == l.Tree && c.value == l.Value:
-		c.view = CompactedView(l)
+		c.view, err = CompactedView(c.Ctx, l)
 	case t == l.Tree:
-		c.view = compaction.Compact(t, profileState(l), c.value)
+		c.view, err = compaction.CompactContext(c.Ctx, t, profileState(l), c.value)
 	default:
-		c.view = compaction.Compact(t, carryState(l.Tree.Profile, l.Tree, profileState(l), t), c.value)
+		c.view, err = compaction.CompactContext(c.Ctx, t, carryState(l.Tree.Profile, l.Tree, profileState(l), t), c.value)
 	}
-	return c.view
+	return c.view, err
 }
 
 // setFilter makes f the standing filter of l: its tree is rebuilt, and the
@@ -199,14 +217,18 @@ const fullLevel = 1 << 20
 // call's own filter) with every node at its full name, in value type v:
 // what a FullNames command reads until the user sets a level on l. l's own
 // is cached.
-func fullView(l *Loaded, t *analysis.Tree, v int) *compaction.View {
+func fullView(ctx context.Context, l *Loaded, t *analysis.Tree, v int) (*compaction.View, error) {
 	if t != l.Tree || v != l.Value {
-		return compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+		return compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
 	}
 	if l.full == nil || l.full.Tree != t || l.full.Value != v {
-		l.full = compaction.Compact(t, compaction.NewState(t, fullLevel), v)
+		full, err := compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
+		if err != nil {
+			return nil, err
+		}
+		l.full = full
 	}
-	return l.full
+	return l.full, nil
 }
 
 // carryState returns a state of to in which each node keeps the level s

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -38,4 +39,14 @@ func svgOf(b jupyter.Bundle) (string, bool) {
 	data, _, _ := strings.Cut(rest, `"`)
 	svg, err := base64.StdEncoding.DecodeString(data)
 	return string(svg), err == nil
+}
+
+// viewOf returns l's compacted view, failing the test on an error.
+func viewOf(t testing.TB, l *Loaded) *compaction.View {
+	t.Helper()
+	v, err := CompactedView(t.Context(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

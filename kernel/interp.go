@@ -133,6 +133,9 @@ func (in *Interp) call(c *Call) (err error) {
 	if err := c.resolve(); err != nil {
 		return err
 	}
+	if err := c.filterTree(); err != nil {
+		return err
+	}
 	return c.Cmd.Run(c)
 }
 

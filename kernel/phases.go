@@ -50,7 +50,11 @@ func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
 	if p := c.Tree().Profile; run.opts.Interval == 0 && p.Timed && p.Intervals == nil {
 		run.opts.Interval, chosen = phase.DefaultInterval(p)
 	}
-	v, err := phase.Build(c.Ctx, c.Tree(), viewDims(c.View()), run.opts)
+	view, err := c.View()
+	if err != nil {
+		return nil, err
+	}
+	v, err := phase.Build(c.Ctx, c.Tree(), viewDims(view), run.opts)
 	if err != nil {
 		return nil, phaseError(l.Name, err)
 	}

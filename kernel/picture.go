@@ -20,7 +20,11 @@ func drawView(c *Call, o plotting.Options) error {
 	if n < 2 {
 		return c.Usagef("maxnodes=%d: draw at least 2 nodes", n)
 	}
-	l, v := c.Profile(), c.View()
+	l := c.Profile()
+	v, err := c.View()
+	if err != nil {
+		return err
+	}
 	o.MaxNodes, o.Profile, o.Commands = n, l.Name, stepCommands(l.Name)
 	if c.Cmd.FullNames && l.State == nil {
 		o.Commands = nil // a view at full names, not the profile's state, whose handles expand reads

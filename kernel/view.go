@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"strings"
@@ -12,13 +13,19 @@ import (
 // value type, computing it only when the state or value changed since the
 // last call. A profile nobody has set levels on starts fully compacted
 // (level 1 everywhere), as ProfVis does.
-func CompactedView(l *Loaded) *compaction.View {
+// When ctx is done first, it returns ctx's error and l keeps the view it
+// had.
+func CompactedView(ctx context.Context, l *Loaded) (*compaction.View, error) {
 	s := profileState(l)
 	if v := l.View; v != nil && v.State() == s && v.Value == l.Value && v.Tree == l.Tree {
-		return v
+		return v, nil
 	}
-	l.View = compaction.Compact(l.Tree, s, l.Value)
-	return l.View
+	v, err := compaction.CompactContext(ctx, l.Tree, s, l.Value)
+	if err != nil {
+		return nil, err
+	}
+	l.View = v
+	return v, nil
 }
 
 var (
@@ -29,6 +36,19 @@ var (
 	// with its top part, and view shows the rest.
 	stepMaxOpt = Option{Name: "max", Doc: "most compacted nodes printed (view shows more); 0 for all", Default: "40", Kind: KindNumber}
 )
+
+// showNew shows the view of l after the command changed l's state, tree
+// or mapping; note gives the header's note for the view. When an
+// interrupt stops the compaction, l gets back what it was before the
+// command (was), so that the session is as it was.
+func showNew(c *Call, l *Loaded, was Loaded, note func(v *compaction.View) string) error {
+	v, err := CompactedView(c.Ctx, l)
+	if err != nil {
+		*l = was
+		return err
+	}
+	return showView(c, v, note(v))
+}
 
 // showView displays v: a header line (the note, then the counts), the text
 // tree, the same in HTML, and the export JSON. It reads the call's max=.
@@ -58,7 +78,10 @@ func showView(c *Call, v *compaction.View, note string) error {
 // completeTarget proposes targets starting with prefix: all, the roots'
 // names, and handles, at most 100.
 func completeTarget(c *Call, prefix string) []string {
-	v := CompactedView(c.Profile())
+	v, err := CompactedView(c.Ctx, c.Profile())
+	if err != nil {
+		return nil
+	}
 	out := []string{"all"}
 	for _, r := range v.Roots {
 		out = append(out, v.Nodes[r].Name)

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +22,9 @@ import (
 // over it would replace it. A symbolic link is followed, so the file it
 // points to is replaced and the link stays. An existing file keeps its
 // permission bits; a new one gets 0666 less the umask, as os.Create gives.
-func writeFile(path string, write func(w io.Writer) error) error {
+// An interrupt (ctx done) fails the write at the next 4 KiB written, or
+// at the end.
+func writeFile(ctx context.Context, path string, write func(w io.Writer) error) error {
 	target, mode, err := writeTarget(path)
 	if err != nil {
 		return err
@@ -30,7 +33,7 @@ func writeFile(path string, write func(w io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fill(f, mode, write); err != nil {
+	if err := fill(ctx, f, mode, write); err != nil {
 		os.Remove(f.Name()) // the temporary file, never the target
 		return bare(err)
 	}
@@ -102,11 +105,14 @@ func createBeside(target string, mode fs.FileMode) (*os.File, error) {
 
 // fill writes f through write, buffered, and closes it. An existing
 // file's permission bits are set exactly (the umask may have cut them).
-func fill(f *os.File, mode fs.FileMode, write func(w io.Writer) error) error {
-	bw := bufio.NewWriter(f)
+func fill(ctx context.Context, f *os.File, mode fs.FileMode, write func(w io.Writer) error) error {
+	bw := bufio.NewWriter(stopWriter{ctx, f})
 	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
+	}
+	if err == nil {
+		err = ctx.Err()
 	}
 	if err == nil && mode != 0 {
 		err = f.Chmod(mode)
@@ -129,4 +135,17 @@ func bare(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// stopWriter is w that fails with ctx's error once ctx is done.
+type stopWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.w.Write(p)
 }

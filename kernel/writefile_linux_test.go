@@ -41,7 +41,7 @@ func TestWriteFileCharDevice(t *testing.T) {
 	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
 		t.Skipf("mknod: %v", err)
 	}
-	err := writeFile(dev, writeString("x"))
+	err := writeFile(t.Context(), dev, writeString("x"))
 	if err == nil || !strings.Contains(err.Error(), "is a character device, not a regular file") {
 		t.Errorf("writeFile(device) = %v, want an error saying it is a character device", err)
 	}
@@ -78,7 +78,7 @@ func TestWriteFileReadOnlyDir(t *testing.T) {
 		t.Cleanup(func() { os.Chmod(dir, 0o755) })
 	}
 	for _, name := range []string{"new.txt", "old.txt"} {
-		err := writeFile(filepath.Join(dir, name), writeString("new"))
+		err := writeFile(t.Context(), filepath.Join(dir, name), writeString("new"))
 		if err == nil || !strings.Contains(err.Error(), "cannot write in "+dir) {
 			t.Errorf("writeFile(%s) in a read-only directory = %v, want cannot write in %s", name, err, dir)
 		}
@@ -99,7 +99,7 @@ func TestWriteFileDiskFull(t *testing.T) {
 	if err := os.WriteFile(path, []byte("a;b 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := writeFile(path, writeString(strings.Repeat("a;b;c 1\n", 1<<14)))
+	err := writeFile(t.Context(), path, writeString(strings.Repeat("a;b;c 1\n", 1<<14)))
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("writeFile on a full disk = %v, want ENOSPC", err)
 	}

@@ -42,7 +42,7 @@ func mustRead(t *testing.T, path string) string {
 func TestWriteFileNew(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.txt")
-	if err := writeFile(path, writeString("hello\n")); err != nil {
+	if err := writeFile(t.Context(), path, writeString("hello\n")); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, path); got != "hello\n" {
@@ -73,7 +73,7 @@ func TestWriteFileFailedOverwrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	err := writeFile(path, func(w io.Writer) error {
+	err := writeFile(t.Context(), path, func(w io.Writer) error {
 		io.WriteString(w, strings.Repeat("x", 1<<16)) // past the buffer: bytes reach the disk
 		return boom
 	})
@@ -97,7 +97,7 @@ func TestWriteFileOverwriteKeepsMode(t *testing.T) {
 	if err := os.Chmod(path, 0o604); err != nil { // not what the umask gives
 		t.Fatal(err)
 	}
-	if err := writeFile(path, writeString("new")); err != nil {
+	if err := writeFile(t.Context(), path, writeString("new")); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(path)
@@ -115,7 +115,7 @@ func TestWriteFileFollowsLink(t *testing.T) {
 	if err := os.Symlink("target.txt", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFile(link, writeString("new")); err != nil {
+	if err := writeFile(t.Context(), link, writeString("new")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Lstat(link)
@@ -139,7 +139,7 @@ func TestWriteFileRefusesSpecial(t *testing.T) {
 	for _, tc := range []struct{ path, kind string }{{sub, "a directory"}, {fifo, "a named pipe (FIFO)"}} {
 		before, _ := os.Lstat(tc.path)
 		called := false
-		err := writeFile(tc.path, func(io.Writer) error { called = true; return nil })
+		err := writeFile(t.Context(), tc.path, func(io.Writer) error { called = true; return nil })
 		if err == nil || !strings.Contains(err.Error(), tc.path+" is "+tc.kind+", not a regular file") {
 			t.Errorf("writeFile(%s) = %v, want an error saying it is %s", tc.path, err, tc.kind)
 		}
