@@ -15,6 +15,7 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	foldedfmt "github.com/proflens/proflens/analysis/folded"
+	"github.com/proflens/proflens/analysis/internal/testprof"
 )
 
 // TestDTraceFrames: frame lines of real DTrace outputs (the file each comes
@@ -86,7 +87,7 @@ func infernoNames(t *testing.T, stacks string) string {
 		frames := strings.Split(line[:i], ";")
 		for j, f := range frames {
 			if strings.Contains(f, "::") {
-				f = dropArgs(f)
+				f = testprof.DropArgs(f)
 			}
 			frames[j] = strings.NewReplacer("::<", "::_<", "::{{", "::_{{").Replace(f)
 		}
@@ -112,25 +113,6 @@ func sortedFolded(t *testing.T, stacks string) string {
 		fmt.Fprintf(&b, "%s %d\n", k, sums[k])
 	}
 	return b.String()
-}
-
-// dropArgs removes a trailing balanced "(…)" from a name.
-func dropArgs(f string) string {
-	if !strings.HasSuffix(f, ")") {
-		return f
-	}
-	depth := 0
-	for i := len(f) - 1; i >= 0; i-- {
-		switch f[i] {
-		case ')':
-			depth++
-		case '(':
-			if depth--; depth == 0 {
-				return f[:i]
-			}
-		}
-	}
-	return f
 }
 
 var rustHash = regexp.MustCompile(`::h[0-9a-f]{16}$`)

@@ -63,7 +63,7 @@ func infernoNames(t *testing.T, stacks string) []byte {
 		i := strings.LastIndexByte(line, ' ')
 		frames := strings.Split(line[:i], ";")
 		for j, f := range frames {
-			frames[j] = underscored.Replace(dropArgs(f))
+			frames[j] = underscored.Replace(testprof.DropArgs(f))
 		}
 		out.WriteString(strings.Join(frames, ";") + line[i:])
 	}
@@ -78,21 +78,3 @@ func infernoNames(t *testing.T, stacks string) []byte {
 // starting with an escape ("_$LT$impl…", "_$u7b$$u7b$closure…").
 var underscored = strings.NewReplacer("::<", "::_<", "::{{", "::_{{")
 
-// dropArgs removes a trailing balanced "(…)" from a C++ name.
-func dropArgs(f string) string {
-	if !strings.HasSuffix(f, ")") {
-		return f
-	}
-	depth := 0
-	for i := len(f) - 1; i >= 0; i-- {
-		switch f[i] {
-		case ')':
-			depth++
-		case '(':
-			if depth--; depth == 0 {
-				return f[:i]
-			}
-		}
-	}
-	return f
-}

@@ -198,3 +198,23 @@ func NameTree(t *analysis.Tree, v int) map[string][2]int64 {
 	}
 	return out
 }
+
+// DropArgs removes a trailing balanced "(…)" from a function name, as the
+// expected outputs of inferno's collapsers write C++ and Rust names.
+func DropArgs(f string) string {
+	if !strings.HasSuffix(f, ")") {
+		return f
+	}
+	depth := 0
+	for i := len(f) - 1; i >= 0; i-- {
+		switch f[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				return f[:i]
+			}
+		}
+	}
+	return f
+}
