@@ -77,4 +77,3 @@ func infernoNames(t *testing.T, stacks string) []byte {
 // underscored puts back the "_" that rustc writes before a path segment
 // starting with an escape ("_$LT$impl…", "_$u7b$$u7b$closure…").
 var underscored = strings.NewReplacer("::<", "::_<", "::{{", "::_{{")
-
