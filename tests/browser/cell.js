@@ -24,6 +24,31 @@ async function waitIdle(nb, timeout) {
   }
 }
 
+// idleCount returns how many idle statuses the page has seen from the
+// kernel, counting from the first call.
+async function idleCount(nb) {
+  return nb.evaluate(() => {
+    if (window.proflensIdles === undefined) {
+      window.proflensIdles = 0;
+      Jupyter.notebook.events.on('kernel_idle.Kernel', () => { window.proflensIdles++; });
+    }
+    return window.proflensIdles;
+  });
+}
+
+// waitIdleAfter waits for an idle status beyond the first n: the one that
+// ends the request sent since. The reply that numbers the prompt comes on
+// the shell channel, the outputs and the idle status on iopub, and on a
+// busy machine the reply can arrive first; only the idle status says the
+// outputs are all there.
+async function waitIdleAfter(nb, n, timeout) {
+  try {
+    await nb.waitForFunction((k) => window.proflensIdles > k, n, { timeout, polling: 50 });
+  } catch (e) {
+    throw new Error(`no idle status from the kernel within ${timeout} ms`);
+  }
+}
+
 // type clicks into cell i's editor, selects what is there and types text.
 async function type(nb, i, text) {
   const editor = at(nb, i).locator('.CodeMirror');
@@ -38,6 +63,7 @@ async function type(nb, i, text) {
 // fails the step unless opts.error is set, which instead requires one.
 async function run(nb, i, text, opts = {}) {
   await type(nb, i, text);
+  const idles = await idleCount(nb);
   await nb.keyboard.press('Shift+Enter');
   const prompt = at(nb, i).locator('.input_prompt');
   const deadline = Date.now() + 20000;
@@ -46,7 +72,7 @@ async function run(nb, i, text, opts = {}) {
     if (Date.now() > deadline) throw new Error(`cell ${i} (${JSON.stringify(text)}) did not finish: prompt ${p}`);
     await nb.waitForTimeout(50);
   }
-  await waitIdle(nb, 10000);
+  await waitIdleAfter(nb, idles, 10000);
   const errs = await at(nb, i).locator('.output_error').count();
   if (opts.error && errs === 0) throw new Error(`cell ${i} (${JSON.stringify(text)}) shows no error output`);
   if (!opts.error && errs > 0) {
