@@ -182,6 +182,14 @@ func within(v *compaction.View, n, root int32) bool {
 
 // TestTooltips checks every node's tooltip on the toy: the handle it names
 // resolves to the node, and the commands, totals and percent are there.
+// samples says n samples in words, "1 sample" for one.
+func samples(n int64) string {
+	if n == 1 {
+		return "1 sample"
+	}
+	return fmt.Sprintf("%d samples", n)
+}
+
 func TestTooltips(t *testing.T) {
 	for fig, v := range toyViews(t) {
 		o := withTips(Options{Layout: LayoutFlame}, "toy")
@@ -197,8 +205,8 @@ func TestTooltips(t *testing.T) {
 			}
 			for _, want := range []string{
 				n.Name + "\n",
-				fmt.Sprintf("total %d samples (%s)", n.Total, analysis.Percent(n.Total, 6)),
-				fmt.Sprintf("self %d samples", n.Self),
+				fmt.Sprintf("total %s (%s)", samples(n.Total), analysis.Percent(n.Total, 6)),
+				"self " + samples(n.Self),
 				fmt.Sprintf("%d member", len(n.Members)),
 				"expand toy " + h + "\n",
 				"compact toy " + h,

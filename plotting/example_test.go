@@ -42,10 +42,14 @@ func ExampleAmount() {
 	fmt.Println(plotting.Amount(1_500_000_000, analysis.ValueType{Type: "cpu", Unit: "nanoseconds"}))
 	fmt.Println(plotting.Amount(3<<20, analysis.ValueType{Type: "alloc_space", Unit: "bytes"}))
 	fmt.Println(plotting.Amount(6, analysis.ValueType{Type: "samples", Unit: "count"}))
+	fmt.Println(plotting.Amount(1, analysis.ValueType{Type: "samples", Unit: "count"}))
+	fmt.Println(plotting.Amount(1, analysis.ValueType{Type: "contentions", Unit: "count"}))
 	// Output:
 	// 1.50s
 	// 3MB
 	// 6 samples
+	// 1 sample
+	// 1 contention
 }
 
 // The layouts are pure functions of a selection: here the widths of the
