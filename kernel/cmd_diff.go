@@ -29,7 +29,7 @@ var diffCommand = &Command{
 	Options: []Option{
 		{Name: "normalize", Doc: "scale BASE to NEW's total", Default: "false", Values: []string{"true", "false"}},
 		{Name: "phase", Doc: "a phase id; give two (phase=A phase=B) to compare phase A (BASE) with phase B (NEW) of one profile", Kind: KindNumber, Repeat: true},
-		{Name: "by", Doc: "rows by the largest change of self, of total, or in tree order", Default: "self", Values: []string{"self", "total", "tree"}},
+		{Name: "by", Doc: "rows by the largest change of self, of total (both leave out the nodes that did not change), or in tree order (every node)", Default: "self", Values: []string{"self", "total", "tree"}},
 		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: KindNumber},
 		maxNodesOpt,
 	},
@@ -249,15 +249,23 @@ func diffTable(c *Call, v *compaction.View, what string) error {
 		return c.Usagef("n=%s: write a number of rows, 0 for all", c.Opt("n"))
 	}
 	rows, base, new := diffRows(v, c.Opt("by"))
+	all := len(rows)
+	unchanged := ""
+	if c.Opt("by") != "tree" { // the nodes that did not change say nothing in a ranking
+		rows = slices.DeleteFunc(rows, func(r diffRow) bool { return r.change == 0 && r.selfChange == 0 })
+		if k := all - len(rows); k > 0 {
+			unchanged = fmt.Sprintf("; %d unchanged not listed (by=tree lists every node)", k)
+		}
+	}
 	shown := len(rows)
 	if n > 0 {
 		shown = min(n, shown)
 	}
 	vt := v.Tree.Profile.ValueTypes[analysis.DiffChange]
 	t := &Table{Columns: []string{"change", "change%", "base", "new", "self change", "self change%", "name", "handle"},
-		Note: fmt.Sprintf("%s: %s; BASE %s → NEW %s (%s); %d of %d compacted nodes, by %s",
+		Note: fmt.Sprintf("%s: %s; BASE %s → NEW %s (%s); %d of %d compacted nodes, by %s%s",
 			what, v.Counts(), analysis.FormatValue(base, vt.Unit), analysis.FormatValue(new, vt.Unit),
-			relativeText(base, new), shown, len(rows), diffOrder[c.Opt("by")])}
+			relativeText(base, new), shown, all, diffOrder[c.Opt("by")], unchanged)}
 	for _, r := range rows[:shown] {
 		name := v.Nodes[r.node].Name
 		if c.Opt("by") == "tree" {
@@ -273,7 +281,8 @@ func diffTable(c *Call, v *compaction.View, what string) error {
 var diffOrder = map[string]string{"self": "the largest change of self", "total": "the largest change of total", "tree": "tree order"}
 
 // diffRows computes every node's change and orders the rows: by |change of
-// self| (or of total), then name and handle; or in pre-order. It also
+// self| then of total (or of total, then of self), then name and handle; or
+// in pre-order. It also
 // returns the totals of BASE and NEW.
 func diffRows(v *compaction.View, by string) (rows []diffRow, base, new int64) {
 	bt, bs := v.Totals(analysis.DiffBase)
@@ -285,13 +294,15 @@ func diffRows(v *compaction.View, by string) (rows []diffRow, base, new int64) {
 		rows = append(rows, diffRow{node: i, base: bt[i], new: nt[i], baseSelf: bs[i], newSelf: ns[i],
 			change: nt[i] - bt[i], selfChange: ns[i] - bs[i]})
 	}
-	key := func(r diffRow) int64 { return max(r.selfChange, -r.selfChange) }
+	self := func(r diffRow) int64 { return max(r.selfChange, -r.selfChange) }
+	total := func(r diffRow) int64 { return max(r.change, -r.change) }
+	key, then := self, total
 	if by == "total" {
-		key = func(r diffRow) int64 { return max(r.change, -r.change) }
+		key, then = total, self
 	}
 	if by != "tree" {
 		slices.SortStableFunc(rows, func(a, b diffRow) int {
-			return cmp.Or(cmp.Compare(key(b), key(a)), strings.Compare(v.Nodes[a.node].Name, v.Nodes[b.node].Name),
+			return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(then(b), then(a)), strings.Compare(v.Nodes[a.node].Name, v.Nodes[b.node].Name),
 				strings.Compare(v.Handle(a.node), v.Handle(b.node)))
 		})
 	}

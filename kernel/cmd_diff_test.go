@@ -67,6 +67,40 @@ func TestDiffTable(t *testing.T) {
 	}
 }
 
+// TestDiffUnchangedRows: a ranking leaves out the nodes that did not
+// change, says how many, and puts equal self changes by their change of
+// total; by=tree lists every node.
+func TestDiffUnchangedRows(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "base.folded", "main;a 3\nmain;b 1\nmain;k;x 5\nmain;k;y 2\n")
+	writeTestFile(t, dir, "new.folded", "main;a 3\nmain;b 1\nmain;k;x 9\nmain;k;y 2\n")
+	s := NewSession(dir)
+	rec, err := RunForTest(t, s, "load base.folded as b\nload new.folded as n\nlevel b 9\nlevel n 9\ndiff b n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, text := lastTable(t, rec)
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprint(r["name"], " ", r["change"], " ", r["self change"]))
+	}
+	// x changed its self; main and k only their totals, main's the same as
+	// k's (a tie broken by name); a, b and y did not change.
+	if want := []string{"x 4 4", "k 4 0", "main 4 0"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("diff b n rows (name change self-change) = %q, want %q", got, want)
+	}
+	if want := "3 of 6 compacted nodes, by the largest change of self; 3 unchanged not listed (by=tree lists every node)"; !strings.Contains(text, want) {
+		t.Errorf("diff b n text lacks %q:\n%s", want, text)
+	}
+	rec, err = RunForTest(t, s, "diff b n by=tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, text := lastTable(t, rec); len(rows) != 6 || strings.Contains(text, "unchanged") {
+		t.Errorf("diff b n by=tree: %d rows, want all 6, and no note of unchanged ones:\n%s", len(rows), text)
+	}
+}
+
 // TestDiffAsProfile: diff ... as D keeps the difference as a profile whose
 // top is the difference of the sides' tops, function for function, and
 // whose top JSON names the baseline for go tool pprof -diff_base.
@@ -196,14 +230,15 @@ func TestDiffFilterAndValue(t *testing.T) {
 		return string(data)
 	}
 	load := "load " + path + " as a\nload " + path + " as b\n"
+	// A profile against itself changes nothing: by=tree lists the nodes.
 	const f = "focus=main ignore=hash hide=^work$"
-	own, standing, whole := rows(load+"diff a b normalize=true "+f), rows(load+"filter a "+f+"\nfilter b "+f+"\ndiff a b normalize=true"),
-		rows(load+"diff a b normalize=true")
+	own, standing, whole := rows(load+"diff a b normalize=true by=tree "+f), rows(load+"filter a "+f+"\nfilter b "+f+"\ndiff a b normalize=true by=tree"),
+		rows(load+"diff a b normalize=true by=tree")
 	if own != standing || own == whole {
 		t.Errorf("diff %s: same as standing filters %v, same as no filter %v; want true, false", f, own == standing, own == whole)
 	}
 	loadWall := "load " + path + " as a value=wall\nload " + path + " as b value=wall\n"
-	if rows(load+"diff a b value=wall normalize=true") != rows(loadWall+"diff a b normalize=true") {
+	if rows(load+"diff a b value=wall normalize=true by=tree") != rows(loadWall+"diff a b normalize=true by=tree") {
 		t.Error("diff a b value=wall differs from the profiles loaded with value=wall")
 	}
 }
