@@ -16,7 +16,8 @@ var loadCommand = &Command{
 	Name:    "load",
 	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
 	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
-		"folded stacks; Java hprof; perf script; V8 .cpuprofile and Chrome traces; speedscope). " +
+		"folded stacks; perf script; DTrace and macOS `sample` outputs; V8 .cpuprofile, Chrome traces, " +
+		"speedscope and the Firefox Profiler's files; Go execution traces; Java hprof and JFR; valgrind's callgrind). " +
 		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
 		"Without `as NAME` the name comes from the file name, made unique. " +
 		"The loaded profile becomes the current one; the answer is its summary (see `info`). " +
