@@ -90,7 +90,7 @@ func runPhases(c *Call) error {
 		}
 		st.Note += "; saved to " + c.Opt("save")
 	}
-	prog.done(fmt.Sprintf("phases of %s: %d phases over %d intervals", l.Name, len(st.Result.Phases), st.Vectors.Len()), nil)
+	prog.done(fmt.Sprintf("phases of %s: %s over %s", l.Name, countOf(len(st.Result.Phases), "phase"), countOf(st.Vectors.Len(), "interval")), nil)
 	l.Phases, l.Picture = st, svg
 	c.Out.Display(phaseTable(l, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))

@@ -3,8 +3,6 @@ package kernel
 import (
 	"cmp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -94,15 +92,4 @@ func threadsNote(name string, shares []analysis.ThreadShare, by string) string {
 		return name + ": the profile's samples carry no thread"
 	}
 	return name + ": " + countOf(len(shares), by) + "; select with " + by + "=RE or " + by + "=ID"
-}
-
-// countOf says "1 thread", "3 threads".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "s") {
-		return strconv.Itoa(n) + " " + noun + "es"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -220,3 +220,14 @@ func percentCell(part, whole int64) Cell {
 	}
 	return Cell{Text: analysis.Percent(part, whole), Value: f}
 }
+
+// countOf says "1 thread", "3 threads".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return strconv.Itoa(n) + " " + noun + "es"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -117,3 +117,14 @@ func safeToRun(code string) bool {
 	}
 	return true
 }
+
+func TestCountOf(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{{1, "phase", "1 phase"}, {0, "phase", "0 phases"}, {4, "interval", "4 intervals"}, {2, "process", "2 processes"}, {1, "process", "1 process"}} {
+		if got := countOf(tc.n, tc.noun); got != tc.want {
+			t.Errorf("countOf(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}

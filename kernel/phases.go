@@ -204,8 +204,8 @@ func phaseNote(subject string, st *PhaseState, seeded int, using string) string 
 			n++
 		}
 	}
-	s := fmt.Sprintf("%s: %d %s, count=%s over %d names of the current view; window=%d eps=%g delta=%g; %d phases",
-		subject, v.Len(), unit, st.Count, len(v.Names), r.Params.Window, r.Params.Eps, r.Params.Delta, n)
+	s := fmt.Sprintf("%s: %d %s, count=%s over %d names of the current view; window=%d eps=%g delta=%g; %s",
+		subject, v.Len(), unit, st.Count, len(v.Names), r.Params.Window, r.Params.Eps, r.Params.Delta, countOf(n, "phase"))
 	if seeded > 0 {
 		s += fmt.Sprintf("; %d saved phases from %s", seeded, using)
 	}
