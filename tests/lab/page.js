@@ -2,7 +2,7 @@
 // esbuild: JupyterLab's own services (kernel over the server's websocket),
 // rendermime with its standard renderers and output areas, exposed to the
 // driver as window.lab with describe.js, which reports what the page shows.
-import { ServerConnection, KernelManager, SessionManager } from '@jupyterlab/services';
+import { ServerConnection, KernelManager, SessionManager, KernelMessage } from '@jupyterlab/services';
 import { RenderMimeRegistry, standardRendererFactories } from '@jupyterlab/rendermime';
 import { OutputArea, OutputAreaModel } from '@jupyterlab/outputarea';
 import { Text } from '@jupyterlab/coreutils';
@@ -75,9 +75,29 @@ function showSaved(i, source, outputs) {
 // complete asks for completions as JupyterLab 4's completer does: the cursor
 // converted to code points before the request, the reply's range back to
 // JavaScript indices; it returns the text after inserting the first match.
+// A request that is not done (reply and idle status) within 20 s is an
+// error saying which of the two arrived, and what iopub carried for it.
 async function complete(code, jsCursor) {
   const cursor_pos = Text.jsIndexToCharIndex(jsCursor, code);
-  const reply = (await session.kernel.requestComplete({ code, cursor_pos })).content;
+  const kernel = session.kernel;
+  const msg = KernelMessage.createMessage({ msgType: 'complete_request', channel: 'shell', session: kernel.clientId, content: { code, cursor_pos } });
+  const seen = [];
+  const watch = (_, m) => {
+    if (m.parent_header.msg_id === msg.header.msg_id) seen.push(m.header.msg_type + (m.content.execution_state ? ' ' + m.content.execution_state : ''));
+  };
+  kernel.iopubMessage.connect(watch);
+  const future = kernel.sendShellMessage(msg, true, true);
+  let replied = false;
+  future.onReply = () => { replied = true; };
+  let timer;
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, 20000, null); });
+  const done = await Promise.race([future.done, late]);
+  clearTimeout(timer);
+  kernel.iopubMessage.disconnect(watch);
+  if (done === null) {
+    throw new Error(`complete_request not done within 20 s: ${replied ? 'its reply came' : 'no reply'}; iopub for it: [${seen.join(', ')}]`);
+  }
+  const reply = done.content;
   const start = Text.charIndexToJsIndex(reply.cursor_start, code);
   const end = Text.charIndexToJsIndex(reply.cursor_end, code);
   const match = reply.matches[0];
