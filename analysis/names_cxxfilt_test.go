@@ -12,6 +12,7 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // mangled finds the mangled symbols of perf script stack lines.
@@ -25,10 +26,7 @@ var crateHash = regexp.MustCompile(`\[[0-9a-f]{8,}\]`)
 // demangler: they agree, but for the crate disambiguators ("std[a32b…]")
 // that c++filt prints for Rust v0 symbols and we leave out.
 func TestCleanNameCxxfilt(t *testing.T) {
-	cxxfilt, err := exec.LookPath("c++filt")
-	if err != nil {
-		t.Skip("c++filt (binutils) is not installed")
-	}
+	cxxfilt := testtool.Need(t, "c++filt")
 	var syms []string
 	seen := map[string]bool{}
 	for _, rel := range []string{"speedscope/sample/profiles/linux-perf/rust-mangled.linux-perf.txt", "flamegraph/test/perf-java-faults-01.txt"} {

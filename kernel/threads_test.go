@@ -16,7 +16,7 @@ func pprofTags(t *testing.T, path, key string) map[string]int64 {
 	t.Helper()
 	out, err := exec.Command("go", "tool", "pprof", "-tags", path).Output()
 	if err != nil {
-		t.Skipf("go tool pprof -tags: %v", err)
+		t.Fatalf("go tool pprof -tags %s: %v", path, err)
 	}
 	counts := map[string]int64{}
 	block := false

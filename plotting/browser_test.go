@@ -14,16 +14,14 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // screenshot renders html in headless Chromium and returns the PNG. It
 // skips the test when Chromium is not installed.
 func screenshot(t *testing.T, dir, name, html string, height int) image.Image {
 	t.Helper()
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not installed")
-	}
+	bin := testtool.Need(t, "chromium")
 	page := filepath.Join(dir, name+".html")
 	out := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
@@ -97,9 +95,7 @@ func count(img image.Image, y0, y1 int, v uint32) int {
 // seen, and the fold marks show. Set PROFLENS_SHOTS=DIR
 // to keep the PNGs.
 func TestBrowser(t *testing.T) {
-	if _, err := exec.LookPath("chromium"); err != nil {
-		t.Skip("chromium not installed")
-	}
+	testtool.Need(t, "chromium")
 	dir := t.TempDir()
 	if d := os.Getenv("PROFLENS_SHOTS"); d != "" {
 		dir = d

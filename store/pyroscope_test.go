@@ -15,6 +15,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/proflens/proflens/internal/golden"
+	"github.com/proflens/proflens/internal/testtool"
 	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/store"
 	"github.com/proflens/proflens/store/storetest"
@@ -70,7 +71,7 @@ func pyroscopeBinary(t *testing.T) string {
 		bin = "../.build/pyroscope/pyroscope"
 	}
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("SKIP: no Pyroscope server at %s: `make pyroscope` builds it (about 4 minutes), `make test-stores` runs this test", bin)
+		testtool.Missing(t, fmt.Sprintf("no Pyroscope server at %s: `make pyroscope` builds it (about 4 minutes)", bin))
 	}
 	return bin
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // TestAnnotate records testdata/prog.c under valgrind's callgrind (with
@@ -72,12 +73,7 @@ func TestAnnotate(t *testing.T) {
 // DIR/cg.out; it returns DIR.
 func record(t *testing.T) string {
 	for _, tool := range []string{"gcc", "valgrind", "callgrind_annotate"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is missing (CI=true)", tool)
-			}
-			t.Skipf("%s is missing", tool)
-		}
+		testtool.Need(t, tool)
 	}
 	dir := t.TempDir()
 	src, err := os.ReadFile("testdata/prog.c")

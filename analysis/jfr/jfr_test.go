@@ -14,6 +14,7 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // kafka is an async-profiler recording of a Kafka broker with CPU, lock
@@ -182,11 +183,7 @@ func load(t *testing.T, name string) *analysis.Profile {
 }
 
 func lookTool(t *testing.T, name string) string {
-	path, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed", name)
-	}
-	return path
+	return testtool.Need(t, name)
 }
 
 // TestErrors: damaged recordings give errors naming the byte and what was

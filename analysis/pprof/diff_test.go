@@ -2,12 +2,12 @@ package pprof
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // corpusPairs are pairs of parca's heap series in the shared corpus (the
@@ -29,9 +29,7 @@ func corpusPairs(t *testing.T) [][2]string {
 // `go tool pprof -top -diff_base=BASE NEW`, function for function, flat and
 // cum, in order and total, for every value type.
 func TestDiffAgainstPprof(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command for the oracle")
-	}
+	testtool.Need(t, "go")
 	if rows := checkDiff(t, [2]string{"testdata/heap-8.pb.gz", "testdata/heap-9.pb.gz"}); rows == 0 {
 		t.Error("the testdata pair differs in nothing: the oracle checks no row")
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // oracleFilters are the filters checked against go tool pprof.
@@ -136,9 +137,7 @@ func TestFilterAgainstPprof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command for the oracle")
-	}
+	testtool.Need(t, "go")
 	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
 		path := filepath.Join("testdata", "pprof-oracle", name)
 		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})

@@ -2,11 +2,11 @@ package pprof
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // tagCases are tagfocus and tagignore values checked against go tool
@@ -42,9 +42,7 @@ func TestTagFilterAgainstPprof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command for the oracle")
-	}
+	testtool.Need(t, "go")
 	for _, c := range tagCases {
 		t.Run(c.file+" focus="+c.focus+" ignore="+c.ignore, func(t *testing.T) {
 			path := filepath.Join("testdata", "labels", c.file)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // pprofUnitFlag maps a value unit to go tool pprof's -unit, so that it
@@ -147,9 +148,7 @@ func TestTopAgainstPprof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof many times")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command for the oracle")
-	}
+	testtool.Need(t, "go")
 	corpus := testprof.Corpus(t)
 	for _, path := range corpusFiles(t) {
 		ok, err := symbolized(path)
@@ -235,9 +234,7 @@ func TestTopFiltersAgainstPprof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof")
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command for the oracle")
-	}
+	testtool.Need(t, "go")
 	filters := []struct{ focus, ignore, hide string }{
 		{focus: "Fibonacci"},
 		{ignore: "runtime"},
