@@ -19,8 +19,9 @@ type executeRequest struct {
 
 // execute runs a cell: execute_input, the handler's outputs in order, then
 // execute_reply (busy and idle come from dispatch). After an error with
-// stop_on_error, the execute requests already queued are aborted, each in its
-// own busy … idle after this cell's idle.
+// stop_on_error, the execute requests that were queued when the cell failed
+// are aborted, each in its own busy … idle after this cell's idle; a request
+// sent after the error reply went out is served.
 func (r *request) execute() {
 	var c executeRequest
 	if err := r.decode(&c); err != nil {
@@ -50,9 +51,10 @@ func (r *request) execute() {
 	}
 	content := errorContent(jerr)
 	content["execution_count"] = k.count
+	queued := len(k.shellQ)
 	r.reply(content)
 	if c.StopOnError == nil || *c.StopOnError {
-		r.after = k.abortQueued // once this cell's idle is out, so statuses do not nest
+		r.after = func() { k.abortQueued(queued) } // once this cell's idle is out, so statuses do not nest
 	}
 }
 
@@ -87,10 +89,10 @@ func (k *Kernel) run(code string, out *cellOutput) (jerr *Error) {
 	return &Error{Name: "Error", Value: err.Error()}
 }
 
-// abortQueued answers every execute_request already waiting in the shell
-// queue with status "aborted"; other requests are served as usual.
-func (k *Kernel) abortQueued() {
-	for n := len(k.shellQ); n > 0; n-- {
+// abortQueued answers the execute_requests among the first n messages of
+// the shell queue with status "aborted"; other requests are served as usual.
+func (k *Kernel) abortQueued(n int) {
+	for ; n > 0; n-- {
 		m := <-k.shellQ
 		if m.Header.MsgType != "execute_request" {
 			k.dispatch(k.shell, m, false)

@@ -134,6 +134,23 @@ func TestStopOnErrorAborts(t *testing.T) {
 	}
 }
 
+// TestRequestAfterErrorReplyServed: stop_on_error aborts what was queued
+// when the cell failed, not a request a front end sends once it has the
+// error reply (a user running the next cell at once).
+func TestRequestAfterErrorReplyServed(t *testing.T) {
+	_, c := startKernel(t, &fakeHandler{})
+	for i := range 50 {
+		c.execute("fail", true)
+		if got := content(c.next(c.shellC, "error reply"))["status"]; got != "error" {
+			t.Fatalf("round %d: failing cell: status %v", i, got)
+		}
+		c.execute("echo next", true)
+		if got := content(c.next(c.shellC, "next reply"))["status"]; got != "ok" {
+			t.Fatalf("round %d: the cell sent after the error reply: status %v, want ok", i, got)
+		}
+	}
+}
+
 // TestAbortedExecutesHaveStatus: an execute aborted after an error is still
 // wrapped in busy … idle on iopub; front ends wait for that idle.
 func TestAbortedExecutesHaveStatus(t *testing.T) {
