@@ -66,16 +66,20 @@ func TestSplitCorpus(t *testing.T) {
 }
 
 // rearranges reports whether a display is the name with text moved and
-// brackets dropped: a C++ return type moved after " -> ", a Rust inherent
-// impl's brackets dropped (names_cpp.go).
+// brackets dropped: a C++ return type moved after " -> ", a special name's
+// kind after the name in brackets, a Rust inherent impl's brackets dropped
+// (names_cpp.go).
 func rearranges(display, name string) bool {
 	var n [256]int
 	for i := 0; i < len(name); i++ {
 		n[name[i]]++
 	}
-	d := strings.Replace(display, " -> ", " ", 1)
-	for i := 0; i < len(d); i++ {
-		if n[d[i]]--; n[d[i]] < 0 {
+	for i := 0; i < len(display); i++ {
+		c := display[i]
+		if strings.IndexByte(" ->[]", c) >= 0 {
+			continue
+		}
+		if n[c]--; n[c] < 0 {
 			return false
 		}
 	}

@@ -18,6 +18,10 @@ import "strings"
 // opens no bracket. The first element is the outermost namespace or crate
 // ("std", "v8", "tokio"), the last the function with its parameters.
 //
+// A special name of the ABI ("non-virtual thunk to mozilla::Foo::Run()",
+// "vtable for Foo") is named after the entity it serves: the display puts
+// its kind after it in brackets, "mozilla::Foo::Run() [non-virtual thunk]".
+//
 // A return type, which the demangler prints first for function template
 // instantiations ("bool std::operator==<char>(…)"), is not a scope: the
 // display moves it after the parameters in C++'s trailing return type
@@ -39,6 +43,13 @@ import "strings"
 func splitCpp(name string) []string {
 	if inner := rustInherent(name); inner != "" {
 		name = inner
+	}
+	for _, p := range specialNames {
+		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" {
+			out := splitCpp(rest)
+			out[len(out)-1] += " [" + p[:strings.LastIndexByte(p[:len(p)-1], ' ')] + "]"
+			return out
+		}
 	}
 	if i := returnStart(name); i > 0 {
 		out := splitScopes(name[i:])
@@ -71,9 +82,14 @@ func rustInherent(name string) string {
 	return ""
 }
 
-// specialNames end the prefixes of the Itanium ABI's special names
-// ("non-virtual thunk to X", "vtable for X"), which are no return types.
-var specialNames = []string{" to", " for"}
+// specialNames are the prefixes of the Itanium ABI's special names
+// (§5.1.4, as the demangler prints them), which are no return types.
+var specialNames = []string{
+	"non-virtual thunk to ", "virtual thunk to ", "covariant return thunk to ",
+	"construction vtable for ", "vtable for ", "VTT for ", "typeinfo name for ", "typeinfo for ",
+	"guard variable for ", "reference temporary for ", "transaction clone for ",
+	"TLS init function for ", "TLS wrapper function for ",
+}
 
 // returnStart returns where the qualified name starts after a return type
 // ("bool std::f<char>(int)" → 5); 0 when the name has no return type. The
@@ -100,11 +116,6 @@ func returnStart(name string) int {
 	}
 	if space <= 0 {
 		return 0
-	}
-	for _, s := range specialNames {
-		if strings.HasSuffix(name[:space], s) {
-			return 0
-		}
 	}
 	return space + 1
 }

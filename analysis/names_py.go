@@ -26,9 +26,12 @@ import (
 //     to the project, the directory that holds all of the profile's
 //     application files, moved up past every directory that the profile
 //     shows to be a regular package (one whose __init__.py ran), since a
-//     package's parent is the sys.path entry ("/home/u/proj/src/voronoi.py"
-//     is "src.voronoi" when the project is /home/u/proj); alone, a file is
-//     a module of its own directory.
+//     package's parent is the sys.path entry; a "src" directory is the
+//     entry of the packages below it (the src layout of the Python Packaging
+//     User Guide, "src layout vs flat layout"): in the project /home/u/proj,
+//     "/home/u/proj/sim/src/sim/sensor.py" is "sim.sensor" and
+//     "/home/u/proj/main.py" is "main"; alone, a file is a module of its own
+//     directory.
 //
 // A package's __init__.py is the package itself ("jax/__init__.py" is
 // "jax"). The display is the qualified name of PEP 3155, module then
@@ -186,6 +189,9 @@ func pyModule(file, root string, out []string) []string {
 		rel = strings.TrimPrefix(f, "./")
 	case root != "" && strings.HasPrefix(f, root):
 		rel = f[len(root):]
+		if i := strings.LastIndex("/"+rel, "/src/"); i >= 0 {
+			rel = rel[i+len("src/"):]
+		}
 	default:
 		rel = f[strings.LastIndexByte(f, '/')+1:]
 	}

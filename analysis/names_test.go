@@ -90,7 +90,8 @@ var splitCases = []struct {
 	{LangCpp, "bool std::operator==<char>(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char const*)", []string{"std", "::operator==<char>(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&, char const*) -> bool"}},
 	{LangCpp, "int __gnu_cxx::__exchange_and_add(int volatile*, int)", []string{"__gnu_cxx", "::__exchange_and_add(int volatile*, int) -> int"}},
 	{LangCpp, "std::vector<int, std::allocator<int> >::operator=(std::vector<int, std::allocator<int> > const&)", []string{"std", "::vector<int, std::allocator<int> >", "::operator=(std::vector<int, std::allocator<int> > const&)"}},
-	{LangCpp, "non-virtual thunk to v8::internal::Foo::Bar()", []string{"non-virtual thunk to v8", "::internal", "::Foo", "::Bar()"}},
+	{LangCpp, "non-virtual thunk to v8::internal::Foo::Bar()", []string{"v8", "::internal", "::Foo", "::Bar() [non-virtual thunk]"}},
+	{LangCpp, "vtable for std::basic_ios<char>", []string{"std", "::basic_ios<char> [vtable]"}},
 	{LangCpp, "Foo::operator bool() const", []string{"Foo", "::operator bool() const"}},
 	{LangAuto, "__libc_start_main@@GLIBC_2.2.5", []string{"__libc_start_main@@GLIBC_2.2.5"}},
 	{LangAuto, "memcpy.isra.0", []string{"memcpy.isra.0"}},
@@ -203,11 +204,11 @@ func FuzzSplit(f *testing.F) {
 }
 
 // dropSeparators drops the separators a display may add: between a
-// module and its function, a C++ trailing return type.
+// module and its function, a C++ trailing return type or special name.
 func dropSeparators(s string) string {
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte("./:- >", s[i]) < 0 {
+		if strings.IndexByte("./:- >[]", s[i]) < 0 {
 			b = append(b, s[i])
 		}
 	}
