@@ -87,12 +87,16 @@ func isJSLoc(name string) bool {
 	}
 	loc := name[sp+1:]
 	c2 := strings.LastIndexByte(loc, ':')
-	if c2 < 0 || !isDigits(loc[c2+1:]) {
+	if c2 < 0 || !isNumber(loc[c2+1:]) {
 		return false
 	}
 	c1 := strings.LastIndexByte(loc[:c2], ':')
-	return c1 >= 0 && isDigits(loc[c1+1:c2])
+	return c1 >= 0 && isNumber(loc[c1+1:c2])
 }
+
+// isNumber reports whether s is a decimal integer, maybe negative (V8
+// writes negative columns for some module wrappers).
+func isNumber(s string) bool { return isDigits(strings.TrimPrefix(s, "-")) }
 
 // agentScript returns the script of a "script:fn:line" name, "" when name
 // has not that form: the script is a Node built-in ("node:net") or a path

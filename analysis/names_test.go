@@ -130,6 +130,7 @@ var splitCases = []struct {
 	{LangJS, "Module._load node:internal/modules/cjs/loader:949:23", []string{"node:internal", "/modules", "/cjs", "/loader", " Module", "._load", ":949:23"}},
 	{LangJS, "exec node:child_process:231:13", []string{"node:child_process", " exec", ":231:13"}},
 	{LangJS, "f wasm://wasm/0003626a:1:2", []string{"wasm://wasm", "/0003626a", " f", ":1:2"}},
+	{LangJS, "(anonymous) file:///Users/kylescott/src/ponder/packages/core/dist/index.js:1:-171", []string{"index.js", " (anonymous)", ":1:-171"}},
 	{LangJS, "render https://cdn.example.com/js/app.js:3:9", []string{"https://cdn.example.com", "/js", "/app.js", " render", ":3:9"}},
 	{LangJS, "f /app/node_modules/@babel/core/lib/index.js:1:2", []string{"@babel/core", "/lib", "/index.js", " f", ":1:2"}},
 	{LangJS, "compileForInternalLoader node:internal/bootstrap/realm:384:27", []string{"node:internal", "/bootstrap", "/realm", " compileForInternalLoader", ":384:27"}},
