@@ -159,6 +159,7 @@ func guessShape(name string) Lang {
 // class "$", a reverse domain root. They decide only where the profile's
 // language does not.
 func guessDotted(name string) Lang {
+	name = name[:symbolTail(name)] // "ru.isra.0" is a C clone, no JVM name
 	limit := len(name)
 	if i := strings.IndexAny(name, "[( "); i >= 0 {
 		limit = i
