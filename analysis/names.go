@@ -287,7 +287,7 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 func newNames(p *Profile, stop *interrupt) *Names {
 	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang, frames: p.Frames}
 	s := splitter{lang: p.Lang}
-	s.py, s.js = projects(p.Frames, p.Lang)
+	s.py, s.js = projects(p.Frames)
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
 		if stop.done() {

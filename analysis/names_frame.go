@@ -75,26 +75,21 @@ func (s *splitter) lang1(name string, lang Lang) []string {
 // projects finds the projects of a profile's Python and JavaScript
 // application files: the directory that holds them all, and for Python
 // moved up past the regular packages among them (names_py.go).
-func projects(frames []Frame, lang Lang) (py, js string) {
+func projects(frames []Frame) (py, js string) {
 	var pyFiles, jsFiles pathPrefix
 	inits := make(map[string]bool)
 	for i := range frames {
 		name := frames[i].Name
-		switch frameLang(name, lang) {
-		case LangPython:
-			if l, ok := pythonLoc(name); ok && isPyApp(l.file) {
-				f := strings.ReplaceAll(l.file, `\`, "/")
-				pyFiles.add(f)
-				if strings.HasSuffix(f, "/__init__.py") {
-					inits[f[:len(f)-len("__init__.py")]] = true
-				}
+		if l, ok := pythonLoc(name); ok && isPyApp(l.file) {
+			f := strings.ReplaceAll(l.file, `\`, "/")
+			pyFiles.add(f)
+			if strings.HasSuffix(f, "/__init__.py") {
+				inits[f[:len(f)-len("__init__.py")]] = true
 			}
-		case LangJS:
-			if url := agentScript(name); url != "" && isJSApp(url) {
-				jsFiles.add(url)
-			} else if url, _, _, ok := jsLoc(name); ok && isJSApp(url) {
-				jsFiles.add(url)
-			}
+		} else if url := agentScript(name); url != "" && isJSApp(url) {
+			jsFiles.add(url)
+		} else if url, _, _, ok := jsLoc(name); ok && isJSApp(url) {
+			jsFiles.add(url)
 		}
 	}
 	py = pyFiles.dir()
