@@ -17,12 +17,12 @@ import (
 //	Path  class org.eclipse.core.runtime.Path
 //	HTTP  package net/http.*
 //	STL   namespace std::*
-//	JSON  module json/*
+//	JSON  module json.*
 //
 // The word after the entity is for the reader: class, package, module,
 // namespace, file and function all match the same way. A pattern is
 // matched against a frame's displayed full name (Display: a Python or
-// JavaScript frame shows its file first, "json/decoder.py decode:337"); `*`
+// JavaScript frame shows its module first, "json.decoder.decode:337"); `*`
 // matches any run of characters and everything else stands for itself. A
 // pattern matches a name whole, or a leading part of it that ends where a
 // name element ends: `org.eclipse.core.runtime.Path` takes the methods

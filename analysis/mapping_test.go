@@ -46,7 +46,7 @@ JDK       class   java.*
 # Go, C++, Python and JavaScript
 HTTP      package net/http.*
 STL       namespace std::*
-JSON      module  json/*
+JSON      module  json.*
 App       file    https://x.org/app.js*
 Unused    class   nothing.matches.*
 `
@@ -61,7 +61,7 @@ Unused    class   nothing.matches.*
 		"javax.swing.JFrame.show":                Other,
 		"net/http.(*Server).Serve":               "HTTP",
 		"std::vector<int>::push_back":            "STL",
-		"decode (json/decoder.py:337)":           "JSON", // matched on the displayed name, file first
+		"decode (json/decoder.py:337)":           "JSON", // matched on the displayed name, the module first
 		"render https://x.org/app.js:3:9":        "App",
 		"main.main":                              Other,
 	}

@@ -18,6 +18,13 @@ type Frame struct {
 	Name string // full, qualified name as the profile spells it
 	File string
 	Line int64
+	// Lib is the binary, shared library or kernel image that holds the
+	// frame's code, as the profile names it (perf's DSO, a pprof mapping's
+	// file, a Gecko library): "/usr/lib/x86_64-linux-gnu/libc.so.6",
+	// "[kernel.kallsyms]"; "" when the profile does not say. It is the top
+	// name element of native frames whose names have no namespace
+	// (names_native.go).
+	Lib string
 }
 
 // Sample is one observation. Its stack is an index into Profile.Stacks, so

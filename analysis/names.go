@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -40,34 +41,33 @@ func (l Lang) String() string {
 // elements, concatenated, give the displayed full name; the first g of them,
 // concatenated, give the displayed compacted name at level g. So every element
 // after the first carries its leading separator (".Muscle", "/profile").
-// Level 1 is always a meaningful top unit (a module, package, namespace,
-// origin or directory). Split never returns an empty slice.
+// Level 1 is always a meaningful top unit: the package, module, crate,
+// library or namespace that a reader of the language means. Split never
+// returns an empty slice, nor an empty element for a non-empty name.
 //
-// The displayed name equals the name as given, except for Python and
-// JavaScript frames named after a file: the profiled form puts the function
-// first ("decode (json/decoder.py:337)", "render https://x.org/app.js:3:9"),
-// and a function is no top unit, so the display puts the file first
-// ("json/decoder.py decode:337", "https://x.org/app.js render:3:9"). No text
-// is added; only the brackets around a Python location are dropped.
+// The displayed name equals the name as given, except where the profiled
+// form does not start with its top unit: Python and JavaScript frames named
+// after a file ("decode (json/decoder.py:337)" shows as
+// "json.decoder.decode:337", "render https://x.org/app.js:3:9" as
+// "https://x.org/app.js render:3:9"), C++ names with a return type
+// ("bool std::f<char>(int)" shows as "std::f<char>(int) -> bool") and
+// Rust inherent methods ("<term::Terminal<T>>::new" shows as
+// "term::Terminal<T>::new").
 //
 // A name led by its module ("rg`std::fs::read" of DTrace,
 // "System.Private.CoreLib!System.String.Concat" of .NET,
 // "libc-2.31.so.epoll_wait" of async-profiler) has the module as its first
 // element, and the rest split by its own language (names_module.go).
 //
+// Split sees the name alone. A profile's frames are split with what the
+// profile says beside the names, their files, libraries and project
+// (names_frame.go); NewNames does that.
+//
 // The rules per language are in names_go.go, names_jvm.go, names_cpp.go,
-// names_py.go and names_js.go.
+// names_py.go, names_javascript.go, names_dotnet.go and names_native.go.
 func Split(name string, lang Lang) []string {
-	if name == "" {
-		return []string{""}
-	}
-	if n := modulePrefix(name); n > 0 {
-		rest := name[n+1:]
-		out := append([]string{name[:n]}, splitLang(rest, frameLang(rest, lang))...)
-		out[1] = name[n:n+1] + out[1]
-		return out
-	}
-	return splitLang(name, frameLang(name, lang))
+	s := splitter{lang: lang}
+	return s.name(name)
 }
 
 // frameLang chooses the splitter of one frame name: the language the name's
@@ -91,9 +91,9 @@ func splitLang(name string, lang Lang) []string {
 	case LangCpp:
 		return splitCpp(name)
 	case LangPython:
-		return splitPython(name)
+		return splitPython(name, "")
 	case LangJS:
-		return splitJS(name)
+		return splitJS(name, "")
 	}
 	return splitDotted(name)
 }
@@ -159,6 +159,7 @@ func guessShape(name string) Lang {
 // class "$", a reverse domain root. They decide only where the profile's
 // language does not.
 func guessDotted(name string) Lang {
+	name = name[:symbolTail(name)] // "ru.isra.0" is a C clone, no JVM name
 	limit := len(name)
 	if i := strings.IndexAny(name, "[( "); i >= 0 {
 		limit = i
@@ -213,14 +214,18 @@ func isDescriptor(name string) bool {
 }
 
 // splitDotted splits at every "." outside brackets: the shared rule of
-// dotted names whose language is unknown.
+// dotted names whose language is unknown. A C symbol's version or clone
+// suffix stays with the last element (names_native.go).
 func splitDotted(name string) []string {
-	return cutAt(name, 0, len(name), func(s string, i int) int {
+	end := symbolTail(name)
+	out := cutAt(name, 0, end, func(s string, i int) int {
 		if s[i] == '.' && i > 0 {
 			return 1
 		}
 		return 0
 	}, nil)
+	out[len(out)-1] += name[end:]
+	return out
 }
 
 // cutAt appends to out the elements of name[from:to], cutting before every
@@ -269,6 +274,10 @@ type Names struct {
 	// lies in ("file:///Users/x/proj/"), which the views leave out of names
 	// (Short); "" when the paths share none worth leaving out.
 	Common string
+
+	frames []Frame          // the profile's frames, for Show
+	once   sync.Once        // makes byName
+	byName map[string]int32 // frame name → the first frame of that name
 }
 
 // NewNames splits every frame name of p once.
@@ -276,20 +285,22 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 
 // newNames is NewNames that stops early, incomplete, when stop is done.
 func newNames(p *Profile, stop *interrupt) *Names {
-	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang}
+	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang, frames: p.Frames}
+	s := splitter{lang: p.Lang}
+	s.py, s.js = projects(p.Frames)
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
 		if stop.done() {
 			break
 		}
-		parts := Split(fr.Name, p.Lang)
+		parts := s.frame(fr)
 		e := make([]int32, len(parts))
-		for i, s := range parts {
-			id, ok := ids[s]
+		for i, str := range parts {
+			id, ok := ids[str]
 			if !ok {
 				id = int32(len(n.Strings))
-				n.Strings = append(n.Strings, s)
-				ids[s] = id
+				n.Strings = append(n.Strings, str)
+				ids[str] = id
 			}
 			e[i] = id
 		}

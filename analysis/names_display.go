@@ -19,11 +19,21 @@ func (n *Names) Short(name string) string {
 	return name[len(n.Common):]
 }
 
-// Show returns how the views show a frame named name: its display
-// (Display), shortened (Short).
+// Show returns how the views show a frame named name: its elements
+// concatenated, shortened (Short). A name that is no frame of the profile
+// is shown by its display (Display).
 func (n *Names) Show(name string) string {
 	if n == nil {
 		return name
+	}
+	n.once.Do(func() {
+		n.byName = make(map[string]int32, len(n.frames))
+		for f := len(n.frames) - 1; f >= 0; f-- {
+			n.byName[n.frames[f].Name] = int32(f)
+		}
+	})
+	if f, ok := n.byName[name]; ok && int(f) < len(n.Elems) && n.Elems[f] != nil {
+		return n.Short(n.Prefix(f, len(n.Elems[f])))
 	}
 	return n.Short(Display(name, n.Lang))
 }

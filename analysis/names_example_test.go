@@ -27,7 +27,7 @@ func ExampleSplit() {
 	// github.com/google/pprof · /profile · .(*Profile) · .Write
 	// org.apache.axis · .utils · .ClassUtils · .forName
 	// std · ::vector<std::pair<int, int>> · ::push_back(int const&)
-	// json · /decoder.py ·  decode · :337
+	// json · .decoder · .decode · :337
 	// https://cdn.example.com · /js · /app.js ·  render · :3:9
 	// lib2 · .Muscle · .contract
 }
@@ -36,7 +36,7 @@ func ExampleDisplay() {
 	fmt.Println(analysis.Display("decode (json/decoder.py:337)", analysis.LangPython))
 	fmt.Println(analysis.Display("net/http.(*Server).Serve", analysis.LangGo))
 	// Output:
-	// json/decoder.py decode:337
+	// json.decoder.decode:337
 	// net/http.(*Server).Serve
 }
 

@@ -14,7 +14,8 @@ import "strings"
 //     "libjvm.so.G1BarrierSet::invalidate".
 //
 // The module is the first element; the function follows with the separator
-// in front of its first element, split by its own language:
+// in front of its first element, split by its own language (a .NET method
+// by names_dotnet.go):
 //
 //	rg`std::fs::read_dir → rg · `std · ::fs · ::read_dir
 
