@@ -39,8 +39,12 @@ func (t *Target) Kind() string {
 	return "net/http/pprof"
 }
 
-// maxBody is the largest answer read from a target.
-const maxBody = 256 << 20
+// maxBody is the largest profile read from a target; maxIndex the largest
+// answer to a probe (the agent's status, net/http/pprof's index page).
+const (
+	maxBody  = 256 << 20
+	maxIndex = 1 << 20
+)
 
 // probeTimeout is how long the probe waits for each answer.
 const probeTimeout = 10 * time.Second
@@ -59,7 +63,7 @@ func Probe(ctx context.Context, raw string) (*Target, error) {
 		t.Agent, t.CPUs = st, max(st.NumCPU, 1)
 		return t, nil
 	}
-	r := t.get(ctx, "/debug/pprof/", probeTimeout)
+	r := t.get(ctx, "/debug/pprof/", probeTimeout, maxIndex)
 	if r.err != nil {
 		return nil, fmt.Errorf("%s: %w", base, r.err)
 	}
@@ -94,7 +98,7 @@ func baseURL(raw string) (string, error) {
 }
 
 func (t *Target) agentStatus(ctx context.Context) (*agent.Status, error) {
-	r := t.get(ctx, agent.StatusPath, probeTimeout)
+	r := t.get(ctx, agent.StatusPath, probeTimeout, maxIndex)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -114,9 +118,10 @@ type answer struct {
 	err     error // a *Fault, or the context's error
 }
 
-// get asks for path and reads the whole answer within timeout. Every
-// failure is a *Fault saying what happened, except the end of ctx.
-func (t *Target) get(ctx context.Context, path string, timeout time.Duration) answer {
+// get asks for path and reads the whole answer, at most limit bytes, within
+// timeout. Every failure is a *Fault saying what happened, except the end
+// of ctx.
+func (t *Target) get(ctx context.Context, path string, timeout time.Duration, limit int64) answer {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -129,12 +134,12 @@ func (t *Target) get(ctx context.Context, path string, timeout time.Duration) an
 		return answer{err: requestFault(ctx, path, timeout, err)}
 	}
 	defer resp.Body.Close()
-	body, err := bounded.ReadAll(resp.Body, maxBody, resp.ContentLength)
+	body, err := bounded.ReadAll(resp.Body, limit, resp.ContentLength)
 	a := answer{body: body, what: describe(resp, body), cost: -1, latency: time.Since(t0)}
 	var tl *bounded.TooLarge
 	switch {
 	case errors.As(err, &tl):
-		a.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("%s answered more than %d MiB", path, maxBody>>20)}
+		a.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("%s answered more than %d KiB", path, limit>>10)}
 	case err != nil:
 		a.err = requestFault(ctx, path, timeout, err)
 	case resp.StatusCode != http.StatusOK:
