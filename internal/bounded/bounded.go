@@ -35,13 +35,13 @@ func ReadAll(r io.Reader, limit, size int64) ([]byte, error) {
 	}
 	for {
 		piece := make([]byte, min(n, limit+1-total))
-		k, err := io.ReadFull(r, piece)
+		k, err := fill(r, piece)
 		total += int64(k)
 		if total > limit {
 			return nil, &TooLarge{Max: limit}
 		}
 		pieces = append(pieces, piece[:k])
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if err == io.EOF {
 			break
 		}
 		if err != nil {
@@ -58,4 +58,19 @@ func ReadAll(r io.Reader, limit, size int64) ([]byte, error) {
 		pieces[i] = nil
 	}
 	return out, nil
+}
+
+// fill reads into p until it is full or r fails; io.EOF is the end of r
+// (unlike io.ReadFull, whose io.ErrUnexpectedEOF cannot be told from a
+// reader's own, such as a truncated gzip stream's).
+func fill(r io.Reader, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := r.Read(p[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

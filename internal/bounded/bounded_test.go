@@ -51,11 +51,13 @@ func TestReadAllEndless(t *testing.T) {
 	}
 }
 
-// TestReadAllError: a failing stream gives its error.
+// TestReadAllError: a failing stream gives its error, io.ErrUnexpectedEOF
+// (a truncated gzip stream's) included.
 func TestReadAllError(t *testing.T) {
-	boom := errors.New("boom")
-	if _, err := ReadAll(io.MultiReader(bytes.NewReader([]byte("abc")), errReader{boom}), 100, 0); !errors.Is(err, boom) {
-		t.Errorf("ReadAll = %v, want boom", err)
+	for _, want := range []error{errors.New("boom"), io.ErrUnexpectedEOF} {
+		if _, err := ReadAll(io.MultiReader(bytes.NewReader([]byte("abc")), errReader{want}), 100, 0); !errors.Is(err, want) {
+			t.Errorf("ReadAll = %v, want %v", err, want)
+		}
 	}
 }
 
