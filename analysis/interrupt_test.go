@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -131,5 +132,51 @@ func TestNewTreeContext(t *testing.T) {
 	tr, err := analysis.NewTreeContext(context.Background(), p)
 	if err != nil || tr.Len() != analysis.NewTree(p).Len() {
 		t.Errorf("NewTreeContext = %v, %v; want the tree NewTree builds", tr, err)
+	}
+}
+
+// TestLoadDevice: a device is refused at once, whatever its size would be.
+func TestLoadDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	_, err := analysis.Load(context.Background(), "/dev/zero", analysis.LoadOptions{Limit: 1 << 30})
+	if want := "load /dev/zero: a device, not a profile: load reads regular files and named pipes"; err == nil || err.Error() != want {
+		t.Errorf("Load(/dev/zero) = %v, want %s", err, want)
+	}
+}
+
+// TestLoadEndlessPipe: a pipe that never ends is refused once it has given
+// limit= bytes, having taken no more than that from the writer.
+func TestLoadEndlessPipe(t *testing.T) {
+	path := mkfifo(t)
+	const limit = 8 << 20
+	written := make(chan int64, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			written <- -1
+			return
+		}
+		defer f.Close()
+		chunk := bytes.Repeat([]byte("main;f 1\n"), 1<<12)
+		var n int64
+		for {
+			k, err := f.Write(chunk)
+			n += int64(k)
+			if err != nil {
+				written <- n
+				return
+			}
+		}
+	}()
+	_, err := analysis.Load(context.Background(), path, analysis.LoadOptions{Limit: limit})
+	if want := fmt.Sprintf("larger than the limit of %d bytes", limit); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Load(an endless pipe) = %v, want %s", err, want)
+	}
+	// The writer fails once the reader has closed; what it wrote beyond the
+	// limit sits in the pipe's buffer (64 KiB on Linux, up to 1 MiB).
+	if n := <-written; n > limit+(1<<20)+int64(len("main;f 1\n")<<12) {
+		t.Errorf("the writer got %d bytes into a load limited to %d", n, limit)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/proflens/proflens/internal/bounded"
 )
 
 // DefaultLimit caps the decompressed size of gzip input (2 GiB).
@@ -129,16 +131,16 @@ func gunzip(ctx context.Context, name string, data []byte, limit int64) ([]byte,
 		return nil, OffsetError(name, 0, err, "expected a gzip header")
 	}
 	max := capOf(limit)
-	out, err := readAllSized(nil, io.LimitReader(ctxReader{ctx, zr}, max+1), gzipSize(data, max))
-	if ctx.Err() != nil {
+	out, err := bounded.ReadAll(ctxReader{ctx, zr}, max, gzipSize(data, max))
+	var tl *bounded.TooLarge
+	switch {
+	case ctx.Err() != nil:
 		return nil, fmt.Errorf("%s: %w", name, ctx.Err())
-	}
-	if err != nil {
-		return nil, OffsetError(name, cr.n, err, "expected valid gzip data (%d bytes decompressed so far)", len(out))
-	}
-	if int64(len(out)) > max {
+	case errors.As(err, &tl):
 		return nil, &SyntaxError{File: name, Offset: -1,
 			Msg: fmt.Sprintf("gzip content exceeds the limit of %d decompressed bytes (set limit= to raise it)", max)}
+	case err != nil:
+		return nil, OffsetError(name, cr.n, err, "expected valid gzip data")
 	}
 	return out, nil
 }

@@ -10,12 +10,20 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/proflens/proflens/internal/bounded"
 )
 
 // readFile reads at most max bytes of the file at path, stopping when ctx
-// ends. A named pipe is opened without waiting for a writer, so that a load
-// of a pipe nobody writes to can be interrupted (see openPipe).
+// ends; what it holds stays within max however much the file would give
+// (bounded.ReadAll). Devices are refused: a profile is a regular file or
+// what a named pipe carries. A named pipe is opened without waiting for a
+// writer, so that a load of a pipe nobody writes to can be interrupted (see
+// openPipe).
 func readFile(ctx context.Context, path string, max int64) ([]byte, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode()&(fs.ModeDevice|fs.ModeCharDevice) != 0 {
+		return nil, fmt.Errorf("%s: a device, not a profile: load reads regular files and named pipes", path)
+	}
 	f, first, err := open(ctx, path)
 	if err != nil {
 		if u := errors.Unwrap(err); u != nil && ctx.Err() == nil {
@@ -26,18 +34,19 @@ func readFile(ctx context.Context, path string, max int64) ([]byte, error) {
 	defer f.Close()
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) }) // pipes, devices
 	defer stop()
-	var hint int64 // a pipe or a device: grow as the bytes come
+	var size int64 // a pipe: unknown
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		hint = min(max, fi.Size()) + 1
+		size = fi.Size()
 	}
-	data, err := readAllSized(first, io.LimitReader(ctxReader{ctx, f}, max+1-int64(len(first))), hint)
+	data, err := bounded.ReadAll(io.MultiReader(bytes.NewReader(first), ctxReader{ctx, f}), max, size)
+	var tl *bounded.TooLarge
 	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("%s: %w", path, ctx.Err())
+	case errors.As(err, &tl):
+		return nil, fmt.Errorf("%s: larger than the limit of %d bytes (set limit= to raise it)", path, max)
 	case err != nil:
 		return nil, fmt.Errorf("%s: read: %w", path, err)
-	case int64(len(data)) > max:
-		return nil, fmt.Errorf("%s: larger than the limit of %d bytes (set limit= to raise it)", path, max)
 	}
 	return data, nil
 }
@@ -76,16 +85,6 @@ func openPipe(ctx context.Context, path string) (*os.File, []byte, error) {
 	}
 	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	return r, first, err
-}
-
-// readAllSized is io.ReadAll appending to data and starting with room for
-// hint bytes, so that a correct hint costs one allocation instead of a
-// doubling series.
-func readAllSized(data []byte, r io.Reader, hint int64) ([]byte, error) {
-	b := bytes.NewBuffer(data)
-	b.Grow(int(hint) + bytes.MinRead)
-	_, err := b.ReadFrom(r)
-	return b.Bytes(), err
 }
 
 // ctxReader is a reader that fails with its context's error once the

@@ -55,8 +55,7 @@ var loadCommand = &Command{
 func runLoad(c *Call) error {
 	// Loading holds the file's bytes, the decoder's tables and the new model
 	// at once, most of it garbage a moment later; a lower GC target while
-	// loading keeps the peak near the live size (1M samples: 430 -> 295 MB
-	// peak RSS) for a few percent more CPU.
+	// loading keeps the peak near the live size for a few percent more CPU.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	src := c.Arg(0)
 	limit, err := parseSize(c.Opt("limit"))
@@ -123,7 +122,7 @@ func loadProgress(c *Call, src string) (*progress, int64) {
 // loadSource reads a demo, a series (when src is a glob) or one file.
 func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
 	if demo, ok := strings.CutPrefix(src, "demo:"); ok {
-		return formats.Demo(demo)
+		return formats.LoadDemo(c.Ctx, demo, opts)
 	}
 	path := c.Path(src)
 	if strings.ContainsAny(src, "*?[") {

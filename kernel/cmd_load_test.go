@@ -37,6 +37,26 @@ func TestLoadLimits(t *testing.T) {
 	}
 }
 
+// TestLoadDemoLimits: a demo is loaded within the same options as a file:
+// limit= and the max- options refuse it; a limit below one byte is an
+// error, not the default.
+func TestLoadDemoLimits(t *testing.T) {
+	s := NewSession(t.TempDir())
+	for _, c := range []struct{ cmd, want string }{
+		{"load demo:phasedemo limit=1KiB", "larger than the limit of 1024 bytes"},
+		{"load demo:phasedemo max-samples=10", "set max-samples= to raise"},
+		{"load demo:profvis-toy max-frames=2", "set max-frames= to raise"},
+		{"load demo:profvis-toy limit=0.9", "limit=0.9: less than one byte"},
+	} {
+		if _, err := RunForTest(t, s, c.cmd); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.cmd, err, c.want)
+		}
+	}
+	if len(s.Names()) != 0 {
+		t.Errorf("session after refused loads: %v, want empty", s.Names())
+	}
+}
+
 // TestLoadFIFOInterrupt: an interrupt ends a load of a named pipe that
 // nobody writes to, as it ends any command, and the session is as before.
 func TestLoadFIFOInterrupt(t *testing.T) {

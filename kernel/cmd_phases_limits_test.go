@@ -296,6 +296,9 @@ func TestPhasesAttacks(t *testing.T) {
 		{"load demo.trace\nphases interval=1ns\nsimilarity", "more than the limit of 1000000"},
 		{"load long.cpuprofile\nphases interval=1ms", "9000000001 intervals, more than the limit of 1000000: an interval of 10s or longer fits"},
 		{"load demo.trace\nphases interval=1ms maxintervals=100", "an interval of 100ms or longer fits"},
+		// A raised limit stops at what half the machine's memory holds, and
+		// says so.
+		{"load demo.trace\nphases interval=1ns maxintervals=9223372036854775807", "(the limit is what half of this machine's memory holds)"},
 		{"load demo.trace\nphases using=/dev/zero", "/dev/zero is a character device"},
 		{"load demo.trace\nphases interval=10us eps=1 delta=1 strict=true maxcells=1000", "more than the limit of 1000: fewer names"},
 		{"load demo.trace\nphases delta=NaN", "delta=NaN is not a finite number"},

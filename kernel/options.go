@@ -176,8 +176,8 @@ var sizeUnits = []struct {
 	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
 }
 
-// parseSize parses a positive byte count of at most 2^62, such as 512MiB,
-// 2GB or 1048576.
+// parseSize parses a byte count from 1 to 2^62, such as 512MiB, 2GB or
+// 1048576.
 func parseSize(s string) (int64, error) {
 	low := strings.ToLower(strings.TrimSpace(s))
 	factor := int64(1)
@@ -190,6 +190,9 @@ func parseSize(s string) (int64, error) {
 	f, err := ParseFloat(strings.TrimSpace(low))
 	if err != nil || !(f > 0 && f*float64(factor) <= 1<<62) || strings.HasSuffix(low, "%") {
 		return 0, fmt.Errorf("not a size: write e.g. limit=512MiB or limit=4GB")
+	}
+	if f*float64(factor) < 1 {
+		return 0, fmt.Errorf("less than one byte: write e.g. limit=512MiB or limit=4GB")
 	}
 	return int64(f * float64(factor)), nil
 }

@@ -96,7 +96,10 @@ var limitOptions = map[string]string{"intervals": "maxintervals", "cells": "maxc
 // which option raises the limit.
 func phaseError(what string, err error) error {
 	var le *phase.LimitError
-	if errors.As(err, &le) {
+	switch {
+	case errors.As(err, &le) && le.Memory:
+		return fmt.Errorf("phases %s: %w (the limit is what half of this machine's memory holds)", what, err)
+	case errors.As(err, &le):
 		return fmt.Errorf("phases %s: %w; or raise the limit with %s=", what, err, limitOptions[le.Limit])
 	}
 	return fmt.Errorf("phases %s: %w", what, err)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 )
 
 // writeFile writes a file through write without ever destroying what the
@@ -44,13 +45,18 @@ func writeFile(ctx context.Context, path string, write func(w io.Writer) error) 
 	return nil
 }
 
-// writeTarget returns the file to replace (path, or where the symbolic link
-// path leads) and the permission bits an existing regular file has (0 for
-// a new file). Anything that is not a regular file is an error.
+// writeTarget returns the file to replace (path, or where the symbolic
+// links from path lead, even to a file that does not exist yet) and the
+// permission bits an existing regular file has (0 for a new file).
+// Anything that is not a regular file is an error.
 func writeTarget(path string) (string, fs.FileMode, error) {
-	fi, err := os.Stat(path)
+	target, err := followLinks(path)
+	if err != nil {
+		return "", 0, err
+	}
+	fi, err := os.Stat(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return path, 0, nil
+		return target, 0, nil
 	}
 	if err != nil {
 		return "", 0, err
@@ -58,11 +64,29 @@ func writeTarget(path string) (string, fs.FileMode, error) {
 	if !fi.Mode().IsRegular() {
 		return "", 0, fmt.Errorf("%s is %s, not a regular file: name a file to write", path, fileKind(fi.Mode()))
 	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", 0, err
-	}
 	return target, fi.Mode().Perm(), nil
+}
+
+// followLinks returns where path leads through symbolic links; the last
+// link may point to a file that does not exist yet, which is then the one
+// to create.
+func followLinks(path string) (string, error) {
+	p := path
+	for range 40 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil // not a link, or nothing there yet
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(p), dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // fileKind names the kind of a file that is not a regular file.
@@ -83,7 +107,7 @@ func fileKind(m fs.FileMode) string {
 }
 
 // createBeside creates a new, empty temporary file in target's directory,
-// named after target. With mode 0 the umask applies to 0666.
+// named after target (cut short where target's name is long). With mode 0 the umask applies to 0666.
 func createBeside(target string, mode fs.FileMode) (*os.File, error) {
 	perm := mode
 	if perm == 0 {
@@ -91,7 +115,8 @@ func createBeside(target string, mode fs.FileMode) (*os.File, error) {
 	}
 	dir, base := filepath.Split(target)
 	for try := 0; ; try++ {
-		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 36)+".tmp")
+		suffix := "." + strconv.FormatUint(uint64(rand.Uint32()), 36) + ".tmp"
+		name := filepath.Join(dir, "."+cutName(base, maxName-1-len(suffix))+suffix)
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) && try < 100 {
 			continue
@@ -101,6 +126,21 @@ func createBeside(target string, mode fs.FileMode) (*os.File, error) {
 		}
 		return f, nil
 	}
+}
+
+// maxName is the longest file name most file systems take (NAME_MAX).
+const maxName = 255
+
+// cutName shortens name to at most n bytes, at a character's boundary, so
+// that the temporary name beside a long file name is still a name.
+func cutName(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n]
 }
 
 // fill writes f through write, buffered, and closes it. An existing

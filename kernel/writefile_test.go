@@ -154,3 +154,38 @@ func TestWriteFileRefusesSpecial(t *testing.T) {
 		t.Errorf("directory holds %q, want pipe and sub only", got)
 	}
 }
+
+// TestWriteFileDanglingLink: a symbolic link to a file that does not exist
+// yet stays a link, and the file it names is created.
+func TestWriteFileDanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(filepath.Join("sub", "later.txt"), link); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	if err := writeFile(t.Context(), link, writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("link.txt is no longer a symbolic link: %v %v", fi, err)
+	}
+	if got := mustRead(t, filepath.Join(dir, "sub", "later.txt")); got != "new" {
+		t.Errorf("sub/later.txt = %q, want new", got)
+	}
+}
+
+// TestWriteFileLongName: a name as long as the file system takes can be
+// written, although the temporary file beside it has a longer name.
+func TestWriteFileLongName(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{240, 246, 250, 254, 255} {
+		name := strings.Repeat("é", n/2) + strings.Repeat("x", n%2)
+		if err := writeFile(t.Context(), filepath.Join(dir, name), writeString("ok")); err != nil {
+			t.Errorf("a name of %d bytes: %v", len(name), err)
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 5 {
+		t.Errorf("files left: %d, want the 5 written", len(names))
+	}
+}

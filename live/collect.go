@@ -14,7 +14,7 @@ import (
 // nothing of the runner but the target.
 func (r *runner) collect(ctx context.Context, k Kind, start time.Duration) result {
 	path, on := k.path(r.p.Window), k.on(r.p.Window)
-	res := result{kind: k, start: start, ans: r.t.get(ctx, path, on+r.p.Patience)}
+	res := result{kind: k, start: start, ans: r.t.get(ctx, path, on+r.p.Patience, maxBody)}
 	res.end = r.since()
 	if res.ans.err == nil {
 		name := fmt.Sprintf("%s window at %.1fs", k, start.Seconds())
@@ -25,7 +25,7 @@ func (r *runner) collect(ctx context.Context, k Kind, start time.Duration) resul
 		res.profile = p
 	}
 	var f *Fault
-	if errors.As(res.ans.err, &f) && f.Kind == FaultDown && r.t.get(ctx, "/debug/pprof/", 2*time.Second).err == nil {
+	if errors.As(res.ans.err, &f) && f.Kind == FaultDown && r.t.get(ctx, "/debug/pprof/", 2*time.Second, maxIndex).err == nil {
 		f.Kind = FaultServer // it answers: a broken answer, not a dead target
 	}
 	return res

@@ -106,13 +106,47 @@ func TestTargetDies(t *testing.T) {
 	}
 }
 
+// TestRedirects: attach follows a redirect on the host it was given, never
+// to another host.
+func TestRedirects(t *testing.T) {
+	d := startDemo(t)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "secret /debug/pprof/") }))
+	defer other.Close()
+	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer away.Close()
+	if _, err := Probe(context.Background(), away.URL); err == nil || !strings.Contains(err.Error(), "redirected to another host") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("Probe(a redirect to another host) = %v, want a refusal", err)
+	}
+	var home *httptest.Server
+	home = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/debug/pprof/" {
+			http.Redirect(w, r, home.URL+"/moved/", http.StatusFound)
+			return
+		}
+		resp, err := http.Get(d.URL + "/debug/pprof/")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		io.Copy(w, resp.Body)
+	}))
+	defer home.Close()
+	if _, err := Probe(context.Background(), home.URL); err != nil {
+		t.Errorf("Probe(a redirect on the same host) = %v", err)
+	}
+}
+
 // TestNotPprof: a server that is not a pprof server is refused by Probe;
 // an answer that is not a profile stops its kind, and the others go on.
 func TestNotPprof(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<html>hello</html>") }))
 	defer srv.Close()
-	if _, err := Probe(context.Background(), srv.URL); err == nil || !strings.Contains(err.Error(), "is not a pprof server: /debug/pprof/ answered \"<html>hello</html>\"") {
-		t.Errorf("Probe(a web page) = %v, want an error quoting what answered", err)
+	_, err := Probe(context.Background(), srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "is not a pprof server: /debug/pprof/ answered 200 OK (text/html; charset=utf-8, 18 bytes)") || strings.Contains(err.Error(), "hello") {
+		t.Errorf("Probe(a web page) = %v, want an error saying what answered, without its body", err)
 	}
 	d := startDemo(t)
 	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {

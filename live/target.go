@@ -1,11 +1,11 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/agent"
+	"github.com/proflens/proflens/internal/bounded"
 )
 
 // Target is a program serving its profiles over HTTP: a net/http/pprof
@@ -38,8 +39,12 @@ func (t *Target) Kind() string {
 	return "net/http/pprof"
 }
 
-// maxBody is the largest answer read from a target.
-const maxBody = 256 << 20
+// maxBody is the largest profile read from a target; maxIndex the largest
+// answer to a probe (the agent's status, net/http/pprof's index page).
+const (
+	maxBody  = 256 << 20
+	maxIndex = 1 << 20
+)
 
 // probeTimeout is how long the probe waits for each answer.
 const probeTimeout = 10 * time.Second
@@ -53,19 +58,31 @@ func Probe(ctx context.Context, raw string) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{URL: base, CPUs: runtime.NumCPU(), client: &http.Client{}}
+	t := &Target{URL: base, CPUs: runtime.NumCPU(), client: &http.Client{CheckRedirect: sameHost}}
 	if st, err := t.agentStatus(ctx); err == nil {
 		t.Agent, t.CPUs = st, max(st.NumCPU, 1)
 		return t, nil
 	}
-	r := t.get(ctx, "/debug/pprof/", probeTimeout)
+	r := t.get(ctx, "/debug/pprof/", probeTimeout, maxIndex)
 	if r.err != nil {
 		return nil, fmt.Errorf("%s: %w", base, r.err)
 	}
 	if !strings.Contains(string(r.body), "/debug/pprof/") && !strings.Contains(string(r.body), "goroutine") {
-		return nil, fmt.Errorf("%s is not a pprof server: /debug/pprof/ answered %s", base, describe(r.body))
+		return nil, fmt.Errorf("%s is not a pprof server: /debug/pprof/ answered %s", base, r.what)
 	}
 	return t, nil
+}
+
+// sameHost follows a redirect only to the host the user named: a notebook
+// that attaches to one address does not reach another through it.
+func sameHost(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if from := via[0].URL; req.URL.Scheme != from.Scheme || req.URL.Host != from.Host {
+		return fmt.Errorf("redirected to another host (%s://%s): attach follows redirects on %s only", req.URL.Scheme, req.URL.Host, from.Host)
+	}
+	return nil
 }
 
 // baseURL reduces raw to scheme://host:port.
@@ -81,7 +98,7 @@ func baseURL(raw string) (string, error) {
 }
 
 func (t *Target) agentStatus(ctx context.Context) (*agent.Status, error) {
-	r := t.get(ctx, agent.StatusPath, probeTimeout)
+	r := t.get(ctx, agent.StatusPath, probeTimeout, maxIndex)
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -95,14 +112,16 @@ func (t *Target) agentStatus(ctx context.Context) (*agent.Status, error) {
 // answer is what one request got.
 type answer struct {
 	body    []byte
+	what    string  // the answer in words for errors: its status, type and size
 	cost    float64 // the agent's Proflens-Cost, -1 from a plain server
 	latency time.Duration
 	err     error // a *Fault, or the context's error
 }
 
-// get asks for path and reads the whole answer within timeout. Every
-// failure is a *Fault saying what happened, except the end of ctx.
-func (t *Target) get(ctx context.Context, path string, timeout time.Duration) answer {
+// get asks for path and reads the whole answer, at most limit bytes, within
+// timeout. Every failure is a *Fault saying what happened, except the end
+// of ctx.
+func (t *Target) get(ctx context.Context, path string, timeout time.Duration, limit int64) answer {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -115,13 +134,14 @@ func (t *Target) get(ctx context.Context, path string, timeout time.Duration) an
 		return answer{err: requestFault(ctx, path, timeout, err)}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-	a := answer{body: body, cost: -1, latency: time.Since(t0)}
+	body, err := bounded.ReadAll(resp.Body, limit, resp.ContentLength)
+	a := answer{body: body, what: describe(resp, body), cost: -1, latency: time.Since(t0)}
+	var tl *bounded.TooLarge
 	switch {
+	case errors.As(err, &tl):
+		a.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("%s answered more than %d KiB", path, limit>>10)}
 	case err != nil:
 		a.err = requestFault(ctx, path, timeout, err)
-	case len(body) > maxBody:
-		a.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("%s answered more than %d MiB", path, maxBody>>20)}
 	case resp.StatusCode != http.StatusOK:
 		a.err = statusFault(path, resp, body)
 	default:
@@ -156,7 +176,7 @@ func rootCause(err error) error {
 // agent's refusals, 404 an endpoint the target does not serve, others a
 // server error.
 func statusFault(path string, resp *http.Response, body []byte) *Fault {
-	f := &Fault{Kind: FaultServer, Status: resp.StatusCode, Msg: fmt.Sprintf("%s answered %s: %s", path, resp.Status, describe(body))}
+	f := &Fault{Kind: FaultServer, Status: resp.StatusCode, Msg: fmt.Sprintf("%s answered %s", path, describe(resp, body))}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
 		f.Kind = FaultRefused
@@ -171,16 +191,17 @@ func statusFault(path string, resp *http.Response, body []byte) *Fault {
 	return f
 }
 
-// describe quotes the start of an answer's body, on one line.
-func describe(body []byte) string {
-	s := strings.Join(strings.Fields(string(body[:min(len(body), 200)])), " ")
-	if s == "" {
-		return "an empty body"
+// describe says what an answer is without showing what a server other than
+// a profiler may hold: its status, content type and size, and, for a short
+// plain-text error (net/http/pprof's own, "Could not enable CPU profiling:
+// ..."), its first line.
+func describe(resp *http.Response, body []byte) string {
+	s := fmt.Sprintf("%s (%s, %d bytes)", resp.Status, cmp.Or(resp.Header.Get("Content-Type"), "no content type"), len(body))
+	if resp.StatusCode == http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || len(body) > 200 {
+		return s
 	}
-	if len(body) > 200 {
-		s += " …"
-	}
-	return fmt.Sprintf("%q", s)
+	line, _, _ := strings.Cut(strings.TrimSpace(string(body)), "\n")
+	return fmt.Sprintf("%s: %q", s, line)
 }
 
 func agentCost(h string) float64 {

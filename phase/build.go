@@ -54,7 +54,7 @@ func Build(ctx context.Context, t *analysis.Tree, d *Dims, o Options) (*Vectors,
 	if o.MaxIntervals < 0 {
 		return nil, fmt.Errorf("max intervals %d: want a positive number (0 for the default)", o.MaxIntervals)
 	}
-	o.MaxIntervals = orDefault(o.MaxIntervals, DefaultMaxIntervals)
+	o.MaxIntervals = bound(o.MaxIntervals, DefaultMaxIntervals, intervalBytes)
 	b := &builder{t: t, d: d, o: o, pace: pacer{ctx: ctx}, dense: make([]float64, len(d.Names)),
 		stamp: make([]int32, len(d.Names)), last: map[string]int32{}}
 	b.v = &Vectors{Names: d.Names, Off: []int{0}}
@@ -95,7 +95,7 @@ func (b *builder) series() error {
 	b.v.Series = true
 	n := seriesLen(p)
 	if n > b.o.MaxIntervals {
-		return &LimitError{Limit: "intervals", Need: int64(n), Max: int64(b.o.MaxIntervals),
+		return &LimitError{Limit: "intervals", Need: int64(n), Max: int64(b.o.MaxIntervals), Memory: atMemory(int64(b.o.MaxIntervals), intervalBytes),
 			Msg: fmt.Sprintf("a series of %d profiles is more intervals than the limit of %d", n, b.o.MaxIntervals)}
 	}
 	b.v.grow(n)
@@ -163,7 +163,7 @@ func (b *builder) grid(t0, t1 int64) (step, n int64, err error) {
 	n = span/step + 1
 	if limit := int64(b.o.MaxIntervals); n > limit {
 		fit := roundUp(span/limit + 1) // span/fit + 1 ≤ limit
-		return 0, 0, &LimitError{Limit: "intervals", Need: n, Max: limit,
+		return 0, 0, &LimitError{Limit: "intervals", Need: n, Max: limit, Memory: atMemory(limit, intervalBytes),
 			Msg: fmt.Sprintf("samples over %v in intervals of %v make %d intervals, more than the limit of %d: an interval of %v or longer fits",
 				time.Duration(span), time.Duration(step), n, limit, time.Duration(fit))}
 	}

@@ -124,7 +124,7 @@ func Detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*Result, 
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	p.MaxCells = orDefault(p.MaxCells, DefaultMaxCells)
+	p.MaxCells = bound(p.MaxCells, DefaultMaxCells, cellBytes)
 	if err := checkCells(len(seed), len(v.Names), p.MaxCells); err != nil {
 		return nil, err
 	}
@@ -179,7 +179,7 @@ func (d *detector) seed(seed []*Phase) error {
 // take more than limit cells.
 func checkCells(phases, names, limit int) error {
 	if need := cellsNeeded(phases, names); need > int64(limit) {
-		return &LimitError{Limit: "cells", Need: need, Max: int64(limit),
+		return &LimitError{Limit: "cells", Need: need, Max: int64(limit), Memory: atMemory(int64(limit), cellBytes),
 			Msg: fmt.Sprintf("%d phases over %d names are %d cells, more than the limit of %d: fewer names (a coarser level), "+
 				"fewer intervals or lower eps and delta give fewer cells", phases, names, need, limit)}
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"strings"
+	"sync"
 )
 
 // The defaults of the limits that bound a run's memory: Build, Detect,
@@ -29,17 +32,49 @@ type LimitError struct {
 	Need  int64  // what the run would take
 	Max   int64  // the limit
 	Msg   string
+	// Memory says the limit is what half of the machine's memory holds
+	// (raising the option further changes nothing).
+	Memory bool
 }
 
 func (e *LimitError) Error() string { return e.Msg }
 
-// orDefault returns limit, or def when limit is 0.
-func orDefault(limit, def int) int {
+// Bytes per unit of the limits, for bound: an interval's vectors and
+// results, and a dense cell.
+const (
+	intervalBytes = 40
+	cellBytes     = 16
+)
+
+// bound returns limit, or def when limit is 0, lowered to the number of
+// units of size bytes that half of the machine's memory holds: an option
+// may raise a limit, never past an allocation the machine cannot make.
+func bound(limit, def int, size int64) int {
 	if limit == 0 {
-		return def
+		limit = def
 	}
-	return limit
+	return int(min(int64(limit), memory()/2/size))
 }
+
+// atMemory says whether limit is the one bound lowered to the memory.
+func atMemory(limit int64, size int64) bool { return limit == memory()/2/size }
+
+// memory is the machine's physical memory (MemTotal in /proc/meminfo), or
+// 8 GiB where that cannot be read.
+var memory = sync.OnceValue(func() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				var kb int64
+				if _, err := fmt.Sscanf(rest, "%d kB", &kb); err == nil && kb > 0 {
+					return kb << 10
+				}
+			}
+		}
+	}
+	return 8 << 30
+})
 
 // cellsNeeded returns a × b, saturating instead of overflowing.
 func cellsNeeded(a, b int) int64 {

@@ -148,7 +148,7 @@ func (s *Saved) Seed(names []string, maxCells int) ([]*Phase, error) {
 	if maxCells < 0 {
 		return nil, fmt.Errorf("max cells %d: want a positive number (0 for the default)", maxCells)
 	}
-	if err := checkCells(2*len(s.Phases), len(names), orDefault(maxCells, DefaultMaxCells)); err != nil {
+	if err := checkCells(2*len(s.Phases), len(names), bound(maxCells, DefaultMaxCells, cellBytes)); err != nil {
 		return nil, fmt.Errorf("saved phases: %w", err)
 	}
 	index := make(map[string]int, len(names))

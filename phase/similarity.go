@@ -42,10 +42,10 @@ func NewSimilarity(ctx context.Context, v *Vectors, window, side, maxCells int) 
 		return nil, err
 	}
 	n, d := v.Len(), max(len(v.Names), 1)
-	maxCells = orDefault(maxCells, DefaultMaxCells)
+	maxCells = bound(maxCells, DefaultMaxCells, cellBytes)
 	side = min(n, side, maxCells/d, int(math.Sqrt(float64(maxCells))))
 	if side < 1 && n > 0 {
-		return nil, &LimitError{Limit: "cells", Need: int64(d), Max: int64(maxCells),
+		return nil, &LimitError{Limit: "cells", Need: int64(d), Max: int64(maxCells), Memory: atMemory(int64(maxCells), cellBytes),
 			Msg: fmt.Sprintf("similarity over %d names needs at least %d cells, more than the limit of %d: a coarser level gives fewer names", d, d, maxCells)}
 	}
 	s := &Similarity{N: n, Bins: make([]int, side+1)}

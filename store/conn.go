@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"syscall"
 	"time"
+
+	"github.com/proflens/proflens/internal/bounded"
 )
 
 // DefaultTimeout is how long one request may take when Options set none.
@@ -42,12 +43,13 @@ func (c *conn) post(ctx context.Context, path string, header http.Header, body [
 		return nil, nil, c.reach(ctx, path, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	if err != nil {
-		return nil, nil, c.reach(ctx, path, err)
-	}
-	if int64(len(data)) > max {
+	data, err := bounded.ReadAll(resp.Body, max, resp.ContentLength)
+	var tl *bounded.TooLarge
+	switch {
+	case errors.As(err, &tl):
 		return nil, nil, c.errorf(path, "the answer is longer than the %d bytes still allowed (set limit= to raise it)", max)
+	case err != nil:
+		return nil, nil, c.reach(ctx, path, err)
 	}
 	return resp, data, nil
 }

@@ -56,6 +56,15 @@ func TestStoreFailures(t *testing.T) {
 		w.Header().Set("Content-Type", "application/proto")
 		w.Write(make([]byte, 5000))
 	}
+	endless := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/proto")
+		chunk := make([]byte, 64<<10)
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}
 	grpcTrailer := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/grpc-web+proto")
 		trailer := "grpc-status: 14\r\ngrpc-message: no%20ingesters\r\n"
@@ -74,6 +83,8 @@ func TestStoreFailures(t *testing.T) {
 		{"not parca", store.Parca, html, store.Options{}, `the store answered "text/html", expected application/grpc-web: is `},
 		{"error", store.Pyroscope, internal, store.Options{}, "the store answered 500 Internal Server Error (internal): rpc error: ingester unavailable"},
 		{"too big", store.Pyroscope, big, store.Options{Limit: 4096}, "the answer is longer than the 4096 bytes still allowed (set limit= to raise it)"},
+		{"endless", store.Pyroscope, endless, store.Options{Limit: 4 << 20}, "the answer is longer than the 4194304 bytes still allowed (set limit= to raise it)"},
+		{"endless parca", store.Parca, endless, store.Options{Limit: 4 << 20}, "the answer is longer than"},
 		{"grpc error", store.Parca, grpcTrailer, store.Options{}, "Query: the store answered gRPC status 14 (unavailable): no ingesters"},
 	}
 	for _, tt := range tests {

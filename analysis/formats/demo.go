@@ -33,6 +33,13 @@ func Demos() []string {
 // prefix: "demo:profvis-toy" is the hprof output of the ProfVis paper's
 // Figure 1 (seed 000), three traces weighted 3, 1 and 2.
 func Demo(name string) (*analysis.Profile, error) {
+	return LoadDemo(context.Background(), name, analysis.LoadOptions{})
+}
+
+// LoadDemo loads an embedded demo profile as Demo does, within the limits
+// and options of a load (limit=, max-samples=, value=, ...), as a file of
+// the same bytes would be loaded.
+func LoadDemo(ctx context.Context, name string, opts analysis.LoadOptions) (*analysis.Profile, error) {
 	name = strings.TrimPrefix(name, "demo:")
 	entries, _ := demoFiles.ReadDir("demo")
 	for _, e := range entries {
@@ -41,7 +48,10 @@ func Demo(name string) (*analysis.Profile, error) {
 			if err != nil {
 				return nil, fmt.Errorf("load demo:%s: %w", name, err)
 			}
-			p, err := analysis.Parse(context.Background(), "demo:"+name, data, analysis.LoadOptions{})
+			if limit := opts.Limit; limit > 0 && int64(len(data)) > limit {
+				return nil, fmt.Errorf("load demo:%s: larger than the limit of %d bytes (set limit= to raise it)", name, limit)
+			}
+			p, err := analysis.Parse(ctx, "demo:"+name, data, opts)
 			if err != nil {
 				return nil, fmt.Errorf("load %w", err)
 			}
