@@ -10,6 +10,14 @@ import (
 // perInterval consecutive names (phases overlap) with its own weights,
 // ±20% per interval; 1 in 50 intervals is empty.
 func benchVectors(n, d, perInterval, run int) *Vectors {
+	v, _ := benchRun(n, d, perInterval, run)
+	return v
+}
+
+// benchRun is benchVectors with the program's phase per interval (1 to
+// 30; 0 for an empty interval): the truth a detector is scored against.
+func benchRun(n, d, perInterval, run int) (*Vectors, []int32) {
+	truth := make([]int32, 0, n)
 	r := rand.New(rand.NewPCG(7, 7))
 	v := &Vectors{Names: make([]string, d), Off: make([]int, 1, n+1)}
 	v.Idx = make([]int32, 0, n*perInterval)
@@ -32,7 +40,9 @@ func benchVectors(n, d, perInterval, run int) *Vectors {
 			base[k] = firsts[ph] + int32(k)
 		}
 		for run := run/20 + r.IntN(run*2); run > 0 && i < n; run, i = run-1, i+1 {
+			label := int32(0)
 			if r.IntN(50) != 0 {
+				label = int32(ph + 1)
 				for k, j := range base {
 					v.Idx = append(v.Idx, j)
 					v.Val = append(v.Val, weights[ph][k]*(0.8+0.4*r.Float64()))
@@ -41,9 +51,10 @@ func benchVectors(n, d, perInterval, run int) *Vectors {
 			v.Off = append(v.Off, len(v.Idx))
 			v.Intervals = append(v.Intervals, Interval{int64(i), int64(i + 1)})
 			v.Samples = append(v.Samples, 1)
+			truth = append(truth, label)
 		}
 	}
-	return v
+	return v, truth
 }
 
 // BenchmarkDetect runs the detector over 1M intervals × 200 names (10
@@ -123,5 +134,84 @@ func BenchmarkDetectStrict(b *testing.B) {
 		if _, err := Detect(b.Context(), v, p, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDemo runs each step of the phases command over the first demo
+// recording at its default interval (level 1, count=self): the sizes a
+// notebook sees.
+func BenchmarkDemo(b *testing.B) {
+	p, v := demoAt(b, "phasedemo-1.trace", CountSelf, -1)
+	truth := demoTruth(p, v)
+	r, err := Detect(b.Context(), v, DefaultParams(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Detect", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Similarity", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("ARI", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ARI(truth, r.Of)
+		}
+	})
+	b.Run("Consecutive", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Consecutive(v, 3, 0.9)
+		}
+	})
+}
+
+// BenchmarkSimilarity computes the matrix of BenchmarkDetect's 1M
+// intervals × 200 names at the largest side, MaxCells.
+func BenchmarkSimilarity(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkARI compares the detection of BenchmarkDetect's run (~25k
+// phases) with the run's 30 phases.
+func BenchmarkARI(b *testing.B) {
+	v, truth := benchRun(1_000_000, 200, 10, 100)
+	r, err := Detect(b.Context(), v, DefaultParams(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		ARI(truth, r.Of)
+	}
+}
+
+// BenchmarkConsecutive runs the memoryless baseline over BenchmarkDetect's
+// run: one dense normalization and dot product per interval.
+func BenchmarkConsecutive(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Consecutive(v, 3, 0.9)
 	}
 }
