@@ -3,6 +3,8 @@ package phase
 import (
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // benchVectors makes n intervals over d names in runs of about run
@@ -116,7 +118,7 @@ func BenchmarkWindowFloor(b *testing.B) {
 		w := newWindow(v, 3)
 		for i := range v.Len() {
 			w.advance(i)
-			sink += dot(ref, w.sum)
+			sink += floats.Dot(ref, w.sum)
 		}
 	}
 	_ = sink

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Params are JIVE's three parameters (seed 003 §6).
@@ -374,29 +376,19 @@ func cosine(ph *Phase, w []float64) float64 {
 	if ph.refSq == 0 {
 		return 0
 	}
-	ref := ph.ref[:len(w)]
-	var pw, ww float64
-	for j, x := range w {
-		pw += ref[j] * x
-		ww += x * x
-	}
+	pw := floats.Dot(ph.ref[:len(w)], w)
 	if pw == 0 {
 		return 0
 	}
-	return pw / math.Sqrt(ph.refSq*ww)
+	return pw / math.Sqrt(ph.refSq*floats.Dot(w, w))
 }
 
-func dot(a, b []float64) float64 {
-	var s float64
-	for j, x := range a {
-		s += x * b[j]
-	}
-	return s
-}
-
+// normalized returns a scaled to length 1 (a zero vector stays zero). It
+// divides by the norm rather than multiplying by its inverse, which would
+// change the last bits of the weights a saved set prints.
 func normalized(a []float64) []float64 {
 	out := make([]float64, len(a))
-	if n := math.Sqrt(dot(a, a)); n > 0 {
+	if n := math.Sqrt(floats.Dot(a, a)); n > 0 {
 		for j, x := range a {
 			out[j] = x / n
 		}
