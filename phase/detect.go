@@ -376,11 +376,16 @@ func cosine(ph *Phase, w []float64) float64 {
 	if ph.refSq == 0 {
 		return 0
 	}
-	pw := floats.Dot(ph.ref[:len(w)], w)
+	ref := ph.ref[:len(w)]
+	var pw, ww float64
+	for j, x := range w { // one pass for both sums: see the package doc
+		pw += ref[j] * x
+		ww += x * x
+	}
 	if pw == 0 {
 		return 0
 	}
-	return pw / math.Sqrt(ph.refSq*floats.Dot(w, w))
+	return pw / math.Sqrt(ph.refSq*ww)
 }
 
 // normalized returns a scaled to length 1 (a zero vector stays zero). It
