@@ -55,8 +55,12 @@ var thirdParty = map[string][]string{
 	// Demangling C++ and Rust symbols (CleanName): the library pprof uses.
 	"github.com/ianlancetaylor/demangle": {"analysis"},
 	"gonum.org/v1/plot":                  {"plotting"},
-	"gonum.org/v1/gonum":                 {"analysis", "compaction", "phase", "plotting", "kernel", "cmd"},
-	"github.com/go-zeromq/zmq4":          {"jupyter"},
+	// Dot products of phase vectors (floats).
+	"gonum.org/v1/gonum": {"phase"},
+	// The protobuf wire format, under the fast pprof decoder and the store
+	// clients.
+	"google.golang.org/protobuf/encoding/protowire": {"analysis/pprof", "store"},
+	"github.com/go-zeromq/zmq4":                     {"jupyter"},
 	// The Go execution trace parser (added with the phase work, commit
 	// dee62e0): the standard library has no public trace reader.
 	"golang.org/x/exp/trace": {"analysis/gotrace"},
@@ -196,7 +200,9 @@ func TestProblems(t *testing.T) {
 		{"kernel/jupyter", []string{module + "/analysis", "github.com/go-zeromq/zmq4", "log/slog"}, 1},
 		{"kernel", []string{"github.com/go-zeromq/zmq4", "gonum.org/v1/plot/vg"}, 2},
 		{"kernel", []string{module + "/analysis/formats", module + "/analysis/pprof"}, 0},
-		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 1},
+		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 2},
+		{"phase", []string{"gonum.org/v1/gonum/floats", "gonum.org/v1/gonum/mat"}, 0},
+		{"store", []string{"google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/proto"}, 1},
 		{"phase", []string{module + "/plotting", "example.com/x"}, 2},
 		{"cmd/proflens", []string{module + "/kernel", module + "/kernel/jupyter", "log/slog"}, 0},
 		{"store", []string{module + "/analysis", module + "/analysis/pprof"}, 0},

@@ -2,7 +2,11 @@ package phase
 
 import (
 	"math/rand/v2"
+	"syscall"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // benchVectors makes n intervals over d names in runs of about run
@@ -10,6 +14,14 @@ import (
 // perInterval consecutive names (phases overlap) with its own weights,
 // ±20% per interval; 1 in 50 intervals is empty.
 func benchVectors(n, d, perInterval, run int) *Vectors {
+	v, _ := benchRun(n, d, perInterval, run)
+	return v
+}
+
+// benchRun is benchVectors with the program's phase per interval (1 to
+// 30; 0 for an empty interval): the truth a detector is scored against.
+func benchRun(n, d, perInterval, run int) (*Vectors, []int32) {
+	truth := make([]int32, 0, n)
 	r := rand.New(rand.NewPCG(7, 7))
 	v := &Vectors{Names: make([]string, d), Off: make([]int, 1, n+1)}
 	v.Idx = make([]int32, 0, n*perInterval)
@@ -32,7 +44,9 @@ func benchVectors(n, d, perInterval, run int) *Vectors {
 			base[k] = firsts[ph] + int32(k)
 		}
 		for run := run/20 + r.IntN(run*2); run > 0 && i < n; run, i = run-1, i+1 {
+			label := int32(0)
 			if r.IntN(50) != 0 {
+				label = int32(ph + 1)
 				for k, j := range base {
 					v.Idx = append(v.Idx, j)
 					v.Val = append(v.Val, weights[ph][k]*(0.8+0.4*r.Float64()))
@@ -41,9 +55,10 @@ func benchVectors(n, d, perInterval, run int) *Vectors {
 			v.Off = append(v.Off, len(v.Idx))
 			v.Intervals = append(v.Intervals, Interval{int64(i), int64(i + 1)})
 			v.Samples = append(v.Samples, 1)
+			truth = append(truth, label)
 		}
 	}
-	return v
+	return v, truth
 }
 
 // BenchmarkDetect runs the detector over 1M intervals × 200 names (10
@@ -55,11 +70,11 @@ func BenchmarkDetect(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
+	loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkDetectDense is the same detector over 100k intervals whose
@@ -68,11 +83,11 @@ func BenchmarkDetectDense(b *testing.B) {
 	v := benchVectors(100_000, 200, 199, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
+	loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkDetectFewSwitches is BenchmarkDetect with a switch every ~2000
@@ -82,11 +97,11 @@ func BenchmarkDetectFewSwitches(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 2000)
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
+	loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkWindowFloor is the floor under BenchmarkDetect's data: only the
@@ -101,13 +116,13 @@ func BenchmarkWindowFloor(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var sink float64
-	for b.Loop() {
+	loop(b, func() {
 		w := newWindow(v, 3)
 		for i := range v.Len() {
 			w.advance(i)
-			sink += dot(ref, w.sum)
+			sink += floats.Dot(ref, w.sum)
 		}
-	}
+	})
 	_ = sink
 }
 
@@ -119,9 +134,107 @@ func BenchmarkDetectStrict(b *testing.B) {
 	p.Strict = true
 	b.ReportAllocs()
 	b.ResetTimer()
-	for b.Loop() {
+	loop(b, func() {
 		if _, err := Detect(b.Context(), v, p, nil); err != nil {
 			b.Fatal(err)
 		}
+	})
+}
+
+// BenchmarkDemo runs each step of the phases command over the first demo
+// recording at its default interval (level 1, count=self): the sizes a
+// notebook sees.
+func BenchmarkDemo(b *testing.B) {
+	p, v := demoAt(b, "phasedemo-1.trace", CountSelf, -1)
+	truth := demoTruth(p, v)
+	r, err := Detect(b.Context(), v, DefaultParams(), nil)
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.Run("Detect", func(b *testing.B) {
+		b.ReportAllocs()
+		loop(b, func() {
+			if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run("Similarity", func(b *testing.B) {
+		b.ReportAllocs()
+		loop(b, func() {
+			if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run("ARI", func(b *testing.B) {
+		b.ReportAllocs()
+		loop(b, func() {
+			ARI(truth, r.Of)
+		})
+	})
+	b.Run("Consecutive", func(b *testing.B) {
+		b.ReportAllocs()
+		loop(b, func() {
+			Consecutive(v, 3, 0.9)
+		})
+	})
+}
+
+// BenchmarkSimilarity computes the matrix of BenchmarkDetect's 1M
+// intervals × 200 names at the largest side, MaxCells.
+func BenchmarkSimilarity(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop(b, func() {
+		if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkARI compares the detection of BenchmarkDetect's run (~25k
+// phases) with the run's 30 phases.
+func BenchmarkARI(b *testing.B) {
+	v, truth := benchRun(1_000_000, 200, 10, 100)
+	r, err := Detect(b.Context(), v, DefaultParams(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop(b, func() {
+		ARI(truth, r.Of)
+	})
+}
+
+// BenchmarkConsecutive runs the memoryless baseline over BenchmarkDetect's
+// run: one dense normalization and dot product per interval.
+func BenchmarkConsecutive(b *testing.B) {
+	v := benchVectors(1_000_000, 200, 10, 100)
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop(b, func() {
+		Consecutive(v, 3, 0.9)
+	})
+}
+
+// loop runs f under b.Loop and reports, beside the wall time, the
+// process's CPU time per iteration (cpu-ns/op): on a machine loaded by
+// other work the wall time counts the waits for a core, the CPU time much
+// less.
+func loop(b *testing.B, f func()) {
+	start := cpuTime()
+	for b.Loop() {
+		f()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime returns the user and system time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // Params are JIVE's three parameters (seed 003 §6).
@@ -376,7 +378,7 @@ func cosine(ph *Phase, w []float64) float64 {
 	}
 	ref := ph.ref[:len(w)]
 	var pw, ww float64
-	for j, x := range w {
+	for j, x := range w { // one pass for both sums: see the package doc
 		pw += ref[j] * x
 		ww += x * x
 	}
@@ -386,17 +388,12 @@ func cosine(ph *Phase, w []float64) float64 {
 	return pw / math.Sqrt(ph.refSq*ww)
 }
 
-func dot(a, b []float64) float64 {
-	var s float64
-	for j, x := range a {
-		s += x * b[j]
-	}
-	return s
-}
-
+// normalized returns a scaled to length 1 (a zero vector stays zero). It
+// divides by the norm rather than multiplying by its inverse, which would
+// change the last bits of the weights a saved set prints.
 func normalized(a []float64) []float64 {
 	out := make([]float64, len(a))
-	if n := math.Sqrt(dot(a, a)); n > 0 {
+	if n := math.Sqrt(floats.Dot(a, a)); n > 0 {
 		for j, x := range a {
 			out[j] = x / n
 		}

@@ -301,3 +301,12 @@ func TestColor(t *testing.T) {
 		}
 	}
 }
+
+// dot is the oracles' dot product, summed in index order.
+func dot(a, b []float64) float64 {
+	var s float64
+	for j, x := range a {
+		s += x * b[j]
+	}
+	return s
+}

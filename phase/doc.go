@@ -24,6 +24,24 @@
 // context and look at it about every millisecond of work. Parameters that
 // are not numbers in range are errors, never panics.
 //
+// Dense dot products (window and phase norms, the similarity cells, the
+// consecutive baseline) use gonum's floats.Dot, which sums in four SSE2
+// lanes: at 1M intervals × 200 names it takes 0.75× the CPU time of the
+// similarity matrix's scalar loop and 0.80× that of the baseline, the same
+// on the demo. Three parts stay hand-written. The current phase's test
+// (cosine) sums P·W and W·W in one loop: with floats.Dot the demo's Detect
+// (a dozen names) takes 1.10× the CPU time, the call costing more than the
+// loop, though 1M intervals × 200 names take 0.82×. The windows, phase
+// sums and inverted index are sparse updates, which gonum has no operation
+// for. The adjusted Rand index keeps a sparse contingency table (maps): a
+// dense mat.Dense summed with floats takes 0.72× the CPU time on the demo
+// and 0.87× at 1M intervals, but its cells are labels × labels, and ARI
+// also compares two detections (AVID's thinned recording with the full
+// one): at 1M intervals 9,610 phases each, 92M cells (740 MB), where the
+// maps hold the pairs that occur (1.7 MB). Normalization divides by the
+// norm rather than multiplying by its inverse, which would change the last
+// bits of the weights a saved set prints.
+//
 // Nothing here mutates the profile or the tree; results are plain values
 // and deterministic for a given input.
 package phase

@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/proflens/proflens/analysis"
 )
 
@@ -199,7 +201,7 @@ func Consecutive(v *Vectors, window int, threshold float64) []int32 {
 			continue
 		}
 		w := normalized(win.sum)
-		if prevEmpty || dot(w, prev) <= threshold {
+		if prevEmpty || floats.Dot(w, prev) <= threshold {
 			id++
 		}
 		out[i], prevEmpty = id, false

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // MaxCells caps the side of a similarity matrix: longer runs are averaged
@@ -77,7 +79,7 @@ func (s *Similarity) binSums(v *Vectors, window int, pace *pacer) ([]float64, er
 		if win.n == 0 {
 			continue
 		}
-		norm := math.Sqrt(dot(win.sum, win.sum))
+		norm := math.Sqrt(floats.Dot(win.sum, win.sum))
 		pace.work += d
 		if norm == 0 {
 			continue
@@ -97,7 +99,7 @@ func (s *Similarity) fill(sums []float64, d int, pace *pacer) error {
 	for a := 0; a < side; a++ {
 		ra := sums[a*d : (a+1)*d]
 		for c := a; c < side; c++ {
-			x := dot(ra, sums[c*d:(c+1)*d]) / float64((s.Bins[a+1]-s.Bins[a])*(s.Bins[c+1]-s.Bins[c]))
+			x := floats.Dot(ra, sums[c*d:(c+1)*d]) / float64((s.Bins[a+1]-s.Bins[a])*(s.Bins[c+1]-s.Bins[c]))
 			x = min(max(x, 0), 1) // rounding can leave a unit dot product a hair above 1
 			s.Cells[a*side+c], s.Cells[c*side+a] = x, x
 		}

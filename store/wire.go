@@ -1,22 +1,23 @@
 package store
 
 import (
-	"encoding/binary"
 	"fmt"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // message is a protocol buffers message being encoded, fields appended in
-// order. Zero values are left out, as proto3 encoders do.
+// order with protowire. Zero values are left out, as proto3 encoders do.
 type message []byte
 
 const (
-	wireVarint = 0
-	wireBytes  = 2
+	wireVarint = int(protowire.VarintType)
+	wireBytes  = int(protowire.BytesType)
 )
 
 func (m message) tag(field, wire int) message {
-	return binary.AppendUvarint(m, uint64(field)<<3|uint64(wire))
+	return protowire.AppendTag(m, protowire.Number(field), protowire.Type(wire))
 }
 
 // int adds an int64, int32, enum or bool field.
@@ -24,7 +25,7 @@ func (m message) int(field int, v int64) message {
 	if v == 0 {
 		return m
 	}
-	return binary.AppendUvarint(m.tag(field, wireVarint), uint64(v))
+	return protowire.AppendVarint(m.tag(field, wireVarint), uint64(v))
 }
 
 // bytes adds a string, bytes or message field; empty ones are left out
@@ -33,8 +34,7 @@ func (m message) bytes(field int, b []byte, always bool) message {
 	if len(b) == 0 && !always {
 		return m
 	}
-	m = binary.AppendUvarint(m.tag(field, wireBytes), uint64(len(b)))
-	return append(m, b...)
+	return protowire.AppendBytes(m.tag(field, wireBytes), b)
 }
 
 func (m message) str(field int, s string) message { return m.bytes(field, []byte(s), false) }
@@ -56,21 +56,21 @@ type field struct {
 	data []byte // a length-delimited field's bytes
 }
 
-// fields calls fn on every field of msg in order. It fails, with the byte
-// offset, on a truncated or malformed message, or on a wire type other
-// than varint, 64-bit, length-delimited and 32-bit.
+// fields calls fn on every field of msg in order, read with protowire. It
+// fails, with the byte offset, on a truncated or malformed message, or on a
+// wire type other than varint, 64-bit, length-delimited and 32-bit.
 func fields(msg []byte, fn func(f field) error) error {
 	for i := 0; i < len(msg); {
-		key, n := binary.Uvarint(msg[i:])
-		if n <= 0 || key>>3 == 0 || key>>3 > 1<<29 {
+		num, wire, n := protowire.ConsumeTag(msg[i:])
+		if n < 0 || num > 1<<29 {
 			return fmt.Errorf("byte %d: expected a field key", i)
 		}
-		f, size, err := value(msg[i+n:], int(key>>3), int(key&7))
+		f, size, err := value(msg[i+n:], int(num), int(wire))
 		if err != nil {
-			return fmt.Errorf("byte %d: field %d: %w", i, key>>3, err)
+			return fmt.Errorf("byte %d: field %d: %w", i, num, err)
 		}
 		if err := fn(f); err != nil {
-			return fmt.Errorf("byte %d: field %d: %w", i, key>>3, err)
+			return fmt.Errorf("byte %d: field %d: %w", i, num, err)
 		}
 		i += n + size
 	}
@@ -81,32 +81,28 @@ func fields(msg []byte, fn func(f field) error) error {
 // start of b and returns it with its size.
 func value(b []byte, num, wire int) (field, int, error) {
 	f := field{num: num, wire: wire}
-	switch wire {
-	case wireVarint:
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
+	n := 0
+	switch protowire.Type(wire) {
+	case protowire.VarintType:
+		if f.v, n = protowire.ConsumeVarint(b); n < 0 {
 			return f, 0, fmt.Errorf("truncated varint")
 		}
-		f.v = v
-		return f, n, nil
-	case wireBytes:
-		l, n := binary.Uvarint(b)
-		if n <= 0 || l > uint64(len(b)-n) {
+	case protowire.BytesType:
+		if f.data, n = protowire.ConsumeBytes(b); n < 0 {
 			return f, 0, fmt.Errorf("length-delimited value runs past the end (%d bytes left)", len(b))
 		}
-		f.data = b[n : n+int(l)]
-		return f, n + int(l), nil
-	case 1, 5: // fixed64, fixed32: skipped
-		size := 8
-		if wire == 5 {
-			size = 4
-		}
-		if len(b) < size {
+	case protowire.Fixed64Type: // skipped
+		if _, n = protowire.ConsumeFixed64(b); n < 0 {
 			return f, 0, fmt.Errorf("truncated fixed-size value")
 		}
-		return f, size, nil
+	case protowire.Fixed32Type: // skipped
+		if _, n = protowire.ConsumeFixed32(b); n < 0 {
+			return f, 0, fmt.Errorf("truncated fixed-size value")
+		}
+	default:
+		return f, 0, fmt.Errorf("unexpected wire type %d", wire)
 	}
-	return f, 0, fmt.Errorf("unexpected wire type %d", wire)
+	return f, n, nil
 }
 
 // repeated returns the values of the length-delimited field num of msg

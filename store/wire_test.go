@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/hex"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -37,11 +38,18 @@ func TestMessages(t *testing.T) {
 
 func TestFieldsErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		"0a05616263":    "byte 0: field 1: length-delimited value runs past the end",
-		"08":            "byte 0: field 1: truncated varint",
-		"0f":            "byte 0: field 1: unexpected wire type 7",
-		"00":            "byte 0: expected a field key",
-		"0a0161" + "ff": "byte 3: expected a field key",
+		"0a05616263":             "byte 0: field 1: length-delimited value runs past the end",
+		"08":                     "byte 0: field 1: truncated varint",
+		"0f":                     "byte 0: field 1: unexpected wire type 7",
+		"00":                     "byte 0: expected a field key",
+		"0a0161" + "ff":          "byte 3: expected a field key",
+		"0a0161" + "09010203":    "byte 3: field 1: truncated fixed-size value",
+		"0d010203":               "byte 0: field 1: truncated fixed-size value",
+		"0b":                     "byte 0: field 1: unexpected wire type 3",
+		"08ffffffffffffffffff7f": "byte 0: field 1: truncated varint",
+		"0aff":                   "byte 0: field 1: length-delimited value runs past the end (1 bytes left)",
+		"8880808010":             "byte 0: expected a field key",
+		"ffffffffffffffffffff01": "byte 0: expected a field key",
 	} {
 		b, _ := hex.DecodeString(in)
 		if err := fields(b, func(field) error { return nil }); err == nil || !strings.Contains(err.Error(), want) {
@@ -70,6 +78,20 @@ func TestUnframe(t *testing.T) {
 		if _, _, err := unframe(bad); err == nil {
 			t.Errorf("unframe(%x) accepted a bad body", bad)
 		}
+	}
+}
+
+// TestFieldsSkip: fixed-size fields and field number 2^29 are read past;
+// every field reaches fn with its value.
+func TestFieldsSkip(t *testing.T) {
+	b, _ := hex.DecodeString("09" + "0102030405060708" + "15" + "01020304" + "8080808010" + "2a" + "2a" + "02" + "6869")
+	var got []field
+	if err := fields(b, func(f field) error { got = append(got, f); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []field{{num: 1, wire: 1}, {num: 2, wire: 5}, {num: 1 << 29, v: 42}, {num: 5, wire: 2, data: []byte("hi")}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fields = %+v, want %+v", got, want)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/proflens/proflens/analysis"
 )
 
@@ -19,62 +21,46 @@ import (
 // also gives the error message.
 
 // pbField is one protobuf field: its number, wire type and value (u for
-// varint and fixed types, data for length-delimited ones).
+// varint and fixed types, data for length-delimited ones). The wire format
+// is read with protowire, which is stricter than profile's decoder (varints
+// must fit 64 bits, field numbers be at least 1): the decoder then declines,
+// and ParseData decides.
 type pbField struct {
 	num  uint64
-	typ  uint8
+	typ  protowire.Type
 	u    uint64
 	data []byte
 	raw  []byte // the varint's own bytes (typ 0)
 }
 
-// pbVarint decodes a varint as profile's decoder does; n == 0 when the data
-// is truncated or the varint is longer than ten bytes.
-func pbVarint(b []byte) (u uint64, n int) {
-	for i := 0; i < 10 && i < len(b); i++ {
-		u |= uint64(b[i]&0x7f) << (7 * uint(i))
-		if b[i] < 0x80 {
-			return u, i + 1
-		}
-	}
-	return 0, 0
-}
-
 // pbNext reads the field at the start of b and returns the rest; ok is
 // false for malformed data.
 func pbNext(b []byte) (f pbField, rest []byte, ok bool) {
-	key, n := pbVarint(b)
-	if n == 0 {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n < 0 {
 		return f, nil, false
 	}
 	b = b[n:]
-	f.num, f.typ = key>>3, uint8(key&7)
-	switch f.typ {
-	case 0:
-		if f.u, n = pbVarint(b); n == 0 {
-			return f, nil, false
+	f.num, f.typ = uint64(num), typ
+	switch typ {
+	case protowire.VarintType:
+		f.u, n = protowire.ConsumeVarint(b)
+		if n > 0 {
+			f.raw = b[:n]
 		}
-		f.raw = b[:n]
-		return f, b[n:], true
-	case 1:
-		if len(b) < 8 {
-			return f, nil, false
-		}
-		return f, b[8:], true
-	case 2:
-		l, n := pbVarint(b)
-		if n == 0 || l > uint64(len(b)-n) {
-			return f, nil, false
-		}
-		f.data = b[n : n+int(l)]
-		return f, b[n+int(l):], true
-	case 5:
-		if len(b) < 4 {
-			return f, nil, false
-		}
-		return f, b[4:], true
+	case protowire.Fixed64Type:
+		_, n = protowire.ConsumeFixed64(b)
+	case protowire.BytesType:
+		f.data, n = protowire.ConsumeBytes(b)
+	case protowire.Fixed32Type:
+		_, n = protowire.ConsumeFixed32(b)
+	default:
+		return f, nil, false
 	}
-	return f, nil, false
+	if n < 0 {
+		return f, nil, false
+	}
+	return f, b[n:], true
 }
 
 // pbEach calls fn for each field of msg; it stops and returns false on
@@ -93,31 +79,22 @@ func pbEach(msg []byte, fn func(f pbField) bool) bool {
 // pbInts appends the values of a repeated varint field, packed (typ 2) or
 // not (typ 0), to dst.
 func pbInts(dst []uint64, f pbField) ([]uint64, bool) {
-	switch f.typ {
-	case 0:
-		return append(dst, f.u), true
-	case 2:
-		for b := f.data; len(b) > 0; {
-			u, n := pbVarint(b)
-			if n == 0 {
-				return dst, false
-			}
-			dst, b = append(dst, u), b[n:]
-		}
-		return dst, true
-	}
-	return dst, false
+	ok := pbEachInt(f, func(u uint64) bool {
+		dst = append(dst, u)
+		return true
+	})
+	return dst, ok
 }
 
 // pbEachInt calls fn for each value of a repeated varint field.
 func pbEachInt(f pbField, fn func(u uint64) bool) bool {
 	switch f.typ {
-	case 0:
+	case protowire.VarintType:
 		return fn(f.u)
-	case 2:
+	case protowire.BytesType:
 		for b := f.data; len(b) > 0; {
-			u, n := pbVarint(b)
-			if n == 0 || !fn(u) {
+			u, n := protowire.ConsumeVarint(b)
+			if n < 0 || !fn(u) {
 				return false
 			}
 			b = b[n:]
@@ -166,11 +143,11 @@ func pbCheck(f pbField, schema []pbKind) (known, ok bool) {
 	}
 	switch schema[f.num] {
 	case pbScalar:
-		return true, f.typ == 0
+		return true, f.typ == protowire.VarintType
 	case pbRepeated:
-		return true, f.typ == 0 || f.typ == 2
+		return true, f.typ == protowire.VarintType || f.typ == protowire.BytesType
 	}
-	return true, f.typ == 2
+	return true, f.typ == protowire.BytesType
 }
 
 // pbSource calls fn for each top-level field of a profile, in order, with
@@ -299,7 +276,7 @@ func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
 		ok := pbFields(f.data, pbSampleSchema, func(g pbField) bool {
 			switch g.num {
 			case 1:
-				if g.typ == 0 {
+				if g.typ == protowire.VarintType {
 					key = append(key, g.raw...)
 				} else {
 					key = append(key, g.data...)
@@ -323,7 +300,7 @@ func (d *pbDecoder) samples(b *analysis.Builder, src pbSource) bool {
 		stack, hit := stackOf[string(key)]
 		if !hit {
 			var good bool
-			if ids, good = pbInts(ids[:0], pbField{typ: 2, data: key}); !good {
+			if ids, good = pbInts(ids[:0], pbField{typ: protowire.BytesType, data: key}); !good {
 				return false
 			}
 			frames = frames[:0]

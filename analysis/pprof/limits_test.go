@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/binary"
 	"io"
 	"math"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
@@ -19,12 +20,11 @@ import (
 type wire struct{ w io.Writer }
 
 func (p wire) varint(field int, v uint64) {
-	p.w.Write(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(field)<<3), v))
+	p.w.Write(protowire.AppendVarint(protowire.AppendTag(nil, protowire.Number(field), protowire.VarintType), v))
 }
 
 func (p wire) bytes(field int, b []byte) {
-	p.w.Write(binary.AppendUvarint(binary.AppendUvarint(nil, uint64(field)<<3|2), uint64(len(b))))
-	p.w.Write(b)
+	p.w.Write(protowire.AppendBytes(protowire.AppendTag(nil, protowire.Number(field), protowire.BytesType), b))
 }
 
 // message returns the bytes that fill writes.

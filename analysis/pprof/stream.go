@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/text"
 )
@@ -34,8 +36,9 @@ func gzipped(in *analysis.Input) (p *analysis.Profile, ok bool, err error) {
 
 // pbStreamFields is pbFields over a stream: it reads each top-level field,
 // its data into a reused buffer, and stops cleanly at the end of the stream.
-// It is stricter than profile's decoder (varints must fit 64 bits), which
-// only makes it decline more.
+// It reads varints with encoding/binary (protowire reads only byte
+// slices), which takes and refuses the same ones as protowire, and splits
+// field keys as pbNext does.
 func pbStreamFields(r *bufio.Reader, schema []pbKind, fn func(f pbField) bool) bool {
 	var buf []byte
 	for {
@@ -43,22 +46,23 @@ func pbStreamFields(r *bufio.Reader, schema []pbKind, fn func(f pbField) bool) b
 		if err == io.EOF {
 			return true
 		}
-		if err != nil {
+		num, typ := protowire.DecodeTag(key)
+		if err != nil || num < protowire.MinValidNumber {
 			return false
 		}
-		f := pbField{num: key >> 3, typ: uint8(key & 7)}
-		switch f.typ {
-		case 0:
+		f := pbField{num: uint64(num), typ: typ}
+		switch typ {
+		case protowire.VarintType:
 			f.u, err = binary.ReadUvarint(r)
-		case 1:
+		case protowire.Fixed64Type:
 			_, err = r.Discard(8)
-		case 2:
+		case protowire.BytesType:
 			var n uint64
 			if n, err = binary.ReadUvarint(r); err == nil {
 				buf, err = readPayload(r, buf[:0], n)
 				f.data = buf
 			}
-		case 5:
+		case protowire.Fixed32Type:
 			_, err = r.Discard(4)
 		default:
 			return false

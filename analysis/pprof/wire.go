@@ -1,6 +1,10 @@
 package pprof
 
-import "fmt"
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
 
 // protoCheck walks protobuf wire data (the top-level message and the
 // messages nested in the pprof Profile fields) and returns the byte offset of
@@ -67,15 +71,18 @@ func protoWalk(msg []byte, base int64, nested map[uint64]bool) (int64, string) {
 	return -1, ""
 }
 
-// uvarint decodes a varint; n <= 0 means truncated or too long.
+// uvarint reads a varint as profile.ParseData does: protowire's reading,
+// except that a tenth byte above 1 is taken too (profile drops the bits past
+// 64), so that protoCheck places no error where ParseData found none. n <= 0
+// means truncated or longer than ten bytes.
 func uvarint(b []byte) (uint64, int) {
-	var x uint64
-	for i := 0; i < len(b) && i < 10; i++ {
-		c := b[i]
-		x |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return x, i + 1
-		}
+	x, n := protowire.ConsumeVarint(b)
+	if n > 0 || len(b) < 10 || b[9] >= 0x80 {
+		return x, max(n, 0)
 	}
-	return 0, 0
+	var low [10]byte // the same varint with the bits past 64 cleared
+	copy(low[:], b)
+	low[9] &= 1
+	x, _ = protowire.ConsumeVarint(low[:])
+	return x, 10
 }
