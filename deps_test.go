@@ -37,13 +37,16 @@ var groups = map[string][]string{
 	"format":            {"format", "analysis/internal", "analysis", "internal"},
 	"formats":           {"formats", "format", "analysis/internal", "analysis", "internal"},
 	"gen":               {"gen", "format", "analysis", "internal"},
+	"analysistest":      {"analysistest", "analysis", "internal"},
 	"compaction":        {"compaction", "analysis", "internal"},
 	"phase":             {"phase", "compaction", "analysis", "internal"},
-	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
+	"avid":              {"avid", "analysis", "internal"},
+	"blueprint":         {"blueprint", "avid", "compaction", "analysis", "internal"},
+	"plotting":          {"plotting", "phase", "compaction", "avid", "blueprint", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
 	"store":             {"store", "format", "analysis", "internal"},
-	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
-	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "plotting", "phase", "avid", "blueprint", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
+	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "avid", "blueprint", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
 	"tests":             {"tests", "store", "format", "analysis", "internal"},
 }
 
@@ -78,7 +81,7 @@ func group(rel string) string {
 		switch name, _, _ := strings.Cut(rest, "/"); name {
 		case "internal":
 			return "analysis/internal"
-		case "formats", "gen":
+		case "formats", "gen", "analysistest":
 			return name
 		}
 		return "format"

@@ -1,18 +1,20 @@
-package analysis
+package avid
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // benchRecording is an evented recording of about n calls on 4 threads:
 // random walks over 200 functions, at most 30 deep, one event per µs.
-func benchRecording(n int) *Profile {
+func benchRecording(n int) *analysis.Profile {
 	r := rand.New(rand.NewSource(1))
-	b := NewBuilder("bench", ValueType{Type: "wall", Unit: "nanoseconds"})
+	b := analysis.NewBuilder("bench", analysis.ValueType{Type: "wall", Unit: "nanoseconds"})
 	frames := make([]int32, 200)
 	for i := range frames {
-		frames[i] = b.Frame(Frame{Name: "pkg" + string(rune('a'+i%8)) + ".F" + string(rune('A'+i/8))})
+		frames[i] = b.Frame(analysis.Frame{Name: "pkg" + string(rune('a'+i%8)) + ".F" + string(rune('A'+i/8))})
 	}
 	threads := []string{"t0", "t1", "t2", "t3"}
 	for i, th := range threads {
@@ -36,7 +38,7 @@ func benchRecording(n int) *Profile {
 // the same profile as the baseline (compare with benchstat).
 func BenchmarkAVID(b *testing.B) {
 	p := benchRecording(1_000_000)
-	t := NewTree(p)
+	t := analysis.NewTree(p)
 	m, err := ParseMapping("bench", "A class pkga.*\nB class pkgb.*\nC class pkgc.*\nD class pkgd.*\n")
 	if err != nil {
 		b.Fatal(err)
@@ -46,8 +48,8 @@ func BenchmarkAVID(b *testing.B) {
 		name string
 		run  func()
 	}{
-		{"NewTree", func() { NewTree(p) }},
-		{"EntryCounts", func() { EntryCounts(t) }},
+		{"NewTree", func() { analysis.NewTree(p) }},
+		{"EntryCounts", func() { analysis.EntryCounts(t) }},
 		{"NewEntities", func() { NewEntities(t, em, 0) }},
 		{"NewCels", func() {
 			if _, err := NewCels(t, em, CelStep{Entries: 10_000}, 100); err != nil {

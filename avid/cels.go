@@ -1,9 +1,11 @@
-package analysis
+package avid
 
 import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // CelStep says how a recording is cut into cels: every Entries entries, or
@@ -27,7 +29,7 @@ type Cel struct {
 // Cels is a recording cut into cels under a mapping.
 type Cels struct {
 	Map    *EntityMap
-	Source CountSource
+	Source analysis.CountSource
 	Unit   string // of the cels' times: nanoseconds, or an evented recording's own unit
 	Arcs   []Arc  // every arc of the recording, with its calls in all, sorted as Entities.Arcs
 	Cels   []Cel
@@ -46,8 +48,8 @@ var ErrNoTimeOrder = errors.New("no time order: cels and sampling need an evente
 // previous cel's, for a cel without steps). More than max cels is an
 // error naming a step that fits. Time is linear in the steps and the
 // entries, plus the cels times the arcs.
-func NewCels(t *Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
-	src, steps := Steps(t.Profile)
+func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
+	src, steps := analysis.Steps(t.Profile)
 	if src == "" {
 		return nil, ErrNoTimeOrder
 	}
@@ -60,7 +62,7 @@ func NewCels(t *Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
 		return nil, err
 	}
 	cs := &Cels{Map: em, Source: src, Unit: "nanoseconds", Cels: make([]Cel, n)}
-	if p := t.Profile; src == CountEvents {
+	if p := t.Profile; src == analysis.CountEvents {
 		cs.Unit = p.ValueTypes[p.DefaultValue].Unit
 	}
 	b := celBuilder{cs: cs, em: em, p: t.Profile, byPair: map[[2]int32]int32{}}
@@ -76,7 +78,7 @@ func NewCels(t *Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
 }
 
 // extent counts the entries of steps and returns the first and last times.
-func extent(steps func(func(Step) bool)) (entries, t0, t1 int64) {
+func extent(steps func(func(analysis.Step) bool)) (entries, t0, t1 int64) {
 	first := true
 	for s := range steps {
 		entries += int64(s.Entered)
@@ -116,7 +118,7 @@ func celCount(step CelStep, entries, span int64, limit int) (int, error) {
 type celBuilder struct {
 	cs      *Cels
 	em      *EntityMap
-	p       *Profile
+	p       *analysis.Profile
 	byPair  map[[2]int32]int32 // arc → index into cs.Arcs
 	entries int64
 	seen    []bool  // per cel: it has a step
@@ -124,7 +126,7 @@ type celBuilder struct {
 }
 
 // add puts step s into cel k: its entries, and the arcs they make.
-func (b *celBuilder) add(k int, s Step) {
+func (b *celBuilder) add(k int, s analysis.Step) {
 	for len(b.seen) <= k {
 		b.seen, b.last = append(b.seen, false), append(b.last, -1)
 	}

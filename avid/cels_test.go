@@ -1,9 +1,11 @@
-package analysis
+package avid
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // celLines shows each cel as "start-end entries [stack] arcs", an arc as
@@ -40,7 +42,7 @@ func TestCelsOfShop(t *testing.T) {
 		"8-12 2 [UI Core] Core→DB +0=1, UI→Core +1=2, Core→JDK +1=1, DB→JDK +0=1",
 		"13-19 2 [] Core→DB +1=2, UI→Core +0=2, Core→JDK +0=1, DB→JDK +0=1, UI→(other) +1=1",
 	}, "\n")
-	if got := cs.lines(); got != want || cs.Source != CountEvents {
+	if got := cs.lines(); got != want || cs.Source != analysis.CountEvents {
 		t.Errorf("cels:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -77,9 +79,9 @@ func TestCelsErrors(t *testing.T) {
 			t.Errorf("NewCels(%+v) error = %v, want %q", c.step, err, c.want)
 		}
 	}
-	b := NewBuilder("test", ValueType{Type: "samples", Unit: "count"})
-	b.Add(b.Stack([]int32{b.Frame(Frame{Name: "ui.f"})}), []int64{1}, 0, false, "", nil)
-	untimed := NewTree(b.Finish())
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
+	b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "ui.f"})}), []int64{1}, 0, false, "", nil)
+	untimed := analysis.NewTree(b.Finish())
 	if _, err := NewCels(untimed, shopMap(t, untimed), CelStep{Entries: 1}, 4); err != ErrNoTimeOrder {
 		t.Errorf("NewCels of an untimed profile: error %v, want ErrNoTimeOrder", err)
 	}

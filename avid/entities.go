@@ -1,9 +1,11 @@
-package analysis
+package avid
 
 import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // Entities is the architectural view of a call tree under a mapping (AVID,
@@ -12,9 +14,9 @@ import (
 // is no arc.
 type Entities struct {
 	Map    *EntityMap
-	Source CountSource // where the calls come from; "" when the profile has none
-	Value  int         // the value type of Self and Total
-	Grand  int64       // the profile's total of Value, for shares
+	Source analysis.CountSource // where the calls come from; "" when the profile has none
+	Value  int                  // the value type of Self and Total
+	Grand  int64                // the profile's total of Value, for shares
 
 	Self    []int64 // per entity (Map.Names): the values of samples whose leaf frame is in it
 	Total   []int64 // per entity: the values of samples with a frame in it, each sample once
@@ -23,7 +25,7 @@ type Entities struct {
 	// AllocValue is the value type Alloc counts, -1 when there is none.
 	AllocValue int
 	// ValueType and AllocType are the types of Value and AllocValue.
-	ValueType, AllocType ValueType
+	ValueType, AllocType analysis.ValueType
 
 	Arcs []Arc // by calls, most first, then by the entities' names
 }
@@ -37,7 +39,7 @@ type Arc struct {
 
 // NewEntities sums t's values of type value by entity and counts the calls
 // between entities from EntryCounts. Time is linear in the tree.
-func NewEntities(t *Tree, em *EntityMap, value int) *Entities {
+func NewEntities(t *analysis.Tree, em *EntityMap, value int) *Entities {
 	n := len(em.Names)
 	e := &Entities{Map: em, Value: value, Self: make([]int64, n), Total: make([]int64, n),
 		CallsIn: make([]int64, n), AllocValue: allocValue(t.Profile)}
@@ -50,7 +52,7 @@ func NewEntities(t *Tree, em *EntityMap, value int) *Entities {
 		e.AllocType = t.Profile.ValueTypes[e.AllocValue]
 	}
 	e.sum(t)
-	if c, ok := EntryCounts(t); ok {
+	if c, ok := analysis.EntryCounts(t); ok {
 		e.Source = c.Source
 		e.Arcs = arcsOf(t, em, c.Calls)
 	}
@@ -62,7 +64,7 @@ func NewEntities(t *Tree, em *EntityMap, value int) *Entities {
 
 // sum fills Self, Total and Alloc in one pre-order walk: a node adds its
 // total to its entity unless an ancestor of the same entity already did.
-func (e *Entities) sum(t *Tree) {
+func (e *Entities) sum(t *analysis.Tree) {
 	ent := func(n int32) int32 { return e.Map.Frame[t.Frame[n]] }
 	if e.AllocValue >= 0 {
 		e.Alloc = make([]int64, len(e.Self))
@@ -89,7 +91,7 @@ func (e *Entities) sum(t *Tree) {
 
 // arcsOf adds each node's entries to the arc from its parent's entity to
 // its own, when they differ, and sorts the arcs.
-func arcsOf(t *Tree, em *EntityMap, calls []int64) []Arc {
+func arcsOf(t *analysis.Tree, em *EntityMap, calls []int64) []Arc {
 	byPair := map[[2]int32]int64{}
 	for n, pa := range t.Parent {
 		if pa < 0 || calls[n] == 0 {
@@ -120,7 +122,7 @@ func sortArcs(arcs []Arc, names []string, weight func(Arc) int64) {
 // allocValue returns the value type that counts allocations: objects
 // before bytes (alloc_objects, inuse_objects, then alloc_space, inuse_space
 // or a speedscope memory profile's space), or -1.
-func allocValue(p *Profile) int {
+func allocValue(p *analysis.Profile) int {
 	best, rank := -1, 0
 	for i, vt := range p.ValueTypes {
 		r := 0

@@ -1,10 +1,13 @@
-package analysis
+package avid
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/analysistest"
 )
 
 // shop is a hand-built recording of one thread, one event per nanosecond:
@@ -14,17 +17,17 @@ import (
 // UI→Core 2 (render→Cart.add), Core→DB 2 (Cart.add→Store.get), Core→JDK 1
 // (Price.total→HashMap.get), DB→JDK 1, UI→(other) 1 (run→helper); Cart.add
 // calling Price.total stays inside Core.
-var shop = recording{"main", 0, "+ui.Main.run +ui.View.render +core.Cart.add +db.Store.get +java.util.HashMap.get - - " +
+var shop = analysistest.Recording{Thread: "main", Start: 0, Ops: "+ui.Main.run +ui.View.render +core.Cart.add +db.Store.get +java.util.HashMap.get - - " +
 	"+core.Price.total +java.util.HashMap.get - - - +core.Cart.add +db.Store.get - - - +helper - -"}
 
 const shopMapping = "UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nNet package net/http.*\n"
 
-func shopEntities(t *testing.T) (*Tree, *EntityMap) {
-	tree := NewTree(buildRecording(shop))
+func shopEntities(t *testing.T) (*analysis.Tree, *EntityMap) {
+	tree := analysis.NewTree(analysistest.Build(shop))
 	return tree, shopMap(t, tree)
 }
 
-func shopMap(t *testing.T, tree *Tree) *EntityMap {
+func shopMap(t *testing.T, tree *analysis.Tree) *EntityMap {
 	t.Helper()
 	m, err := ParseMapping("shop.map", shopMapping)
 	if err != nil {
@@ -61,7 +64,7 @@ func TestEntitiesOfShop(t *testing.T) {
 		}
 	}
 	want := "Core→DB 2, UI→Core 2, Core→JDK 1, DB→JDK 1, UI→(other) 1"
-	if got := e.arcLines(); got != want || e.Source != CountEvents || e.Grand != 19 {
+	if got := e.arcLines(); got != want || e.Source != analysis.CountEvents || e.Grand != 19 {
 		t.Errorf("arcs = %s (%s, grand %d), want %s (events, 19)", got, e.Source, e.Grand, want)
 	}
 	if e.Alloc != nil || e.AllocValue != -1 {
@@ -78,10 +81,10 @@ func TestEntitiesOfShop(t *testing.T) {
 // recover all of them.
 func TestEntitiesByStackDiffs(t *testing.T) {
 	tree, _ := shopEntities(t)
-	sampled := NewTree(intervalSamples(tree.Profile))
+	sampled := analysis.NewTree(analysistest.Samples(tree.Profile))
 	e := NewEntities(sampled, shopMap(t, sampled), 0)
 	want := "Core→DB 2, UI→Core 2, Core→JDK 1, DB→JDK 1, UI→(other) 1"
-	if got := e.arcLines(); got != want || e.Source != CountStackDiffs {
+	if got := e.arcLines(); got != want || e.Source != analysis.CountStackDiffs {
 		t.Errorf("arcs by stack diffs = %s (%s), want %s (stack-diffs)", got, e.Source, want)
 	}
 }
@@ -96,12 +99,12 @@ func TestAllocValue(t *testing.T) {
 		{[]string{"alloc_space/bytes", "inuse_objects/count"}, 1},
 		{[]string{"space/bytes"}, 0},
 	} {
-		var vts []ValueType
+		var vts []analysis.ValueType
 		for _, s := range c.types {
 			typ, unit, _ := strings.Cut(s, "/")
-			vts = append(vts, ValueType{Type: typ, Unit: unit})
+			vts = append(vts, analysis.ValueType{Type: typ, Unit: unit})
 		}
-		if got := allocValue(&Profile{ValueTypes: vts}); got != c.want {
+		if got := allocValue(&analysis.Profile{ValueTypes: vts}); got != c.want {
 			t.Errorf("allocValue(%v) = %d, want %d", c.types, got, c.want)
 		}
 	}

@@ -1,10 +1,11 @@
-package analysis_test
+package avid_test
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/avid"
 )
 
 // demo:shop under a mapping of four entities: their values and the calls
@@ -14,11 +15,11 @@ func ExampleNewEntities() {
 	if err != nil {
 		panic(err)
 	}
-	m, err := analysis.ParseMapping("shop", "UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\n")
+	m, err := avid.ParseMapping("shop", "UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\n")
 	if err != nil {
 		panic(err)
 	}
-	e := analysis.NewEntities(analysis.NewTree(p), m.Apply(p), p.DefaultValue)
+	e := avid.NewEntities(analysis.NewTree(p), m.Apply(p), p.DefaultValue)
 	for i, name := range e.Map.Names {
 		fmt.Printf("%-7s self %5d total %5d calls in %d\n", name, e.Self[i], e.Total[i], e.CallsIn[i])
 	}
@@ -45,7 +46,7 @@ func ExampleThin() {
 	if err != nil {
 		panic(err)
 	}
-	q, err := analysis.Thin(p, analysis.Sampling{Kind: "C-2", Every: 5})
+	q, err := avid.Thin(p, avid.Sampling{Kind: "C-2", Every: 5})
 	if err != nil {
 		panic(err)
 	}
@@ -55,7 +56,7 @@ func ExampleThin() {
 		calls += n
 	}
 	fmt.Printf("%d snapshots, %d records of %d, %d entries by %s (of %d calls)\n",
-		len(q.Samples), analysis.RecordSize(q), analysis.RecordSize(p), calls, c.Source, len(p.Calls))
+		len(q.Samples), avid.RecordSize(q), avid.RecordSize(p), calls, c.Source, len(p.Calls))
 	// Output:
 	// 4 snapshots, 16 records of 40, 6 entries by stack-diffs (of 10 calls)
 }

@@ -1,4 +1,4 @@
-package analysis
+package avid
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // A Mapping names the entities of an architectural view (AVID, seed 001):
@@ -66,7 +68,7 @@ func ParseMapping(name, text string) (*Mapping, error) {
 		}
 		r, err := parseRule(f, i+1)
 		if err != nil {
-			return nil, LineError(name, i+1, "%v", err)
+			return nil, analysis.LineError(name, i+1, "%v", err)
 		}
 		id, ok := index[f[0]]
 		if !ok {
@@ -76,7 +78,7 @@ func ParseMapping(name, text string) (*Mapping, error) {
 		}
 		r.entity, r.text = id, strings.TrimSpace(line)
 		if m.rules = append(m.rules, r); len(m.rules) > MaxMappingLines {
-			return nil, LineError(name, i+1, "more than %d mapping lines: group frames with * patterns", MaxMappingLines)
+			return nil, analysis.LineError(name, i+1, "more than %d mapping lines: group frames with * patterns", MaxMappingLines)
 		}
 	}
 	if len(m.rules) == 0 {
@@ -138,8 +140,8 @@ func (em *EntityMap) Other() int32 { return int32(len(em.Names) - 1) }
 // (whatever names a tree of p shows: see Tree.WithNames). Time is the
 // frames times the lines times the name elements, at worst; most lines are
 // ruled out by their pattern's literal start.
-func (m *Mapping) Apply(p *Profile) *EntityMap {
-	names := NewNames(p)
+func (m *Mapping) Apply(p *analysis.Profile) *EntityMap {
+	names := analysis.NewNames(p)
 	em := &EntityMap{Names: append(slices.Clip(m.Entities), Other), Frame: make([]int32, len(p.Frames))}
 	used := make([]bool, len(m.rules))
 	for f := range p.Frames {
@@ -157,7 +159,7 @@ func (m *Mapping) Apply(p *Profile) *EntityMap {
 }
 
 // match returns the first rule matching frame f, or -1.
-func (m *Mapping) match(names *Names, f int32) int {
+func (m *Mapping) match(names *analysis.Names, f int32) int {
 	full := names.Prefix(f, names.Len(f))
 	for i := range m.rules {
 		r := &m.rules[i]
@@ -176,8 +178,8 @@ func (m *Mapping) match(names *Names, f int32) int {
 // PackageMap is the mapping of p without lines: each top-level name
 // element (a package, module, namespace, file) is an entity, in name
 // order, and (other) has no frame.
-func PackageMap(p *Profile) *EntityMap {
-	names := NewNames(p)
+func PackageMap(p *analysis.Profile) *EntityMap {
+	names := analysis.NewNames(p)
 	tops := make([]string, len(p.Frames))
 	for f := range p.Frames {
 		tops[f] = names.Prefix(int32(f), 1)
@@ -195,18 +197,10 @@ func PackageMap(p *Profile) *EntityMap {
 // tree with these names (Tree.WithNames) compacts every frame to its
 // entity, so that compacted views, their pictures and phase vectors are by
 // entity: the mapping as a granularity.
-func (em *EntityMap) ElementNames() *Names {
-	n := &Names{Strings: em.Names, Elems: make([][]int32, len(em.Frame))}
+func (em *EntityMap) ElementNames() *analysis.Names {
+	n := &analysis.Names{Strings: em.Names, Elems: make([][]int32, len(em.Frame))}
 	for f, e := range em.Frame {
 		n.Elems[f] = []int32{e}
 	}
 	return n
-}
-
-// WithNames returns a copy of t that names its frames' elements by n (for
-// instance EntityMap.ElementNames); it shares every other field with t.
-func (t *Tree) WithNames(n *Names) *Tree {
-	u := *t
-	u.Names = n
-	return &u
 }

@@ -1,8 +1,10 @@
-package analysis
+package avid
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 func TestParseMappingErrors(t *testing.T) {
@@ -111,10 +113,10 @@ func FuzzParseMapping(f *testing.F) {
 	})
 }
 
-func mapNamesOf(m *Mapping, names ...string) (*Profile, *EntityMap) {
-	b := NewBuilder("test", ValueType{Type: "samples", Unit: "count"})
+func mapNamesOf(m *Mapping, names ...string) (*analysis.Profile, *EntityMap) {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
 	for _, n := range names {
-		b.Add(b.Stack([]int32{b.Frame(Frame{Name: n})}), []int64{1}, 0, false, "", nil)
+		b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: n})}), []int64{1}, 0, false, "", nil)
 	}
 	p := b.Finish()
 	return p, m.Apply(p)

@@ -1,4 +1,4 @@
-package analysis
+package avid
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // Sampling is one of the paper's samplings of an evented recording's
@@ -38,7 +40,7 @@ var ErrNotEvented = errors.New("sampling thins an evented recording (a Chrome tr
 // its thread's next snapshot (or to the recording's end), in p's default
 // value type. Frames keep their ids. Time is linear in the events plus
 // the snapshots' frames.
-func Thin(p *Profile, s Sampling) (*Profile, error) {
+func Thin(p *analysis.Profile, s Sampling) (*analysis.Profile, error) {
 	switch {
 	case len(p.Calls) == 0:
 		return nil, ErrNotEvented
@@ -47,7 +49,7 @@ func Thin(p *Profile, s Sampling) (*Profile, error) {
 	case s.Every < 1:
 		return nil, fmt.Errorf("%s every %d: use 1 or more", s.Kind, s.Every)
 	}
-	th := &thinner{p: p, b: NewBuilder(p.Format, p.ValueTypes[p.DefaultValue]), end: p.EventTime(p.Events[len(p.Events)-1])}
+	th := &thinner{p: p, b: analysis.NewBuilder(p.Format, p.ValueTypes[p.DefaultValue]), end: p.EventTime(p.Events[len(p.Events)-1])}
 	for _, f := range p.Frames {
 		th.b.Frame(f)
 	}
@@ -73,10 +75,13 @@ func Thin(p *Profile, s Sampling) (*Profile, error) {
 
 // thinner builds a thinned recording.
 type thinner struct {
-	p     *Profile
-	b     *Builder
+	p     *analysis.Profile
+	b     *analysis.Builder
 	end   int64
 	snaps []snap
+	// entered says the thinned recording has calls (C-1 kept an entry):
+	// its empty stacks are then no samples.
+	entered bool
 }
 
 // snap is a thread's stack from a time on.
@@ -96,17 +101,18 @@ func (th *thinner) c1(n int64) {
 			continue
 		}
 		c := &p.Calls[e.Call]
-		name, st := p.ThreadName(c.thread), stacks[c.thread]
+		name, st := p.ThreadName(p.CallThread(c)), stacks[p.CallThread(c)]
 		if e.Exit {
 			if th.b.Exit(name, c.Exit) {
 				st = st[:len(st)-1]
 			}
 		} else {
 			th.b.Enter(name, c.Frame, c.Enter)
+			th.entered = true
 			st = append(st, c.Frame)
 		}
-		stacks[c.thread] = st
-		th.snaps = append(th.snaps, snap{p.EventTime(e), c.thread, slices.Clone(st)})
+		stacks[p.CallThread(c)] = st
+		th.snaps = append(th.snaps, snap{p.EventTime(e), p.CallThread(c), slices.Clone(st)})
 	}
 }
 
@@ -116,7 +122,7 @@ func (th *thinner) c2(n int64) {
 	for i, e := range p.Events {
 		if int64(i+1)%n == 0 {
 			c := &p.Calls[e.Call]
-			th.snaps = append(th.snaps, snap{p.EventTime(e), c.thread, th.stackAfter(e)})
+			th.snaps = append(th.snaps, snap{p.EventTime(e), p.CallThread(c), th.stackAfter(e)})
 		}
 	}
 }
@@ -125,12 +131,12 @@ func (th *thinner) c2(n int64) {
 // period after it, up to the last event.
 func (th *thinner) c3(period int64) {
 	p := th.p
-	current := map[int32]Event{} // per thread: its last event so far
-	var threads []int32          // in order of first event
+	current := map[int32]analysis.Event{} // per thread: its last event so far
+	var threads []int32                   // in order of first event
 	next := p.EventTime(p.Events[0])
 	for i := 0; next <= th.end; next += period {
 		for ; i < len(p.Events) && p.EventTime(p.Events[i]) <= next; i++ {
-			t := p.Calls[p.Events[i].Call].thread
+			t := p.CallThread(&p.Calls[p.Events[i].Call])
 			if _, ok := current[t]; !ok {
 				threads = append(threads, t)
 			}
@@ -148,10 +154,10 @@ func (th *thinner) c3(period int64) {
 func (th *thinner) c3Room(period int64) error {
 	threads := map[int32]bool{}
 	for i := range th.p.Calls {
-		threads[th.p.Calls[i].thread] = true
+		threads[th.p.CallThread(&th.p.Calls[i])] = true
 	}
 	span := th.end - th.p.EventTime(th.p.Events[0])
-	n, max := (span/period+1)*int64(len(threads)), DefaultLimits.Samples
+	n, max := (span/period+1)*int64(len(threads)), analysis.DefaultLimits.Samples
 	if span/period+1 > max || n > max {
 		fit := twoDigitsUp(span/(max/int64(len(threads))-1) + 1) // (span/fit + 1) × threads ≤ max
 		return fmt.Errorf("C-3 every %v takes %d snapshots of %d threads, more than the limit of %d: use a period of %v or more",
@@ -161,7 +167,7 @@ func (th *thinner) c3Room(period int64) error {
 }
 
 // stackAfter returns the frames of the stack of e's thread right after e.
-func (th *thinner) stackAfter(e Event) []int32 {
+func (th *thinner) stackAfter(e analysis.Event) []int32 {
 	p := th.p
 	c := &p.Calls[e.Call]
 	switch {
@@ -178,10 +184,9 @@ func (th *thinner) stackAfter(e Event) []int32 {
 // The snapshots of C-1 are the thinned recording's states: there, only the
 // non-empty stacks become samples.
 func (th *thinner) addSnaps() {
-	evented := len(th.b.p.Calls) > 0
 	last := map[int32]int64{} // per thread: the time of its last event
 	for _, e := range th.p.Events {
-		last[th.p.Calls[e.Call].thread] = th.p.EventTime(e)
+		last[th.p.CallThread(&th.p.Calls[e.Call])] = th.p.EventTime(e)
 	}
 	next := map[int32]int64{}
 	w := make([]int64, len(th.snaps))
@@ -200,7 +205,7 @@ func (th *thinner) addSnaps() {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(th.snaps[a].time, th.snaps[b].time) })
 	for _, i := range order {
 		s := th.snaps[i]
-		if evented && len(s.stack) == 0 {
+		if th.entered && len(s.stack) == 0 {
 			continue
 		}
 		th.b.Add(th.b.Stack(s.stack), []int64{w[i]}, s.time, true, th.p.ThreadName(s.thread), nil)
@@ -211,7 +216,7 @@ func (th *thinner) addSnaps() {
 // time each: an event records a frame and a time (2), a snapshot its
 // stack's frames and a time (depth + 1). An evented recording is measured
 // by its events, a sampled one by its samples.
-func RecordSize(p *Profile) int64 {
+func RecordSize(p *analysis.Profile) int64 {
 	if len(p.Calls) > 0 {
 		return 2 * int64(len(p.Events))
 	}
@@ -228,7 +233,7 @@ func RecordSize(p *Profile) int64 {
 // shorter recording the coarse x is a hundredth of its events (at least 2)
 // and the fine one a tenth of that (at least 2), and a setting the same as
 // the one before it is left out.
-func Settings(p *Profile) []Sampling {
+func Settings(p *analysis.Profile) []Sampling {
 	events := int64(len(p.Events))
 	coarse := min(max(events/100, 2), 1000)
 	fine := max(coarse/10, 2)

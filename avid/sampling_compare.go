@@ -1,4 +1,4 @@
-package analysis
+package avid
 
 // ArcDistance says how far the arcs of a thinned recording are from the
 // full recording's, both under the same mapping:

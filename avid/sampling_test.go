@@ -1,9 +1,12 @@
-package analysis
+package avid
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/analysistest"
 )
 
 // thinShop thins shop and returns its arcs, its size as a share of shop's,
@@ -16,7 +19,7 @@ func thinShop(t *testing.T, s Sampling) (arcs string, size float64, d ArcDistanc
 	if err != nil {
 		t.Fatal(err)
 	}
-	tt := NewTree(thin)
+	tt := analysis.NewTree(thin)
 	full, e := NewEntities(tree, em, 0), NewEntities(tt, shopMap(t, tt), 0)
 	return e.arcLines(), float64(RecordSize(thin)) / float64(RecordSize(tree.Profile)), CompareArcs(full, e)
 }
@@ -76,7 +79,7 @@ func TestThinErrors(t *testing.T) {
 			t.Errorf("Thin(%v) error = %v, want %q", c.s, err, c.want)
 		}
 	}
-	if _, err := Thin(intervalSamples(tree.Profile), Sampling{"C-2", 2}); err != ErrNotEvented {
+	if _, err := Thin(analysistest.Samples(tree.Profile), Sampling{"C-2", 2}); err != ErrNotEvented {
 		t.Errorf("Thin of a sampled profile: error %v, want ErrNotEvented", err)
 	}
 }
@@ -91,7 +94,7 @@ func TestSettings(t *testing.T) {
 		{1_000_000, "[C-1 every 1000 events C-1 every 100 events C-2 every 1000 events C-2 every 100 events C-3 every 1µs C-3 every 100ns]"},
 	} {
 		// events spread over 1ms: one call entered at 0 and left at 1ms.
-		p := &Profile{Calls: []Call{{Enter: 0, Exit: 1e6}}, Events: make([]Event, c.events)}
+		p := &analysis.Profile{Calls: []analysis.Call{{Enter: 0, Exit: 1e6}}, Events: make([]analysis.Event, c.events)}
 		p.Events[c.events-1].Exit = true
 		if got := fmt.Sprint(Settings(p)); got != c.want {
 			t.Errorf("Settings of %d events = %s, want %s", c.events, got, c.want)
@@ -114,9 +117,9 @@ func TestThinC3Limit(t *testing.T) {
 }
 
 // secondLong is the recording of TestThinC3Limit: f from 0 to 1 s.
-func secondLong() *Profile {
-	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
-	b.Enter("t", b.Frame(Frame{Name: "f"}), 0)
+func secondLong() *analysis.Profile {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "wall", Unit: "nanoseconds"})
+	b.Enter("t", b.Frame(analysis.Frame{Name: "f"}), 0)
 	b.Exit("t", 1e9)
 	return b.Finish()
 }

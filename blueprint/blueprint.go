@@ -1,4 +1,6 @@
-package analysis
+package blueprint
+
+import "github.com/proflens/proflens/analysis"
 
 // Blueprint is the data of a Profiling Blueprint (seed 004): one box per
 // node of a call tree (or of a compacted view of one), as tall as its
@@ -7,9 +9,9 @@ package analysis
 // are in pre-order, a box's callees in drawing order.
 type Blueprint struct {
 	Boxes  []Box
-	Roots  []int32     // indices into Boxes, in drawing order
-	Value  ValueType   // what Total measures
-	Counts CountSource // where Calls come from
+	Roots  []int32              // indices into Boxes, in drawing order
+	Value  analysis.ValueType   // what Total measures
+	Counts analysis.CountSource // where Calls come from
 	// Timed says a box's callees are in the order they were first called;
 	// otherwise (the recording has no time order) heaviest first.
 	Timed bool

@@ -1,4 +1,4 @@
-package analysis
+package blueprint
 
 import (
 	"math/rand"

@@ -1,8 +1,10 @@
-package analysis
+package blueprint
 
 import (
 	"errors"
 	"strings"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // ErrNoCounts is CallCounts' error for a profile that has no source of
@@ -33,28 +35,28 @@ var ErrNoCounts = errors.New("no call counts: a sampled profile without times sa
 //     (EntryCounts), a lower bound.
 //
 // A profile with none of them gives ErrNoCounts.
-func CallCounts(t *Tree, base *Profile, v int) (Counts, error) {
+func CallCounts(t *analysis.Tree, base *analysis.Profile, v int) (analysis.Counts, error) {
 	p := t.Profile
 	if c := p.ValueIndex("calls"); c >= 0 && p.Format == "callgrind" {
-		return Counts{Source: CountCallgrind, Calls: pathCounts(t, base, c)}, nil
+		return analysis.Counts{Source: analysis.CountCallgrind, Calls: pathCounts(t, base, c)}, nil
 	}
 	if len(p.Calls) > 0 {
-		c, _ := EntryCounts(t)
+		c, _ := analysis.EntryCounts(t)
 		return c, nil
 	}
 	if c, src := countType(p, v); c >= 0 {
-		return Counts{Source: src, Calls: append([]int64(nil), t.Total[c]...)}, nil
+		return analysis.Counts{Source: src, Calls: append([]int64(nil), t.Total[c]...)}, nil
 	}
-	if c, ok := EntryCounts(t); ok {
+	if c, ok := analysis.EntryCounts(t); ok {
 		return c, nil
 	}
-	return Counts{}, ErrNoCounts
+	return analysis.Counts{}, ErrNoCounts
 }
 
 // pathCounts sums value c of the samples of base on the nodes of t where
 // their stacks end, when a stack still ends with its own leaf frame there
 // (base and t's profile share samples, frames and stack ids).
-func pathCounts(t *Tree, base *Profile, c int) []int64 {
+func pathCounts(t *analysis.Tree, base *analysis.Profile, c int) []int64 {
 	calls := make([]int64, t.Len())
 	for i := range base.Samples {
 		s := &base.Samples[i]
@@ -71,67 +73,25 @@ func pathCounts(t *Tree, base *Profile, c int) []int64 {
 // ("alloc_space" → "alloc_objects", "space" → "objects"), v itself when it
 // counts objects, or else the first objects type. It returns -1 when there
 // is none.
-func countType(p *Profile, v int) (int, CountSource) {
+func countType(p *analysis.Profile, v int) (int, analysis.CountSource) {
 	if c := p.ValueIndex("contentions"); c >= 0 {
-		return c, CountContentions
+		return c, analysis.CountContentions
 	}
 	if v >= 0 && v < len(p.ValueTypes) {
 		t := p.ValueTypes[v].Type
 		if strings.HasSuffix(t, "objects") {
-			return v, CountObjects
+			return v, analysis.CountObjects
 		}
 		if prefix, ok := strings.CutSuffix(t, "space"); ok {
 			if c := p.ValueIndex(prefix + "objects"); c >= 0 {
-				return c, CountObjects
+				return c, analysis.CountObjects
 			}
 		}
 	}
 	for i, vt := range p.ValueTypes {
 		if strings.HasSuffix(vt.Type, "objects") {
-			return i, CountObjects
+			return i, analysis.CountObjects
 		}
 	}
 	return -1, ""
-}
-
-// FirstEntries returns, per node of t, when it was first entered
-// (nanoseconds since the profile's start, -1 for a node never entered), by
-// the same steps as EntryCounts: the entry events of an evented recording,
-// or samples in time order. It reports false, with no times, when the
-// profile has neither; siblings are then ordered by value.
-func FirstEntries(t *Tree) ([]int64, bool) {
-	src, steps := Steps(t.Profile)
-	if src == "" {
-		return nil, false
-	}
-	first := make([]int64, t.Len())
-	for i := range first {
-		first[i] = -1
-	}
-	for s := range steps {
-		if s.Stack < 0 {
-			continue
-		}
-		n := t.StackNode[s.Stack]
-		for k := s.Entered; k > 0 && n >= 0; k-- {
-			if first[n] < 0 {
-				first[n] = s.Time
-			}
-			n = t.Parent[n]
-		}
-	}
-	return first, true
-}
-
-// Noun is what counts from source s count: "calls", or "objects" and
-// "contentions" for the second value types, which count on call paths
-// through a node rather than entries into it.
-func Noun(s CountSource) string {
-	switch s {
-	case CountObjects:
-		return "objects"
-	case CountContentions:
-		return "contentions"
-	}
-	return "calls"
 }

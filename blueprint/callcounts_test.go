@@ -1,4 +1,4 @@
-package analysis_test
+package blueprint_test
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"github.com/proflens/proflens/analysis"
 	_ "github.com/proflens/proflens/analysis/callgrind"
 	_ "github.com/proflens/proflens/analysis/pprof"
+	"github.com/proflens/proflens/blueprint"
 )
 
 // TestCallCountsOfHeap: a real Go heap profile counts objects, the type of
 // the value shown (sums from the corpus's MANIFEST.md: alloc_objects 83487,
 // inuse_objects 73788), each node the objects allocated through it.
 func TestCallCountsOfHeap(t *testing.T) {
-	p, err := analysis.Load(context.Background(), "testdata/heap.pb.gz", analysis.LoadOptions{})
+	p, err := analysis.Load(context.Background(), "../analysis/testdata/heap.pb.gz", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func TestCallCountsOfHeap(t *testing.T) {
 		value, counts string
 		sum           int64
 	}{{"inuse_space", "inuse_objects", 73788}, {"alloc_space", "alloc_objects", 83487}, {"alloc_objects", "alloc_objects", 83487}} {
-		got, err := analysis.CallCounts(tree, p, p.ValueIndex(c.value))
+		got, err := blueprint.CallCounts(tree, p, p.ValueIndex(c.value))
 		if err != nil || got.Source != analysis.CountObjects {
 			t.Fatalf("CallCounts(%s) = %v, %v; want objects", c.value, got.Source, err)
 		}
@@ -47,7 +48,7 @@ func TestCallCountsOfHeap(t *testing.T) {
 }
 
 func TestCallCountsSources(t *testing.T) {
-	contention, err := analysis.Load(context.Background(), "pprof/testdata/cppbench.small.contention", analysis.LoadOptions{})
+	contention, err := analysis.Load(context.Background(), "../analysis/pprof/testdata/cppbench.small.contention", analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestCallCountsSources(t *testing.T) {
 		{timed(), analysis.CountStackDiffs, 2},
 	} {
 		tree := analysis.NewTree(c.p)
-		got, err := analysis.CallCounts(tree, c.p, c.p.DefaultValue)
+		got, err := blueprint.CallCounts(tree, c.p, c.p.DefaultValue)
 		if err != nil || got.Source != c.want || got.Calls[tree.Roots[0]] != c.root {
 			t.Errorf("%s: CallCounts = %s, %v, root %d; want %s, root %d", c.p.Format, got.Source, err, got.Calls[tree.Roots[0]], c.want, c.root)
 		}
@@ -75,7 +76,7 @@ func TestCallCountsSources(t *testing.T) {
 	b := analysis.NewBuilder("cpu", analysis.ValueType{Type: "samples", Unit: "count"})
 	b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "f"})}), []int64{1}, 0, false, "", nil)
 	p := b.Finish()
-	if _, err := analysis.CallCounts(analysis.NewTree(p), p, 0); !errors.Is(err, analysis.ErrNoCounts) {
+	if _, err := blueprint.CallCounts(analysis.NewTree(p), p, 0); !errors.Is(err, blueprint.ErrNoCounts) {
 		t.Errorf("CallCounts of a sampled profile: %v, want ErrNoCounts", err)
 	}
 }
@@ -98,7 +99,7 @@ func TestCallgrindCountsUnderFilters(t *testing.T) {
 		{analysis.Filter{Ignore: regexp.MustCompile("^f$")}, "main=1 main;plt=3"},
 	} {
 		tree := analysis.NewTree(p.Filter(c.f))
-		got, err := analysis.CallCounts(tree, p, 0)
+		got, err := blueprint.CallCounts(tree, p, 0)
 		if err != nil || countLines(tree, got) != c.want {
 			t.Errorf("CallCounts under %s = %s, %v; want %s", c.f, countLines(tree, got), err, c.want)
 		}

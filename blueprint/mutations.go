@@ -1,8 +1,11 @@
-package analysis
+package blueprint
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 // The entities of a mutation file.
@@ -20,7 +23,7 @@ const (
 //
 // It returns a Mutation per frame id: Mutates, Pure, or MutationUnknown for
 // frames no line matches. A mapping with other entities is an error.
-func Mutations(m *Mapping, t *Tree) ([]Mutation, error) {
+func Mutations(m *avid.Mapping, t *analysis.Tree) ([]Mutation, error) {
 	for _, e := range m.Entities {
 		if e != EntityMutates && e != EntityPure {
 			return nil, fmt.Errorf("%s: entity %q: a mutation file has the entities %s and %s only", m.Name, e, EntityMutates, EntityPure)

@@ -1,19 +1,22 @@
-package analysis
+package blueprint
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 func TestMutations(t *testing.T) {
-	b := NewBuilder("test", ValueType{Type: "samples", Unit: "count"})
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
 	var st []int32
 	for _, name := range []string{"ROElement.addAll", "ROElement.add", "ROElement.bounds", "Other.run"} {
-		st = append(st, b.Frame(Frame{Name: name}))
+		st = append(st, b.Frame(analysis.Frame{Name: name}))
 	}
 	b.Add(b.Stack(st), []int64{1}, 0, false, "", nil)
-	tree := NewTree(b.Finish())
-	m, err := ParseMapping("mut.txt", "# receivers\nmutates class ROElement.add*\npure function ROElement.bounds\n")
+	tree := analysis.NewTree(b.Finish())
+	m, err := avid.ParseMapping("mut.txt", "# receivers\nmutates class ROElement.add*\npure function ROElement.bounds\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +24,7 @@ func TestMutations(t *testing.T) {
 	if want := []Mutation{Mutates, Mutates, Pure, MutationUnknown}; err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Mutations = %v, %v; want %v", got, err, want)
 	}
-	bad, _ := ParseMapping("bad.txt", "JDK class java.*\n")
+	bad, _ := avid.ParseMapping("bad.txt", "JDK class java.*\n")
 	if _, err := Mutations(bad, tree); err == nil || err.Error() != `bad.txt: entity "JDK": a mutation file has the entities mutates and pure only` {
 		t.Errorf("Mutations of a mapping with entity JDK: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/phase"
 )
@@ -24,18 +25,18 @@ var mappingOpt = Option{Name: "mapping", Kind: KindFile,
 	Doc: "the entities: a mapping defined with `mapping NAME <<`, or a file of `ENTITY class PATTERN` lines; default: one entity per package (top-level name)"}
 
 // setMapping keeps m under its name for the session's later commands.
-func (s *Session) setMapping(m *analysis.Mapping) {
+func (s *Session) setMapping(m *avid.Mapping) {
 	if s.mappings == nil {
-		s.mappings = map[string]*analysis.Mapping{}
+		s.mappings = map[string]*avid.Mapping{}
 	}
 	s.mappings[m.Name] = m
 }
 
 // entityMap returns the entities of the call's mapping= over p, and the
 // mapping's name; without mapping=, one entity per package.
-func (c *Call) entityMap(p *analysis.Profile) (*analysis.EntityMap, string, error) {
+func (c *Call) entityMap(p *analysis.Profile) (*avid.EntityMap, string, error) {
 	if !c.Has("mapping") {
-		return analysis.PackageMap(p), "package", nil
+		return avid.PackageMap(p), "package", nil
 	}
 	m, err := c.mappingOption("mapping")
 	if err != nil {
@@ -46,7 +47,7 @@ func (c *Call) entityMap(p *analysis.Profile) (*analysis.EntityMap, string, erro
 
 // mappingOption returns the mapping option opt names: one defined in the
 // session, else a file.
-func (c *Call) mappingOption(opt string) (*analysis.Mapping, error) {
+func (c *Call) mappingOption(opt string) (*avid.Mapping, error) {
 	name := c.Opt(opt)
 	if name == "" {
 		return nil, c.Usagef("%s= is needed: name a mapping defined with `mapping NAME <<` … `end`, or a file of `ENTITY class PATTERN` lines", opt)
@@ -58,7 +59,7 @@ func (c *Call) mappingOption(opt string) (*analysis.Mapping, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s=%s: no mapping of that name in the session, and %w", opt, name, err)
 	}
-	return analysis.ParseMapping(name, text)
+	return avid.ParseMapping(name, text)
 }
 
 // readMappingFile reads a regular file of at most maxMappingFile bytes.
@@ -87,7 +88,7 @@ func readMappingFile(path string) (string, error) {
 
 // mappingNotes says where the calls come from and which lines of the
 // mapping matched no frame.
-func mappingNotes(subject string, src analysis.CountSource, em *analysis.EntityMap) string {
+func mappingNotes(subject string, src analysis.CountSource, em *avid.EntityMap) string {
 	var b strings.Builder
 	switch src {
 	case analysis.CountEvents:
@@ -106,7 +107,7 @@ func mappingNotes(subject string, src analysis.CountSource, em *analysis.EntityM
 
 // unusedNote names the mapping lines that match no frame: a note, not an
 // error (the mapping may be meant for other profiles too).
-func unusedNote(em *analysis.EntityMap) string {
+func unusedNote(em *avid.EntityMap) string {
 	if len(em.Unused) == 1 {
 		return "note: 1 mapping line matches no frame: " + em.Unused[0]
 	}
@@ -115,7 +116,7 @@ func unusedNote(em *analysis.EntityMap) string {
 
 // entityTables returns the entities and the arcs of e as tables, and the
 // JSON document of the entities command.
-func entityTables(e *analysis.Entities) (*Table, *Table, map[string]any) {
+func entityTables(e *avid.Entities) (*Table, *Table, map[string]any) {
 	unit := e.ValueType.Unit
 	cols := []string{"entity", "self", "self %", "total", "total %", "calls in"}
 	if e.Alloc != nil {
@@ -124,7 +125,7 @@ func entityTables(e *analysis.Entities) (*Table, *Table, map[string]any) {
 	ents := &Table{Columns: cols}
 	var docEnts []map[string]any
 	for i, name := range e.Map.Names {
-		if name == analysis.Other && e.Total[i] == 0 && e.CallsIn[i] == 0 {
+		if name == avid.Other && e.Total[i] == 0 && e.CallsIn[i] == 0 {
 			continue
 		}
 		row := []any{name, valueCell(e.Self[i], unit), percentCell(e.Self[i], e.Grand), valueCell(e.Total[i], unit),
@@ -152,7 +153,7 @@ func entityTables(e *analysis.Entities) (*Table, *Table, map[string]any) {
 }
 
 // celsDoc is the JSON document of the cels command.
-func celsDoc(cs *analysis.Cels) map[string]any {
+func celsDoc(cs *avid.Cels) map[string]any {
 	names := cs.Map.Names
 	cels := make([]map[string]any, len(cs.Cels))
 	for k := range cs.Cels {
@@ -174,7 +175,7 @@ func celsDoc(cs *analysis.Cels) map[string]any {
 
 // entityTree returns t with its frames named by their entities under m:
 // the tree that level using= compacts, where every frame is its entity.
-func entityTree(t *analysis.Tree, m *analysis.Mapping) *analysis.Tree {
+func entityTree(t *analysis.Tree, m *avid.Mapping) *analysis.Tree {
 	return t.WithNames(m.Apply(t.Profile).ElementNames())
 }
 
@@ -189,7 +190,7 @@ func withMapping(l *Loaded, t *analysis.Tree) *analysis.Tree {
 
 // useMapping makes m the granularity of l (m nil: back to frame names), and
 // starts its state afresh, every node at level 1.
-func useMapping(l *Loaded, m *analysis.Mapping) {
+func useMapping(l *Loaded, m *avid.Mapping) {
 	t := l.Tree.WithNames(analysis.NewNames(l.Tree.Profile))
 	if m != nil {
 		t = entityTree(t, m)
@@ -210,7 +211,7 @@ func freeName(s *Session, name string) string {
 
 // entityPhases detects the phases of t with one dimension per entity of
 // em, in intervals of the given length (0: phase's default).
-func entityPhases(ctx context.Context, t *analysis.Tree, em *analysis.EntityMap, interval int64) (*phase.Vectors, *phase.Result, error) {
+func entityPhases(ctx context.Context, t *analysis.Tree, em *avid.EntityMap, interval int64) (*phase.Vectors, *phase.Result, error) {
 	names := make([]string, t.Len())
 	for n, f := range t.Frame {
 		names[n] = em.Names[em.Frame[f]]

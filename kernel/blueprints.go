@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/blueprint"
 	"github.com/proflens/proflens/plotting"
 )
 
@@ -35,12 +37,12 @@ func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
 	if err != nil {
 		return nil, err
 	}
-	counts, err := analysis.CallCounts(t, l.Profile, c.Value())
+	counts, err := blueprint.CallCounts(t, l.Profile, c.Value())
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}
 	first, _ := analysis.FirstEntries(t)
-	var mutations []analysis.Mutation
+	var mutations []blueprint.Mutation
 	if mutating != "" {
 		if mutations, err = readMutations(c, mutating); err != nil {
 			return nil, err
@@ -50,12 +52,12 @@ func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
 	if err != nil {
 		return nil, err
 	}
-	boxes := plotting.BlueprintOf(v, counts, first, mutations)
+	boxes := blueprint.Of(v, counts, first, mutations)
 	return &plotting.Blueprint{Boxes: boxes, Patterns: boxes.Patterns(o)}, nil
 }
 
-func readPatternOptions(c *Call) (analysis.PatternOptions, error) {
-	var o analysis.PatternOptions
+func readPatternOptions(c *Call) (blueprint.PatternOptions, error) {
+	var o blueprint.PatternOptions
 	var err error
 	if o.Tolerance, err = c.Float("tolerance"); err != nil || o.Tolerance < 0 || o.Tolerance >= 1 {
 		return o, c.Usagef("tolerance=%s: want a fraction from 0 up to 1, e.g. tolerance=0.1 or tolerance=10%%", c.Opt("tolerance"))
@@ -68,9 +70,9 @@ func readPatternOptions(c *Call) (analysis.PatternOptions, error) {
 	return o, err
 }
 
-// readMutations reads a mutation file (analysis.Mutations: a mapping with
+// readMutations reads a mutation file (blueprint.Mutations: a mapping with
 // the entities mutates and pure) against the call's tree.
-func readMutations(c *Call, file string) ([]analysis.Mutation, error) {
+func readMutations(c *Call, file string) ([]blueprint.Mutation, error) {
 	fail := func(err error) error { return fmt.Errorf("%s mutating=%s: %w", c.Cmd.Name, file, err) }
 	path := c.Path(file)
 	fi, err := os.Stat(path)
@@ -92,11 +94,11 @@ func readMutations(c *Call, file string) ([]analysis.Mutation, error) {
 	if err != nil {
 		return nil, fail(err)
 	}
-	m, err := analysis.ParseMapping(file, string(data))
+	m, err := avid.ParseMapping(file, string(data))
 	if err != nil {
 		return nil, err
 	}
-	return analysis.Mutations(m, c.Tree())
+	return blueprint.Mutations(m, c.Tree())
 }
 
 // parseAmount reads a value of type vt: a raw number in its unit, or for

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/plotting"
 )
@@ -48,11 +49,11 @@ func runCels(c *Call) error {
 	if err != nil {
 		return err
 	}
-	cs, err := analysis.NewCels(t, em, step, limit)
+	cs, err := avid.NewCels(t, em, step, limit)
 	if err != nil {
 		return fmt.Errorf("cels %s: %w", c.Subject(), err)
 	}
-	pic, err := plotting.DrawCels(cs, analysis.NewEntities(t, em, c.Value()), l.Name)
+	pic, err := plotting.DrawCels(cs, avid.NewEntities(t, em, c.Value()), l.Name)
 	if err != nil {
 		return fmt.Errorf("cels %s: %w", l.Name, err)
 	}
@@ -76,24 +77,24 @@ func runCels(c *Call) error {
 
 // celStep reads step=: a number of entries or a duration; without it, the
 // entries of t in about defaultCels cels.
-func celStep(c *Call, t *analysis.Tree) (analysis.CelStep, error) {
+func celStep(c *Call, t *analysis.Tree) (avid.CelStep, error) {
 	if !c.Has("step") {
 		counts, ok := analysis.EntryCounts(t)
 		if !ok {
-			return analysis.CelStep{}, fmt.Errorf("cels %s: %w", c.Subject(), analysis.ErrNoTimeOrder)
+			return avid.CelStep{}, fmt.Errorf("cels %s: %w", c.Subject(), avid.ErrNoTimeOrder)
 		}
 		var entries int64
 		for _, n := range counts.Calls {
 			entries += n
 		}
-		return analysis.CelStep{Entries: max(1, (entries+defaultCels-1)/defaultCels)}, nil
+		return avid.CelStep{Entries: max(1, (entries+defaultCels-1)/defaultCels)}, nil
 	}
 	v := c.Opt("step")
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
-		return analysis.CelStep{Entries: n}, nil
+		return avid.CelStep{Entries: n}, nil
 	}
 	if d, err := ParseDuration(v); err == nil && d > 0 {
-		return analysis.CelStep{Period: int64(d)}, nil
+		return avid.CelStep{Period: int64(d)}, nil
 	}
-	return analysis.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)
+	return avid.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/phase"
 )
 
@@ -31,7 +32,7 @@ func runCompareSampling(c *Call) error {
 	l := c.Profile()
 	p := l.Profile
 	if len(p.Calls) == 0 {
-		return fmt.Errorf("compare-sampling %s: %w", l.Name, analysis.ErrNotEvented)
+		return fmt.Errorf("compare-sampling %s: %w", l.Name, avid.ErrNotEvented)
 	}
 	em, by, err := c.entityMap(p) // thinning keeps the frames' ids: em serves the thinned profiles too
 	if err != nil {
@@ -43,7 +44,7 @@ func runCompareSampling(c *Call) error {
 	n := len(ref.full.Arcs)
 	t.Rows = append(t.Rows, []any{"recording", ref.size, percentCell(ref.size, ref.size), fmt.Sprintf("%d of %d", n, n),
 		shareCell(1), shareCell(0), ariCell(1, ref.phaseErr)})
-	for _, s := range analysis.Settings(p) {
+	for _, s := range avid.Settings(p) {
 		if err := c.Ctx.Err(); err != nil {
 			return err
 		}
@@ -66,17 +67,17 @@ func runCompareSampling(c *Call) error {
 // samplingRef is the full recording the samplings are measured against.
 type samplingRef struct {
 	p        *analysis.Profile
-	em       *analysis.EntityMap
-	full     *analysis.Entities
+	em       *avid.EntityMap
+	full     *avid.Entities
 	size     int64
 	vectors  *phase.Vectors
 	phases   *phase.Result
 	phaseErr error // why the recording has no phases, or nil
 }
 
-func newSamplingRef(c *Call, p *analysis.Profile, em *analysis.EntityMap) *samplingRef {
+func newSamplingRef(c *Call, p *analysis.Profile, em *avid.EntityMap) *samplingRef {
 	t := analysis.NewTree(p)
-	ref := &samplingRef{p: p, em: em, full: analysis.NewEntities(t, em, p.DefaultValue), size: analysis.RecordSize(p)}
+	ref := &samplingRef{p: p, em: em, full: avid.NewEntities(t, em, p.DefaultValue), size: avid.RecordSize(p)}
 	ref.vectors, ref.phases, ref.phaseErr = entityPhases(c.Ctx, t, em, 0)
 	if ref.phaseErr == nil && len(ref.vectors.Intervals) == 0 {
 		ref.phaseErr = errors.New("the recording has no intervals")
@@ -86,13 +87,13 @@ func newSamplingRef(c *Call, p *analysis.Profile, em *analysis.EntityMap) *sampl
 
 // samplingRow thins the recording by s and measures it: size, arcs, phases (n/a
 // where the thinned recording has none).
-func samplingRow(c *Call, ref *samplingRef, s analysis.Sampling) ([]any, error) {
-	q, err := analysis.Thin(ref.p, s)
+func samplingRow(c *Call, ref *samplingRef, s avid.Sampling) ([]any, error) {
+	q, err := avid.Thin(ref.p, s)
 	if err != nil {
 		return nil, err
 	}
 	qt := analysis.NewTree(q)
-	d := analysis.CompareArcs(ref.full, analysis.NewEntities(qt, ref.em, q.DefaultValue))
+	d := avid.CompareArcs(ref.full, avid.NewEntities(qt, ref.em, q.DefaultValue))
 	phaseErr, ari := ref.phaseErr, 0.0
 	if phaseErr == nil {
 		iv := ref.vectors.Intervals[0]
@@ -102,7 +103,7 @@ func samplingRow(c *Call, ref *samplingRef, s analysis.Sampling) ([]any, error) 
 			ari = alignedARI(ref.vectors, ref.phases, tv, tr)
 		}
 	}
-	n := analysis.RecordSize(q)
+	n := avid.RecordSize(q)
 	return []any{s.String(), n, percentCell(n, ref.size), fmt.Sprintf("%d of %d", d.Found, d.Of),
 		shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)}, nil
 }

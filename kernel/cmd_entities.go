@@ -3,7 +3,7 @@ package kernel
 import (
 	"fmt"
 
-	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/plotting"
 )
@@ -34,7 +34,7 @@ func runEntities(c *Call) error {
 	if err != nil {
 		return err
 	}
-	e := analysis.NewEntities(t, em, c.Value())
+	e := avid.NewEntities(t, em, c.Value())
 	pic, err := plotting.DrawEntities(e, l.Name)
 	if err != nil {
 		return fmt.Errorf("entities %s: %w", l.Name, err)

@@ -2,8 +2,9 @@ package kernel
 
 import (
 	"fmt"
-	"github.com/proflens/proflens/compaction"
 	"strconv"
+
+	"github.com/proflens/proflens/compaction"
 )
 
 var levelCommand = &Command{

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 var mappingCommand = &Command{
@@ -43,7 +44,7 @@ func runMapping(c *Call) error {
 		c.Print(mappingSummary(m) + "\n" + m.String())
 		return nil
 	}
-	m, err := analysis.ParseMapping(name, c.Arg(1))
+	m, err := avid.ParseMapping(name, c.Arg(1))
 	var se *analysis.SyntaxError
 	if errors.As(err, &se) && se.Line > 0 { // the block starts on the line after the command
 		return fmt.Errorf("mapping %s: line %d of the mapping (line %d of the cell): %s", name, se.Line, c.Line+se.Line, se.Msg)
@@ -56,7 +57,7 @@ func runMapping(c *Call) error {
 	return nil
 }
 
-func mappingSummary(m *analysis.Mapping) string {
+func mappingSummary(m *avid.Mapping) string {
 	return fmt.Sprintf("mapping %s: %d lines, %d entities: %s", m.Name, m.Len(), len(m.Entities), strings.Join(m.Entities, ", "))
 }
 

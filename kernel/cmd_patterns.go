@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/blueprint"
 	"github.com/proflens/proflens/plotting"
 )
 
@@ -64,7 +65,7 @@ func runPatterns(c *Call) error {
 			related[i] = boxes.Boxes[r].Name
 		}
 		handle := v.Handle(box.Node)
-		t.Rows = append(t.Rows, []any{p.Letter, analysis.PatternNames[p.Letter], box.Name, strings.Join(related, ", "), why(boxes, p), handle})
+		t.Rows = append(t.Rows, []any{p.Letter, blueprint.PatternNames[p.Letter], box.Name, strings.Join(related, ", "), why(boxes, p), handle})
 		evidence := map[string]any{"handle": handle}
 		for k, v := range p.Evidence {
 			evidence[k] = v
@@ -89,7 +90,7 @@ func patternsNote(c *Call, bp *plotting.Blueprint, shown, all int) string {
 
 // why says in words what the rule of p read; noun is what the counts
 // count (calls, objects, contentions).
-func why(b *analysis.Blueprint, p analysis.Pattern) string {
+func why(b *blueprint.Blueprint, p blueprint.Pattern) string {
 	box, vt, noun := &b.Boxes[p.Box], b.Value, analysis.Noun(b.Counts)
 	amount := func(x int64) string { return analysis.FormatValue(x, vt.Unit) }
 	switch p.Letter {

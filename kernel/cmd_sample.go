@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 var sampleCommand = &Command{
@@ -36,7 +37,7 @@ func runSample(c *Call) error {
 	}
 	l := c.Profile()
 	p := l.Profile
-	q, err := analysis.Thin(p, s)
+	q, err := avid.Thin(p, s)
 	if err != nil {
 		return fmt.Errorf("sample %s: %w", c.Subject(), err)
 	}
@@ -51,32 +52,32 @@ func runSample(c *Call) error {
 	}
 	nl := &Loaded{Name: name, Profile: q, Tree: t, Value: q.DefaultValue}
 	c.Session.Add(nl)
-	full, thin := analysis.RecordSize(p), analysis.RecordSize(q)
+	full, thin := avid.RecordSize(p), avid.RecordSize(q)
 	showInfo(c, nl, fmt.Sprintf("%s: %s sampled by %s; %d records of %d (%s)", name, l.Name, s, thin, full, analysis.Percent(thin, full)))
 	return nil
 }
 
 // readSampling reads the one of c1=, c2= and c3= given.
-func readSampling(c *Call) (analysis.Sampling, error) {
-	var given []analysis.Sampling
+func readSampling(c *Call) (avid.Sampling, error) {
+	var given []avid.Sampling
 	for _, k := range []string{"c1", "c2"} {
 		if c.Has(k) {
 			n, err := strconv.ParseInt(c.Opt(k), 10, 64)
 			if err != nil || n < 1 {
-				return analysis.Sampling{}, c.Usagef("%s=%s: write a whole number of events, 1 or more", k, c.Opt(k))
+				return avid.Sampling{}, c.Usagef("%s=%s: write a whole number of events, 1 or more", k, c.Opt(k))
 			}
-			given = append(given, analysis.Sampling{Kind: "C-" + k[1:], Every: n})
+			given = append(given, avid.Sampling{Kind: "C-" + k[1:], Every: n})
 		}
 	}
 	if c.Has("c3") {
 		d, err := c.Duration("c3")
 		if err != nil {
-			return analysis.Sampling{}, err
+			return avid.Sampling{}, err
 		}
-		given = append(given, analysis.Sampling{Kind: "C-3", Every: int64(d)})
+		given = append(given, avid.Sampling{Kind: "C-3", Every: int64(d)})
 	}
 	if len(given) != 1 {
-		return analysis.Sampling{}, c.Usagef("give one of c1=N, c2=N or c3=D (%d given)", len(given))
+		return avid.Sampling{}, c.Usagef("give one of c1=N, c2=N or c3=D (%d given)", len(given))
 	}
 	return given[0], nil
 }

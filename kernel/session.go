@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/store"
 )
@@ -25,7 +26,7 @@ type Loaded struct {
 	View      *compaction.View  // cached compacted tree of State and Value (see CompactedView)
 	Picture   []byte            // the last SVG drawn for this profile, for export
 	Cels      []byte            // the last cels player, as an HTML page, for export (avid.go)
-	Mapping   *analysis.Mapping // the mapping its frames are named by (level using=), or nil
+	Mapping   *avid.Mapping     // the mapping its frames are named by (level using=), or nil
 	Drawn     *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
 	Phases    *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
 	// DiffBase is, for a difference made by diff that go tool pprof
@@ -44,9 +45,9 @@ type Session struct {
 	Settings Settings
 	profiles map[string]*Loaded
 	current  string
-	loads    int                          // profiles loaded so far, for default names
-	displays int                          // progress lines shown so far, for unique display ids (progress.go)
-	mappings map[string]*analysis.Mapping // defined by the mapping command (avid.go)
+	loads    int                      // profiles loaded so far, for default names
+	displays int                      // progress lines shown so far, for unique display ids (progress.go)
+	mappings map[string]*avid.Mapping // defined by the mapping command (avid.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]

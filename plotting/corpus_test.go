@@ -46,7 +46,7 @@ func TestGoldenConprof(t *testing.T) {
 		if o.MaxNodes > 0 {
 			name += fmt.Sprintf("-max%d", o.MaxNodes)
 		}
-		pic, err := Draw(v, o)
+		pic, err := Draw(v, boxed(v, o))
 		if err != nil {
 			t.Fatal(err)
 		}

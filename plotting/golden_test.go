@@ -62,7 +62,7 @@ func TestGoldenToy(t *testing.T) {
 				name += "-inverted"
 			}
 			t.Run(name, func(t *testing.T) {
-				pic, err := Draw(views[fig], o)
+				pic, err := Draw(views[fig], boxed(views[fig], o))
 				if err != nil {
 					t.Fatal(err)
 				}
