@@ -24,13 +24,21 @@ const maxMappingFile = 1 << 20
 var mappingOpt = Option{Name: "mapping", Kind: KindFile,
 	Doc: "the entities: a mapping defined with `mapping NAME <<`, or a file of `ENTITY class PATTERN` lines; default: one entity per package (top-level name)"}
 
-// setMapping keeps m under its name for the session's later commands.
-func (s *Session) setMapping(m *avid.Mapping) {
-	if s.mappings == nil {
-		s.mappings = map[string]*avid.Mapping{}
+// mappingsKey keeps the mappings the mapping command defined, by name.
+var mappingsKey = NewKey[map[string]*avid.Mapping]("mappings")
+
+// mappings returns the session's mappings by name.
+func mappings(s *Session) map[string]*avid.Mapping {
+	m := mappingsKey.Get(s)
+	if m == nil {
+		m = map[string]*avid.Mapping{}
+		mappingsKey.Set(s, m)
 	}
-	s.mappings[m.Name] = m
+	return m
 }
+
+// celsKey keeps a profile's last cels player, as an HTML page, for export.
+var celsKey = NewKey[[]byte]("cels")
 
 // entityMap returns the entities of the call's mapping= over p, and the
 // mapping's name; without mapping=, one entity per package.
@@ -52,7 +60,7 @@ func (c *Call) mappingOption(opt string) (*avid.Mapping, error) {
 	if name == "" {
 		return nil, c.Usagef("%s= is needed: name a mapping defined with `mapping NAME <<` … `end`, or a file of `ENTITY class PATTERN` lines", opt)
 	}
-	if m := c.Session.mappings[name]; m != nil {
+	if m := mappings(c.Session)[name]; m != nil {
 		return m, nil
 	}
 	text, err := readMappingFile(c.Path(name))
@@ -173,32 +181,6 @@ func celsDoc(cs *avid.Cels) map[string]any {
 	return map[string]any{"source": string(cs.Source), "unit": cs.Unit, "cels": cels}
 }
 
-// entityTree returns t with its frames named by their entities under m:
-// the tree that level using= compacts, where every frame is its entity.
-func entityTree(t *analysis.Tree, m *avid.Mapping) *analysis.Tree {
-	return t.WithNames(m.Apply(t.Profile).ElementNames())
-}
-
-// withMapping returns a tree of l's profile named as l's granularity asks:
-// by entity when level using= set a mapping, else by frame.
-func withMapping(l *Loaded, t *analysis.Tree) *analysis.Tree {
-	if l.Mapping == nil {
-		return t
-	}
-	return entityTree(t, l.Mapping)
-}
-
-// useMapping makes m the granularity of l (m nil: back to frame names), and
-// starts its state afresh, every node at level 1.
-func useMapping(l *Loaded, m *avid.Mapping) {
-	t := l.Tree.WithNames(analysis.NewNames(l.Tree.Profile))
-	if m != nil {
-		t = entityTree(t, m)
-	}
-	l.Mapping, l.Tree = m, t
-	l.State, l.View, l.Drawn = compaction.NewState(t, 1), nil, nil
-}
-
 // freeName returns name, or name2, name3... when a profile has it.
 func freeName(s *Session, name string) string {
 	for i, n := 2, name; ; i++ {
@@ -252,11 +234,10 @@ func levelUsing(c *Call) error {
 		return err
 	}
 	l := c.Profile()
-	was := *l
-	useMapping(l, m)
+	l.UseMapping(m)
 	note := fmt.Sprintf("every frame compacted to its entity by the mapping %s", m.Name)
 	if em := m.Apply(l.Profile); len(em.Unused) > 0 {
 		note += "\n" + unusedNote(em)
 	}
-	return showNew(c, l, was, func(*compaction.View) string { return note })
+	return showNew(c, l, func(*compaction.View) string { return note })
 }

@@ -13,7 +13,7 @@ import (
 // returns the outputs' text.
 func everyAVIDCommand(t *testing.T, load, mapping, step string) string {
 	t.Helper()
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	code := load + " as rec\n" + mapping + `
 info
 entities mapping=m
@@ -148,7 +148,7 @@ func TestAVIDBadInput(t *testing.T) {
 // A mapping read from a file, and level using= making the views by entity
 // until a plain level goes back to frame names.
 func TestMappingFileAndLevelUsing(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if err := os.WriteFile(filepath.Join(s.Dir, "shop.map"), []byte("UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // BenchmarkExecuteEcho measures the language's share of an `echo hi` round
 // trip: parse, bind, run, record.
 func BenchmarkExecuteEcho(b *testing.B) {
-	in := New(b.TempDir())
+	in := New(b.TempDir(), testTable())
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -33,7 +33,7 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkComplete completes an option value.
 func BenchmarkComplete(b *testing.B) {
-	in := New(b.TempDir())
+	in := New(b.TempDir(), testTable())
 	b.ReportAllocs()
 	for b.Loop() {
 		in.Complete("echo stream=st", 14)

@@ -71,7 +71,7 @@ func TestBudgetCutsTables(t *testing.T) {
 // TestBudgetInCells: the budget applies to a cell's outputs together, set
 // max= changes it, clear gives it back, and streams are cut too.
 func TestBudgetInCells(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nset max=900\nlevel 99\ntree")
 	if err != nil {
 		t.Fatal(err)

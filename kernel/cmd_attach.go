@@ -69,7 +69,7 @@ func runAttach(c *Call) error {
 	if name == "" {
 		name = uniqueName(c.Session, "live")
 	}
-	if c.Session.live[name] != nil {
+	if attachments(c.Session)[name] != nil {
 		return c.Usagef("%s is attached already: detach %s first, or name this one with as NAME", name, name)
 	}
 	if c.Has("using") {
@@ -81,7 +81,7 @@ func runAttach(c *Call) error {
 	if err != nil {
 		return err
 	}
-	c.Session.live[name] = a
+	attachments(c.Session)[name] = a
 	if bg {
 		collectBackground(c, a, t, plan)
 		return nil
@@ -154,7 +154,7 @@ func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) erro
 		status.Show(statusBundle(a.name, e.Status))
 	})
 	a.end(st)
-	delete(c.Session.live, a.name)
+	delete(attachments(c.Session), a.name)
 	a.sync(context.Background(), c.Session) // the last windows, interrupted or not
 	status.Show(statusBundle(a.name, st))
 	showTimeline(a, timeline, c.Session.Settings.Pictures)

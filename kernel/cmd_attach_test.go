@@ -78,7 +78,7 @@ func truth(p *analysis.Profile) []string {
 // over the windows are scored against the phases the demo labelled (ARI
 // and boundary recall within one window, as phase.Score does).
 func TestAttachFindsPhases(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	defer s.Close()
 	rec, err := RunForTest(t, s, "attach demo:phases as run budget=1% for=40s kinds=cpu")
 	if err != nil {
@@ -91,7 +91,7 @@ func TestAttachFindsPhases(t *testing.T) {
 	}
 	checkBudget(t, liveStatus(t, rec))
 	l := s.Get("run")
-	want, got := phase.IDs(truth(l.Profile)), l.Phases.Result.Of
+	want, got := phase.IDs(truth(l.Profile)), phasesKey.Get(l).Result.Of
 	sc := phase.Score(want, got, 1)
 	t.Logf("%d windows: truth %v\ndetected %v\nARI %.2f, boundary recall %.2f, precision %.2f, %d phases",
 		len(got), want, got, sc.ARI, sc.Recall, sc.Precision, sc.Phases)
@@ -107,7 +107,7 @@ func TestAttachFindsPhases(t *testing.T) {
 // profiles shows its progress; the profile grows between cells and every
 // command reads it; detach ends it and keeps what it gathered.
 func TestAttachBackground(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	defer s.Close()
 	run := func(code string) *Recorder {
 		rec, err := RunForTest(t, s, code)
@@ -157,7 +157,7 @@ func waitWindows(t *testing.T, s *Session, name string, n int) {
 // TestAttachInterrupt: interrupting attach ends collection and keeps
 // everything gathered; the cell ends without an error.
 func TestAttachInterrupt(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
@@ -191,7 +191,7 @@ func TestAttachFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Stop()
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	time.AfterFunc(4*time.Second, func() { d.Kill() })
 	rec, err := RunForTest(t, s, "attach "+d.URL+" as run budget=10% kinds=cpu for=30s")
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // returns the bundles of its last two commands.
 func lastBundles(t *testing.T, dir, code string) (jupyter.Bundle, jupyter.Bundle) {
 	t.Helper()
-	rec, err := RunForTest(t, NewSession(dir), code)
+	rec, err := RunForTest(t, NewSession(dir, testTable()), code)
 	if err != nil {
 		t.Fatalf("%q: %v", code, err)
 	}
@@ -127,11 +127,11 @@ func TestBlueprintMutating(t *testing.T) {
 	if !strings.Contains(svg, `fill="#a9a9a9"`) || !strings.Contains(svg, `fill="#f6dd6b"`) {
 		t.Errorf("blueprint mutating=: no grey or no yellow box")
 	}
-	_, err = RunForTest(t, NewSession(dir), "load B-indirection.json\nblueprint mutating="+bad)
+	_, err = RunForTest(t, NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+bad)
 	if err == nil || !strings.Contains(err.Error(), `entity "JDK": a mutation file has the entities mutates and pure only`) {
 		t.Errorf("blueprint mutating=bad.txt: %v", err)
 	}
-	_, err = RunForTest(t, NewSession(dir), "load B-indirection.json\nblueprint mutating="+tmp)
+	_, err = RunForTest(t, NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+tmp)
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("blueprint mutating=DIR: %v", err)
 	}
@@ -155,7 +155,7 @@ func TestBlueprintOptions(t *testing.T) {
 		{"patterns ratio=1", "patterns: ratio=1: want a factor above 1"},
 		{"patterns n=-1", "patterns: n=-1: write a number of patterns"},
 	} {
-		_, err := RunForTest(t, NewSession(dir), "load D-multiple.json\n"+c.code)
+		_, err := RunForTest(t, NewSession(dir, testTable()), "load D-multiple.json\n"+c.code)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.code, err, c.want)
 		}

@@ -58,7 +58,8 @@ func runCels(c *Call) error {
 		return fmt.Errorf("cels %s: %w", l.Name, err)
 	}
 	note := mappingNotes(c.Subject(), cs.Source, em)
-	l.Picture, l.Cels = pic.Sheet, plotting.CelsPage(pic, l.Name+" · cels by "+by)
+	l.SetPicture(pic.Sheet, nil)
+	celsKey.Set(l, plotting.CelsPage(pic, l.Name+" · cels by "+by))
 	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}
 	mode := c.Session.Settings.Pictures
 	if mode != PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)

@@ -19,7 +19,7 @@ func runDetach(c *Call) error {
 		return err
 	}
 	a.stop("detached")
-	delete(c.Session.live, a.name)
+	delete(attachments(c.Session), a.name)
 	a.sync(c.Ctx, c.Session)
 	st, _ := a.snapshot()
 	c.Out.Display(statusBundle(a.name, st), nil)
@@ -30,9 +30,9 @@ func runDetach(c *Call) error {
 
 // pickAttachment returns the attachment the call names, or the only one.
 func pickAttachment(c *Call) (*attachment, error) {
-	names := sortedKeys(c.Session.live)
+	names := sortedKeys(attachments(c.Session))
 	if name := c.Arg(0); name != "" {
-		if a := c.Session.live[name]; a != nil {
+		if a := attachments(c.Session)[name]; a != nil {
 			return a, nil
 		}
 		return nil, c.Usagef("nothing is attached as %s; attached: %s", name, orNone(names))
@@ -40,7 +40,7 @@ func pickAttachment(c *Call) (*attachment, error) {
 	if len(names) != 1 {
 		return nil, c.Usagef("%d attachments (%s): name the one to detach", len(names), orNone(names))
 	}
-	return c.Session.live[names[0]], nil
+	return attachments(c.Session)[names[0]], nil
 }
 
 func orNone(names []string) string {

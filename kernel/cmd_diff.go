@@ -59,16 +59,17 @@ func runDiff(c *Call) error {
 	if err != nil {
 		return fmt.Errorf("diff %s %s: %w", base.Name, new.Name, err)
 	}
-	d := &Loaded{Name: c.As, Profile: p, Filter: c.filter, Value: analysis.DiffChange}
-	d.Tree = analysis.NewTree(p.Filter(c.filter))
-	d.State = diffState(d.Tree, new, base)
+	d := NewLoaded(c.As, p, nil)
+	d.SetFilter(c.Filter())
+	d.Value = analysis.DiffChange
+	d.SetState(diffState(d.Tree(), new, base), nil)
 	what := diffWhat(c, base, new, normalize)
 	if !strings.HasPrefix(what, "diff:") {
 		d.DiffBase = base.Profile.Source
 	} else {
 		p.Source = what
 	}
-	v := compaction.Compact(d.Tree, d.State, analysis.DiffBoth)
+	v := compaction.Compact(d.Tree(), d.State(), analysis.DiffBoth)
 	if err := diffTable(c, v, diffLabel(c)+strings.TrimPrefix(c.Subject(), base.Name)); err != nil {
 		return err
 	}
@@ -84,8 +85,8 @@ func runDiff(c *Call) error {
 // diffSides returns the two sides: the profiles under their standing
 // filters, or two phases of one.
 func diffSides(c *Call) (base, new analysis.Side, err error) {
-	base = analysis.Side{Profile: c.Profiles[0].Tree.Profile, Value: c.Value()}
-	new = analysis.Side{Profile: c.Profiles[1].Tree.Profile}
+	base = analysis.Side{Profile: c.Profiles[0].Tree().Profile, Value: c.Value()}
+	new = analysis.Side{Profile: c.Profiles[1].Tree().Profile}
 	if !c.within() {
 		if c.Profiles[0] == c.Profiles[1] {
 			return base, new, c.Usagef("%s compared with itself is nothing: name two profiles, or two phases (phase=A phase=B)", c.Profiles[0].Name)
@@ -100,7 +101,7 @@ func diffSides(c *Call) (base, new analysis.Side, err error) {
 	if err != nil {
 		return base, new, err
 	}
-	c.Profile().Phases = st
+	phasesKey.Set(c.Profile(), st)
 	if base.Ranges, err = phaseRanges(c, st, ids[0]); err != nil {
 		return base, new, err
 	}
@@ -121,7 +122,7 @@ func phaseRanges(c *Call, st *PhaseState, id string) ([][2]int, error) {
 		}
 		return nil, c.Usagef("phase=%s: %s has no such phase in its last phases run; it has %s", id, c.Profile().Name, strings.Join(ids, ", "))
 	}
-	p, v := c.Profile().Tree.Profile, st.Vectors
+	p, v := c.Profile().Tree().Profile, st.Vectors
 	var out [][2]int
 	for i, of := range st.Result.Of {
 		if int(of) != n {
@@ -172,7 +173,7 @@ func diffWhat(c *Call, base, new *Loaded, normalize bool) string {
 		return "diff:" + s
 	case normalize:
 		return "diff:" + s + " (BASE normalized to NEW's total)"
-	case !base.Filter.IsZero() || !new.Filter.IsZero() || strings.HasPrefix(base.Profile.Source, "demo:"):
+	case !base.Filter().IsZero() || !new.Filter().IsZero() || strings.HasPrefix(base.Profile.Source, "demo:"):
 		return "diff:" + s
 	}
 	return new.Profile.Source
@@ -185,17 +186,17 @@ func diffWhat(c *Call, base, new *Loaded, normalize bool) string {
 func diffState(t *analysis.Tree, new, base *Loaded) *compaction.State {
 	levels := make([]int32, t.Len())
 	side := new
-	if side.State == nil {
+	if side.State() == nil {
 		side = base
 	}
 	var match []int32
-	if side.State != nil {
-		match = matchPaths(t, side.Tree)
+	if side.State() != nil {
+		match = matchPaths(t, side.Tree())
 	}
 	for n := range levels {
 		switch {
 		case match != nil && match[n] >= 0:
-			levels[n] = side.State.Level(match[n])
+			levels[n] = side.State().Level(match[n])
 		case t.Parent[n] >= 0:
 			levels[n] = levels[t.Parent[n]]
 		default:
@@ -351,7 +352,7 @@ func diffPicture(c *Call, d *Loaded, v *compaction.View) error {
 	if err != nil {
 		return fmt.Errorf("diff: %w", err)
 	}
-	d.Picture = pic.SVG
+	d.SetPicture(pic.SVG, nil)
 	c.Picture(pic.SVG, pic.Text)
 	return nil
 }

@@ -41,7 +41,7 @@ func runEntities(c *Call) error {
 	}
 	ents, arcs, doc := entityTables(e)
 	note := mappingNotes(c.Subject(), e.Source, em)
-	l.Picture = pic.SVG
+	l.SetPicture(pic.SVG, nil)
 	c.Picture(pic.SVG, pic.Text)
 	ents.Title = fmt.Sprintf("%s: entities by %s", c.Subject(), by)
 	c.Out.Display(jupyter.Bundle{"text/html": ents.HTML(), "text/plain": ents.Plain(), "application/json": doc}, nil)

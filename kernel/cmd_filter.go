@@ -30,7 +30,7 @@ func runFilter(c *Call) error {
 	case c.Arg(0) == "off" && len(c.Opts) > 0:
 		return c.Usagef("off drops the whole filter: give off or options, not both")
 	case c.Arg(0) == "off":
-		setFilter(l, analysis.Filter{})
+		l.SetFilter(analysis.Filter{})
 	case c.Arg(0) != "":
 		return c.Usagef("%q: write off, or focus=, ignore=, hide=, thread=, process=, tagfocus= and tagignore= options", c.Arg(0))
 	case len(c.Opts) > 0:
@@ -38,7 +38,7 @@ func runFilter(c *Call) error {
 		if err != nil {
 			return err
 		}
-		f := l.Filter
+		f := l.Filter()
 		for _, o := range []struct {
 			name string
 			set  func()
@@ -50,14 +50,14 @@ func runFilter(c *Call) error {
 				o.set()
 			}
 		}
-		if f.String() != l.Filter.String() {
-			setFilter(l, f)
+		if f.String() != l.Filter().String() {
+			l.SetFilter(f)
 		}
 	}
-	if l.Filter.IsZero() {
+	if l.Filter().IsZero() {
 		c.Printf("%s: no filter\n", l.Name)
 		return nil
 	}
-	c.Printf("%s: filter %s; %s\n", l.Name, l.Filter.String(), filterKeeps(l))
+	c.Printf("%s: filter %s; %s\n", l.Name, l.Filter().String(), filterKeeps(l))
 	return nil
 }

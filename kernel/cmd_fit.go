@@ -37,21 +37,21 @@ func runFit(c *Call) error {
 		return err
 	}
 	l := c.Profile()
-	v, err := CompactedView(c.Ctx, l)
+	v, err := l.CompactedView(c.Ctx)
 	if err != nil {
 		return err
 	}
 	if v, err = compaction.Fit(c.Ctx, v, n, keep); err != nil {
 		return err
 	}
-	l.State, l.View = v.State(), v
+	l.SetState(v.State(), v)
 	return showView(c, v, fitNote(l, v, n))
 }
 
 // fitNote says what the fit shows: its node count against the budget, and
 // the weight shown with its own name against pprof's -nodecount=N.
 func fitNote(l *Loaded, v *compaction.View, n int) string {
-	top := analysis.NewTop(l.Tree, analysis.TopOptions{Value: l.Value, N: n})
+	top := analysis.NewTop(l.Tree(), analysis.TopOptions{Value: l.Value, N: n})
 	var kept, total int64
 	for _, r := range top.Rows {
 		kept += r.Flat

@@ -10,7 +10,7 @@ import (
 // even when it hides no weight, and says when the budget is below the
 // fully compacted view.
 func TestFitCommand(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nfit nodes=5")
 	if err != nil {
 		t.Fatal(err)

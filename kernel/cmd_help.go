@@ -8,10 +8,10 @@ var helpCommand = &Command{
 	Examples: []string{"help", "help echo"},
 	Run: func(c *Call) error {
 		if len(c.Args) == 0 {
-			c.Out.Display(IndexBundle(), nil)
+			c.Out.Display(IndexBundle(c.Session.Commands()), nil)
 			return nil
 		}
-		cmd, err := lookupWord(Word{Text: c.Args[0]})
+		cmd, err := c.Session.Commands().LookupWord(c.Args[0])
 		if err != nil {
 			return err
 		}

@@ -22,15 +22,15 @@ func runLabel(c *Call) error {
 	if err != nil {
 		return c.Usagef("phase %q is not a number: use an id from the phases table", c.Args[0])
 	}
-	if l.Phases == nil || l.Phases.Result == nil {
+	if phasesKey.Get(l) == nil || phasesKey.Get(l).Result == nil {
 		return fmt.Errorf("label: %s has no phases yet: run phases first", l.Name)
 	}
-	ph := l.Phases.Result.Phase(id)
+	ph := phasesKey.Get(l).Result.Phase(id)
 	if ph == nil {
 		return fmt.Errorf("label: %s has no phase %d: use an id from the phases table", l.Name, id)
 	}
-	l.Phases.Labels[id] = c.Args[1]
+	phasesKey.Get(l).Labels[id] = c.Args[1]
 	ph.Label = c.Args[1]
-	c.Out.Display(phaseTable(l, l.Phases), nil)
+	c.Out.Display(phaseTable(l, phasesKey.Get(l)), nil)
 	return nil
 }

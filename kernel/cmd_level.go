@@ -30,9 +30,8 @@ func runLevel(c *Call) error {
 	if c.Has("using") {
 		return levelUsing(c)
 	}
-	was := *l
-	if l.Mapping != nil {
-		useMapping(l, nil)
+	if l.Mapping() != nil {
+		l.UseMapping(nil)
 	}
 	n, err := strconv.Atoi(c.Arg(0))
 	if err != nil || n < 1 {
@@ -42,13 +41,13 @@ func runLevel(c *Call) error {
 	if err != nil {
 		return err
 	}
-	ns, count, err := profileState(l).SetLevel(l.Tree, n, re)
+	ns, count, err := l.Granularity().SetLevel(l.Tree(), n, re)
 	if err != nil {
 		return c.Usagef("%v", err)
 	}
-	l.State = ns
-	return showNew(c, l, was, func(v *compaction.View) string {
-		note := fmt.Sprintf("level %d on %d of %d call-tree nodes", n, count, l.Tree.Len())
+	l.SetState(ns, nil)
+	return showNew(c, l, func(v *compaction.View) string {
+		note := fmt.Sprintf("level %d on %d of %d call-tree nodes", n, count, l.Tree().Len())
 		if x := v.Check(); x != nil {
 			note += fmt.Sprintf("\nnote: this view breaks %s: %s", x.Rule, x.Describe(v))
 		}

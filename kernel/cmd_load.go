@@ -97,7 +97,7 @@ func runLoad(c *Call) error {
 	if name == "" {
 		name = uniqueName(c.Session, defaultName(src))
 	}
-	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
+	l := NewLoaded(name, p, tree)
 	c.Session.Add(l)
 	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples, %d call-tree nodes", name, src,
 		analysis.FormatValue(size, "bytes"), len(p.Samples), tree.Len()), nil)

@@ -17,7 +17,7 @@ func TestLoadLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	for opt, want := range map[string]string{
 		"max-frames=3": "set max-frames= to raise", "max-samples=2": "set max-samples= to raise",
 		"max-depth=2": "set max-depth= to raise", "max-stack-frames=5": "set max-stack-frames= to raise",
@@ -44,7 +44,7 @@ func TestLoadFIFOInterrupt(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	in := New(dir)
+	in := New(dir, testTable())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- in.Execute(ctx, "load pipe", &Recorder{}) }()

@@ -37,7 +37,7 @@ func runMapping(c *Call) error {
 	case name == "":
 		return listMappings(c)
 	case len(c.Args) < 2:
-		m := c.Session.mappings[name]
+		m := mappings(c.Session)[name]
 		if m == nil {
 			return c.Usagef("no mapping named %s: define it with `mapping %s <<`, its lines, and a line end", name, name)
 		}
@@ -52,7 +52,7 @@ func runMapping(c *Call) error {
 	if err != nil {
 		return fmt.Errorf("mapping %w", err)
 	}
-	c.Session.setMapping(m)
+	mappings(c.Session)[m.Name] = m
 	c.Print(mappingSummary(m) + "\n")
 	return nil
 }
@@ -62,17 +62,17 @@ func mappingSummary(m *avid.Mapping) string {
 }
 
 func listMappings(c *Call) error {
-	if len(c.Session.mappings) == 0 {
+	if len(mappings(c.Session)) == 0 {
 		c.Print("no mappings: define one with `mapping NAME <<`, its lines, and a line end\n")
 		return nil
 	}
 	var names []string
-	for n := range c.Session.mappings {
+	for n := range mappings(c.Session) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.Print(mappingSummary(c.Session.mappings[n]) + "\n")
+		c.Print(mappingSummary(mappings(c.Session)[n]) + "\n")
 	}
 	return nil
 }

@@ -91,7 +91,8 @@ func runPhases(c *Call) error {
 		st.Note += "; saved to " + c.Opt("save")
 	}
 	prog.done(fmt.Sprintf("phases of %s: %s over %s", l.Name, countOf(len(st.Result.Phases), "phase"), countOf(st.Vectors.Len(), "interval")), nil)
-	l.Phases, l.Picture = st, svg
+	phasesKey.Set(l, st)
+	l.SetPicture(svg, nil)
 	c.Out.Display(phaseTable(l, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))
 	return nil

@@ -68,7 +68,7 @@ func TestPhasesNumberOptions(t *testing.T) {
 	if _, err := RunForTest(t, s, "load phasedemo-1.trace as one\nphases"); err != nil {
 		t.Fatal(err)
 	}
-	before := s.Get("one").Phases
+	before := phasesKey.Get(s.Get("one"))
 	bad := map[string][]string{
 		"eps":          {"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity", "-0.1", "1.5", "1e309"},
 		"delta":        {"NaN", "Inf", "-Inf", "-1e-9", "1.0000001"},
@@ -87,7 +87,7 @@ func TestPhasesNumberOptions(t *testing.T) {
 			}
 		}
 	}
-	if s.Get("one").Phases != before {
+	if phasesKey.Get(s.Get("one")) != before {
 		t.Error("a refused phases run changed the profile's phases")
 	}
 }
@@ -134,7 +134,7 @@ func TestPhasesInterruptKeepsState(t *testing.T) {
 	}
 	for _, cell := range []string{"phases one interval=10us maxintervals=2000000 save=saved.json", "similarity wide", "timeline wide2"} {
 		l := s.Get(strings.Fields(cell)[1])
-		phases, picture := l.Phases, l.Picture
+		phases, picture := phasesKey.Get(l), l.Picture()
 		_, savedBefore := os.Stat(filepath.Join(s.Dir, "saved.json"))
 		interrupted := 0
 		for _, n := range []int64{1, 2, 3, 4, 6, 10, 30, 60, 1 << 62} {
@@ -147,15 +147,15 @@ func TestPhasesInterruptKeepsState(t *testing.T) {
 			}
 			interrupted++
 			_, saved := os.Stat(filepath.Join(s.Dir, "saved.json"))
-			if l.Phases != phases || !bytes.Equal(l.Picture, picture) || (saved == nil) != (savedBefore == nil) {
+			if phasesKey.Get(l) != phases || !bytes.Equal(l.Picture(), picture) || (saved == nil) != (savedBefore == nil) {
 				t.Fatalf("%s interrupted at look %d changed the session or the saved file", cell, n)
 			}
 		}
 		_, saved := os.Stat(filepath.Join(s.Dir, "saved.json"))
 		wantSaved := savedBefore == nil || strings.Contains(cell, "save=")
-		if interrupted < 2 || l.Phases == phases || bytes.Equal(l.Picture, picture) || (saved == nil) != wantSaved {
+		if interrupted < 2 || phasesKey.Get(l) == phases || bytes.Equal(l.Picture(), picture) || (saved == nil) != wantSaved {
 			t.Errorf("%s: %d interrupted runs, then a run that kept a new result %v (saved %v); want at least 2, then a new result",
-				cell, interrupted, l.Phases != phases, saved == nil)
+				cell, interrupted, phasesKey.Get(l) != phases, saved == nil)
 		}
 	}
 }
@@ -205,7 +205,7 @@ func TestPhasesUsingFiles(t *testing.T) {
 // lists the tableRows with most intervals, and says so: 150 intervals,
 // each of its own name, are 150 one-interval phases with window=1.
 func TestPhasesTableRows(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	names := make([]string, 150)
 	rows := make([][]int, 150)
 	for i := range names {
@@ -238,7 +238,7 @@ func TestBoundedChild(t *testing.T) {
 	if cell == "" {
 		t.Skip("runs only as runBounded's child")
 	}
-	_, err := RunForTest(t, NewSession(os.Getenv(boundedChild+"_DIR")), cell)
+	_, err := RunForTest(t, NewSession(os.Getenv(boundedChild+"_DIR"), testTable()), cell)
 	status, _ := os.ReadFile("/proc/self/status")
 	_, peak, _ := strings.Cut(string(status), "VmHWM:")
 	fmt.Printf("\nPEAK: %s\nRESULT: %v\n", strings.TrimSpace(strings.SplitN(peak, "\n", 2)[0]), err)

@@ -23,7 +23,7 @@ func phaseSession(t testing.TB) *Session {
 			t.Fatal(err)
 		}
 	}
-	return NewSession(dir)
+	return NewSession(dir, testTable())
 }
 
 // TestPhasesSaveLabelUsing finds the phases of the first recording, labels
@@ -54,7 +54,7 @@ func TestPhasesSaveLabelUsing(t *testing.T) {
 	if parse.Label != "parse numbers" || parse.Color != phase.Color(0) || len(parse.Vector) == 0 {
 		t.Fatalf("saved phase 1 = %+v, want label \"parse numbers\", colour %s and a vector", parse, phase.Color(0))
 	}
-	if saved.Params.Window != 3 || saved.Params.Count != "self" || len(saved.Intervals) != s.Get("one").Phases.Vectors.Len() {
+	if saved.Params.Window != 3 || saved.Params.Count != "self" || len(saved.Intervals) != phasesKey.Get(s.Get("one")).Vectors.Len() {
 		t.Errorf("saved params %+v with %d intervals; want window 3, count self, one entry per interval", saved.Params, len(saved.Intervals))
 	}
 
@@ -63,12 +63,12 @@ func TestPhasesSaveLabelUsing(t *testing.T) {
 		t.Fatal(err)
 	}
 	two := s.Get("two")
-	truth := phase.Truth(two.Profile, two.Phases.Vectors, "region")
+	truth := phase.Truth(two.Profile, phasesKey.Get(two).Vectors, "region")
 	hits, n := 0, 0
 	for i, l := range truth {
 		if l == "parse" {
 			n++
-			if two.Phases.Result.Of[i] == 1 {
+			if phasesKey.Get(two).Result.Of[i] == 1 {
 				hits++
 			}
 		}
@@ -134,7 +134,7 @@ func TestLabelsFollowVectors(t *testing.T) {
 	if _, err := RunForTest(t, s, "load phasedemo-1.trace as one\nphases\nlabel 2 sort\nphases window=5 eps=0.8 delta=0.8"); err != nil {
 		t.Fatal(err)
 	}
-	st := s.Get("one").Phases
+	st := phasesKey.Get(s.Get("one"))
 	for _, ph := range st.Result.Phases {
 		heavy := topNames(nil, st.Result.Names, ph.Vector())
 		if sorting := strings.HasPrefix(heavy, "slices"); sorting != (ph.Label == "sort") && ph.Intervals > 1 {
@@ -144,7 +144,7 @@ func TestLabelsFollowVectors(t *testing.T) {
 	if _, err := RunForTest(t, s, "phases count=total"); err != nil {
 		t.Fatal(err)
 	}
-	for _, ph := range s.Get("one").Phases.Result.Phases {
+	for _, ph := range phasesKey.Get(s.Get("one")).Result.Phases {
 		if ph.Label != "" {
 			t.Errorf("count=total vectors are not comparable with count=self ones, yet phase %d kept label %q", ph.ID, ph.Label)
 		}
@@ -167,7 +167,7 @@ func phasesOf(t *testing.T, s *Session, name, cell string) string {
 	if _, err := RunForTest(t, s, cell); err != nil {
 		t.Fatalf("%s: %v", cell, err)
 	}
-	return fmt.Sprint(s.Get(name).Phases.Result.Of)
+	return fmt.Sprint(phasesKey.Get(s.Get(name)).Result.Of)
 }
 
 // TestPhasesDeltaOption checks that delta= is the δ of resuming an earlier
@@ -177,7 +177,7 @@ func phasesOf(t *testing.T, s *Session, name, cell string) string {
 // 1 itself, is resumed, and stays so (0.894, 0.894, then 0.928 > ε):
 // one phase. With δ = 0.9, c starts phase 2, and a resumes 1.
 func TestPhasesDeltaOption(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	a, c := []int{1, 0}, []int{1, 1}
 	v8Intervals(t, filepath.Join(s.Dir, "ac.cpuprofile"), []string{"x", "y"}, [][]int{a, a, c, c, a, a})
 	load := "load ac.cpuprofile value=samples\n"
@@ -198,7 +198,7 @@ func TestPhasesDeltaOption(t *testing.T) {
 // gets new ids for good (4, 5, 5); by default the provisional phase 5
 // yields to a's phase 1 once the window is pure a.
 func TestPhasesStrictOption(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	a, b := []int{5, 1, 0}, []int{0, 1, 5}
 	rows := append(append(repeat(4, a), repeat(4, b)...), repeat(3, a)...)
 	v8Intervals(t, filepath.Join(s.Dir, "ab.cpuprofile"), []string{"x", "y", "z"}, rows)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestPictureBundles(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nshow\nshow layout=tree\nflame toy order=weight\nflame inverted=true\n"+
 		`flame root="lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale > lib2.Muscle.stop"`)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestPictureBundles(t *testing.T) {
 
 func TestExportSVG(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nflame\nexport toy toy.svg")
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestExportSVG(t *testing.T) {
 // TestPictureMaxNodes: maxnodes= reaches the picture's budget, and its
 // fold marks name the option in their tooltips.
 func TestPictureMaxNodes(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nflame maxnodes=4")
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func runProfiles(c *Call) error {
 		vt := p.ValueTypes[l.Value]
 		total := p.Total(l.Value)
 		t.Rows = append(t.Rows, []any{mark, n, p.Format, len(p.Samples), vt.Type,
-			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter.String()})
+			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter().String()})
 	}
 	addLiveColumn(c.Session, t, names)
 	c.Table(t)

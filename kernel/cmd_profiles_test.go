@@ -12,7 +12,7 @@ import (
 )
 
 func TestLoadNamesAndProfiles(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nfilter profvis-toy2 hide=^lib3\nprofiles")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestDefaultName(t *testing.T) {
 // TestTopJSONMatchesAnalysis checks the JSON contract of top against
 // analysis.NewTop on the same profile.
 func TestTopJSONMatchesAnalysis(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntop toy n=3 by=cum hide=^lib3")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestTopJSONMatchesAnalysis(t *testing.T) {
 	b := rec.Bundles()
 	js := b[len(b)-1]["application/json"].(map[string]any)
 	l := s.Get("toy")
-	top := analysis.NewTop(l.Tree, analysis.TopOptions{ByCum: true, N: 3, Hide: regexpMust(t, "^lib3")})
+	top := analysis.NewTop(l.Tree(), analysis.TopOptions{ByCum: true, N: 3, Hide: regexpMust(t, "^lib3")})
 	if js["value"] != "samples" || js["unit"] != "count" || js["total"] != top.Total {
 		t.Errorf("top JSON header = %v %v %v, want samples count %d", js["value"], js["unit"], js["total"], top.Total)
 	}
@@ -98,12 +98,12 @@ func TestCommandErrors(t *testing.T) {
 
 func TestExportPprofRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy toy.pb.gz\nload toy.pb.gz as back\ntop toy n=0\ntop back n=0"); err != nil {
 		t.Fatal(err)
 	}
-	a := analysis.NewTop(s.Get("toy").Tree, analysis.TopOptions{})
-	b := analysis.NewTop(s.Get("back").Tree, analysis.TopOptions{})
+	a := analysis.NewTop(s.Get("toy").Tree(), analysis.TopOptions{})
+	b := analysis.NewTop(s.Get("back").Tree(), analysis.TopOptions{})
 	if !reflect.DeepEqual(a.Rows, b.Rows) || a.Total != b.Total {
 		t.Errorf("top after pprof round trip = %+v, want %+v", b.Rows, a.Rows)
 	}
@@ -125,7 +125,7 @@ func regexpMust(t *testing.T, s string) *regexp.Regexp {
 // as a series, and checks that its intervals and folded export add up.
 func TestSeriesAndFolded(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	code := "load demo:profvis-toy as toy\nexport toy a1.pprof\nexport toy a2.pprof\nload \"a*.pprof\"\nexport toy toy.folded\nexport a a.folded"
 	if _, err := RunForTest(t, s, code); err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestLoadOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load "+fib+" value=samples format=pprof\ntop n=1")
 	if err != nil {
 		t.Fatal(err)
@@ -185,14 +185,14 @@ func TestLoadOptions(t *testing.T) {
 // TestTreeBundle checks tree's JSON rows against analysis.TreeRows and that
 // the HTML and text forms show every row.
 func TestTreeBundle(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntree toy depth=4 min=40")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := rec.Bundles()
 	bundle := b[len(b)-1]
-	rows := analysis.TreeRows(s.Get("toy").Tree, analysis.TreeOptions{Depth: 4, Min: 40})
+	rows := analysis.TreeRows(s.Get("toy").Tree(), analysis.TreeOptions{Depth: 4, Min: 40})
 	js := bundle["application/json"].(map[string]any)["rows"].([]map[string]any)
 	if len(js) != len(rows) {
 		t.Fatalf("tree JSON has %d rows, want %d", len(js), len(rows))

@@ -33,25 +33,25 @@ func runCollapseRecursion(c *Call) error {
 	if err != nil {
 		return err
 	}
-	before, was := l.Tree.Len(), *l
+	before := l.Tree().Len()
 	switch target := c.Arg(0); target {
 	case "off":
-		setTree(l, l.Filter, analysis.Recursion{})
+		l.SetRecursion(analysis.Recursion{})
 	case "", "all":
-		setTree(l, l.Filter, l.Recursion.With(nil, true, direct))
+		l.SetRecursion(l.Recursion().With(nil, true, direct))
 	default:
 		names, err := recursionNames(c, target)
 		if err != nil {
 			return err
 		}
-		setTree(l, l.Filter, l.Recursion.With(names, false, direct))
+		l.SetRecursion(l.Recursion().With(names, false, direct))
 	}
 	folded := "no recursion folded"
-	if !l.Recursion.IsZero() {
-		folded = "recursion folded: " + l.Recursion.String()
+	if !l.Recursion().IsZero() {
+		folded = "recursion folded: " + l.Recursion().String()
 	}
-	return showNew(c, l, was, func(*compaction.View) string {
-		return fmt.Sprintf("%s; call-tree nodes %d → %d", folded, before, l.Tree.Len())
+	return showNew(c, l, func(*compaction.View) string {
+		return fmt.Sprintf("%s; call-tree nodes %d → %d", folded, before, l.Tree().Len())
 	})
 }
 
@@ -63,7 +63,7 @@ func recursionNames(c *Call, target string) ([]string, error) {
 	if slices.ContainsFunc(l.Profile.Frames, func(f analysis.Frame) bool { return f.Name == target }) {
 		return []string{target}, nil
 	}
-	v, err := CompactedView(c.Ctx, l)
+	v, err := l.CompactedView(c.Ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 func TestCollapseRecursionCommand(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "rec.folded", "main;f;g;f;g;h 4\nmain;f;f;f 3\nmain;g 2\n")
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	run := func(code string) *Recorder {
 		t.Helper()
 		rec, err := RunForTest(t, s, code)

@@ -50,7 +50,7 @@ func runSample(c *Call) error {
 		key := strings.ToLower(strings.ReplaceAll(s.Kind, "-", "")) // c1, c2, c3
 		name = freeName(c.Session, l.Name+"-"+key+"-"+c.Opt(key))
 	}
-	nl := &Loaded{Name: name, Profile: q, Tree: t, Value: q.DefaultValue}
+	nl := NewLoaded(name, q, t)
 	c.Session.Add(nl)
 	full, thin := avid.RecordSize(p), avid.RecordSize(q)
 	showInfo(c, nl, fmt.Sprintf("%s: %s sampled by %s; %d records of %d (%s)", name, l.Name, s, thin, full, analysis.Percent(thin, full)))

@@ -49,7 +49,7 @@ func runSandwich(c *Call) error {
 	if err != nil {
 		return fmt.Errorf("sandwich %s: %w", c.Profile().Name, err)
 	}
-	c.Profile().Picture = pic.SVG
+	c.Profile().SetPicture(pic.SVG, nil)
 	c.Picture(pic.SVG, fmt.Sprintf("%s: sandwich of %s, callers above and callees below", c.Subject(), s.Name))
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 // at full names while the view is at level 1, and of a handle, which stands
 // for its node's name wherever it occurs.
 func TestSandwichTable(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nsandwich lib2.Nerve.transmit")
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestSandwichTable(t *testing.T) {
 func TestSandwichCountsRecursionOnce(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "rec.folded", "main;f;g;f;h 4\nmain;f 1\nmain;g;f;f;g 2\nmain;h;g;h 3\nmain;g 5\n")
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	rec, err := RunForTest(t, s, "load rec.folded as r\ntop n=0")
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,8 @@ func runSimilarity(c *Call) error {
 	if s.Averaged() {
 		alt += fmt.Sprintf(", averaged into %d×%d cells", s.Side(), s.Side())
 	}
-	l.Phases, l.Picture = st, svg
+	phasesKey.Set(l, st)
+	l.SetPicture(svg, nil)
 	c.Picture(svg, alt)
 	return nil
 }

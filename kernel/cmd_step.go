@@ -37,7 +37,7 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 
 func runStep(c *Call, delta int) error {
 	l := c.Profile()
-	v, err := CompactedView(c.Ctx, l)
+	v, err := l.CompactedView(c.Ctx)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runStep(c *Call, delta int) error {
 	if err != nil {
 		return &jupyter.Error{Name: "Refused", Value: err.Error()}
 	}
-	l.State, l.View = ns, nv
+	l.SetState(ns, nv)
 	note := ""
 	if x := nv.Check(); x != nil && target < 0 {
 		note = fmt.Sprintf("note: this view breaks %s: %s", x.Rule, x.Describe(nv))

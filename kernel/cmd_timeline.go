@@ -21,7 +21,8 @@ func runTimeline(c *Call) error {
 	if err != nil {
 		return err
 	}
-	l.Phases, l.Picture = st, svg
+	phasesKey.Set(l, st)
+	l.SetPicture(svg, nil)
 	c.Picture(svg, timelineText(l.Name, st))
 	return nil
 }

@@ -57,7 +57,7 @@ lib1.Whale.breath [6]  (2ebc)
 }
 
 func TestViewFigures(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy"); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestStepRefused(t *testing.T) {
 		{"level 1", "compact all", "compact all: already at level 1 (the top name element); nothing to compact"},
 	}
 	for _, c := range cases {
-		s := NewSession(t.TempDir())
+		s := NewSession(t.TempDir(), testTable())
 		if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\n"+c.setup); err != nil {
 			t.Fatalf("%s: %v", c.setup, err)
 		}
@@ -105,7 +105,7 @@ func TestStepRefused(t *testing.T) {
 }
 
 func TestTargets(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand a5d1\nexpand toy all"); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func text(v *compaction.View) string {
 
 // TestExportJSON checks the export contract against the view it exports.
 func TestExportJSON(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand \"lib1 > lib2\"\nexport toy.json"); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func keys(m map[string]any) []string {
 }
 
 func TestCompleteTarget(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1"); err != nil {
 		t.Fatal(err)
 	}

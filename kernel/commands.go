@@ -1,11 +1,11 @@
 package kernel
 
-// commands is every command of the language, like pprof's command table. A
-// command is one file, cmd_NAME.go, holding its Command value and its run
-// function, which use only the shared helpers (options.go, filter.go,
-// view.go, picture.go, exports.go, summary.go, phases.go, phaseshow.go, avid.go,
-// writefile.go, output.go, display.go, live.go, liveshow.go); it is added here and registered from here. Help lists them by name.
-var commands = []*Command{
+// All is the language: every command, like pprof's command table, and
+// the live attachments' hooks. A command is one file, cmd_NAME.go, holding
+// its Command value and its run function, which use the engine and this
+// package's shared helpers, never another command's file; it is added
+// here. Help lists them by name.
+var All = NewCommandTable(Hooks{Sync: syncLive, Close: closeLive},
 	// Profiles in the session.
 	loadCommand, profilesCommand, infoCommand, filterCommand, exportCommand,
 	// Reading the call tree, as pprof does.
@@ -24,10 +24,4 @@ var commands = []*Command{
 	diffCommand, sandwichCommand, collapseRecursionCommand, fitCommand,
 	// The session itself.
 	helpCommand, setCommand, echoCommand, versionCommand, clearCommand, sleepCommand,
-}
-
-func init() {
-	for _, c := range commands {
-		Register(c)
-	}
-}
+)

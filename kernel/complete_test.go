@@ -24,7 +24,7 @@ func TestComplete(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}
-	in := New(dir)
+	in := New(dir, testTable())
 	in.Session().Add(&Loaded{Name: "cpu"})
 	in.Session().Add(&Loaded{Name: "heap"})
 	tests := []struct {
@@ -54,7 +54,7 @@ func TestComplete(t *testing.T) {
 		{"ztop cpu n=|", 9, ""},
 	}
 	var all []string
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		all = append(all, c.Name)
 	}
 	if got := in.Complete("", 0); strings.Join(got.Matches, " ") != strings.Join(all, " ") {
@@ -75,7 +75,7 @@ func TestCompleteTypes(t *testing.T) {
 	withCommand(t, &Command{Name: "ztyped", Summary: "typed", Profiles: 1,
 		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"cpu", "h1"} }}},
 		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}}})
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	in.Session().Add(&Loaded{Name: "cpu"})
 	got := in.Complete("ztyped ", 7)
 	var pairs []string
@@ -98,7 +98,7 @@ func TestCompleteTypes(t *testing.T) {
 func TestCompleteWhileRunning(t *testing.T) {
 	withCommand(t, &Command{Name: "ztarget", Summary: "targets", Profiles: 1,
 		Args: []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"h1"} }}}})
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	in.Session().Add(&Loaded{Name: "cpu"})
 	in.mu.Lock()
 	got := in.Complete("ztarget ", 8)
@@ -109,7 +109,7 @@ func TestCompleteWhileRunning(t *testing.T) {
 }
 
 func TestInspect(t *testing.T) {
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	tests := []struct {
 		code string // | marks the cursor
 		cmd  string // "" for no answer
@@ -140,7 +140,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestIsComplete(t *testing.T) {
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	tests := []struct{ code, want string }{
 		{"", "complete"},
 		{"echo hi", "complete"},
@@ -174,7 +174,7 @@ func TestConcurrentComplete(t *testing.T) {
 			c.Session.Add(&Loaded{Name: c.Args[0]})
 			return nil
 		}})
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	var names []string
 	for i := range 7 {
 		names = append(names, "p"+strconv.Itoa(i))
@@ -245,7 +245,7 @@ func checkCompletion(in *Interp, names []string) string {
 
 // TestCompleteFormats: load's format= proposes the registered formats.
 func TestCompleteFormats(t *testing.T) {
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	code := "load x.prof format=p"
 	got := in.Complete(code, len(code)).Matches
 	if !slices.Contains(got, "format=pprof") || !slices.Contains(got, "format=perf") || slices.Contains(got, "format=folded") {
@@ -256,7 +256,7 @@ func TestCompleteFormats(t *testing.T) {
 // TestCompleteValue: value= of a tree command proposes the value types of
 // the profile the call names (or the current one).
 func TestCompleteValue(t *testing.T) {
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	fib, _ := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err := in.Execute(context.Background(), "load "+fib+"\nload demo:profvis-toy as toy", &Recorder{}); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 // TestExamples runs every command's examples, in registry order, each
 // command's in one fresh session, so that the documentation cannot rot.
 func TestExamples(t *testing.T) {
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		t.Run(c.Name, func(t *testing.T) {
 			if strings.TrimSpace(c.Summary) == "" || strings.Contains(c.Summary, "\n") {
 				t.Errorf("command %s: Summary must be one non-empty line, got %q", c.Name, c.Summary)
@@ -22,11 +22,11 @@ func TestExamples(t *testing.T) {
 			if len(c.Examples) == 0 {
 				t.Errorf("command %s has no Examples: add at least one runnable line", c.Name)
 			}
-			s := NewSession(t.TempDir())
+			s := NewSession(t.TempDir(), testTable())
 			calls := false
 			for i, ex := range c.Examples {
 				st, err := Parse(ex)
-				calls = calls || err == nil && len(st) > 0 && commandOf(st[0].Words[0]) == c
+				calls = calls || err == nil && len(st) > 0 && testTable().commandOf(st[0].Words[0]) == c
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				_, err = RunCell(ctx, s, ex)
 				cancel()
@@ -49,7 +49,7 @@ func TestHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := rec.Bundles()[0]
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		for _, mime := range []string{"text/plain", "text/markdown", "text/html"} {
 			if !strings.Contains(index[mime].(string), c.Name) {
 				t.Errorf("help %s does not list %s", mime, c.Name)
@@ -60,7 +60,7 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("help %s: %v", c.Name, err)
 		}
 		plain := rec.Bundles()[0]["text/plain"].(string)
-		for _, o := range c.Options {
+		for _, o := range c.AllOptions() {
 			if !strings.Contains(plain, o.Name+"=") || !strings.Contains(plain, optionNote(o)) {
 				t.Errorf("help %s does not show option %s%s", c.Name, o.Name, optionNote(o))
 			}
@@ -79,7 +79,7 @@ func TestHelpGolden(t *testing.T) {
 	for _, page := range []struct {
 		name string
 		b    jupyter.Bundle
-	}{{"help_echo", HelpBundle(Lookup("echo"))}, {"help_top", HelpBundle(Lookup("top"))}, {"help_index", IndexBundle()}} {
+	}{{"help_echo", HelpBundle(testTable().Lookup("echo"))}, {"help_top", HelpBundle(testTable().Lookup("top"))}, {"help_index", IndexBundle(testTable())}} {
 		for _, f := range []struct{ mime, ext string }{{"text/plain", ".txt"}, {"text/markdown", ".md"}, {"text/html", ".html"}} {
 			golden.Check(t, filepath.Join("testdata", page.name+f.ext), []byte(page.b[f.mime].(string)))
 		}
@@ -90,13 +90,13 @@ func TestHelpGolden(t *testing.T) {
 // is left, and the index's cells align left (the classic Notebook's style
 // sheet right-aligns table cells).
 func TestHelpHTML(t *testing.T) {
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		if h := HelpBundle(c)["text/html"].(string); strings.Contains(h, "`") {
 			t.Errorf("help %s: the HTML holds a backtick: %.200s", c.Name, h[strings.Index(h, "`"):])
 		}
 	}
-	h := IndexBundle()["text/html"].(string)
-	if strings.Contains(h, "`") || strings.Count(h, `<td style="text-align:left">`) != 2*len(Commands()) {
+	h := IndexBundle(testTable())["text/html"].(string)
+	if strings.Contains(h, "`") || strings.Count(h, `<td style="text-align:left">`) != 2*len(testTable().Commands()) {
 		t.Errorf("help index HTML: backticks or cells not aligned left:\n%s", h)
 	}
 	if got := inlineHTML("a `b<c>` and `d` and `e"); got != "a <code>b&lt;c&gt;</code> and <code>d</code> and `e" {

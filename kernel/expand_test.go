@@ -46,7 +46,7 @@ func TestExpand(t *testing.T) {
 // an undefined name is an error naming it and leaves the session as it was.
 func TestSetAndExpand(t *testing.T) {
 	t.Setenv("PROFLENS_TEST_PROFILE", "demo:profvis-toy")
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	code := "set WHO \"a b\"\nset N 2\nload $PROFLENS_TEST_PROFILE as toy\necho ${WHO}c $$N\ntop n=$N focus=inhale$\nset N 1\ntop n=${N}"
 	rec, err := RunForTest(t, s, code)
 	if err != nil {
@@ -71,13 +71,13 @@ func TestSetAndExpand(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "$NOPE_NOT_SET") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("undefined name: error %v, want one naming $NOPE_NOT_SET at line 2", err)
 	}
-	if s.Get("toy").State != nil {
+	if s.Get("toy").State() != nil {
 		t.Errorf("a failed expansion changed the profile's levels")
 	}
 }
 
 func TestSetSettings(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "set pictures=both max=4MiB\nset V 1"); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,9 @@ var exportFormats = []exportFormat{
 	{".pprof", "gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped)", writePprof},
 	{".pb.gz", "the same as `.pprof`", writePprof},
 	{".folded", "folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type",
-		func(_ context.Context, w io.Writer, l *Loaded) error { return folded.Write(w, l.Tree.Profile, l.Value) }},
+		func(_ context.Context, w io.Writer, l *Loaded) error {
+			return folded.Write(w, l.Tree().Profile, l.Value)
+		}},
 	{".json", "the compacted tree of the current view, as `view` shows it",
 		writeViewJSON},
 	{".svg", "the last picture drawn of the profile (`show`, `flame`, `phases`...)", writePicture},
@@ -33,11 +35,11 @@ var exportFormats = []exportFormat{
 }
 
 func writePprof(_ context.Context, w io.Writer, l *Loaded) error {
-	return pprof.Write(w, l.Tree.Profile)
+	return pprof.Write(w, l.Tree().Profile)
 }
 
 func writeViewJSON(ctx context.Context, w io.Writer, l *Loaded) error {
-	v, err := CompactedView(ctx, l)
+	v, err := l.CompactedView(ctx)
 	if err != nil {
 		return err
 	}
@@ -45,18 +47,18 @@ func writeViewJSON(ctx context.Context, w io.Writer, l *Loaded) error {
 }
 
 func writePicture(_ context.Context, w io.Writer, l *Loaded) error {
-	if l.Picture == nil {
+	if l.Picture() == nil {
 		return fmt.Errorf("no picture of %s yet: run show or flame first", l.Name)
 	}
-	_, err := w.Write(l.Picture)
+	_, err := w.Write(l.Picture())
 	return err
 }
 
 func writeCels(_ context.Context, w io.Writer, l *Loaded) error {
-	if l.Cels == nil {
+	if celsKey.Get(l) == nil {
 		return fmt.Errorf("no cels of %s yet: run cels first", l.Name)
 	}
-	_, err := w.Write(l.Cels)
+	_, err := w.Write(celsKey.Get(l))
 	return err
 }
 

@@ -45,13 +45,13 @@ func TestTreeCommandsFilter(t *testing.T) {
 	setup := "load " + v8Weighted(t) + " as app\nlevel 2\n"
 	const f = "focus=main ignore=hash hide=^work$"
 	var tree []string
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		if !c.Tree || c.Profiles == 2 { // commands of two profiles have their own tests (cmd_diff_test.go)
 			continue
 		}
 		tree = append(tree, c.Name)
 		for _, o := range treeOptions {
-			if !slices.ContainsFunc(c.Options, func(x Option) bool { return x.Name == o.Name }) {
+			if !slices.ContainsFunc(c.AllOptions(), func(x Option) bool { return x.Name == o.Name }) {
 				t.Errorf("%s reads a tree but has no option %s", c.Name, o.Name)
 			}
 		}
@@ -81,7 +81,7 @@ func TestTreeCommandsFilter(t *testing.T) {
 // TestFilterCommand: the standing filter's options replace their own kind,
 // off drops it, info shows it, and later commands and export respect it.
 func TestFilterCommand(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	steps := []struct{ code, want string }{
 		{"load demo:profvis-toy as toy\nfilter", "toy: no filter\n"},
 		{"filter focus=Muscle hide=^lib1", "toy: filter focus=Muscle hide=^lib1; keeps 6 of 6 (100.0%) in samples\n"},
@@ -126,20 +126,20 @@ func TestFilterCommand(t *testing.T) {
 // nothing and then off give back the state node for node. (Nodes a filter
 // dropped come back at their parent's level.)
 func TestFilterKeepsLevels(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale\"\nlevel 3 where=Nerve"); err != nil {
 		t.Fatal(err)
 	}
 	l := s.Get("toy")
-	whole, levels := l.Tree, l.State.Levels()
+	whole, levels := l.Tree(), l.State().Levels()
 	byPath := pathLevels(whole, levels)
 	if _, err := RunForTest(t, s, "filter ignore=stop"); err != nil {
 		t.Fatal(err)
 	}
-	if l.Tree == whole {
+	if l.Tree() == whole {
 		t.Fatal("filter did not rebuild the tree")
 	}
-	got := pathLevels(l.Tree, l.State.Levels())
+	got := pathLevels(l.Tree(), l.State().Levels())
 	for path, g := range got {
 		if g != byPath[path] {
 			t.Errorf("under ignore=stop, %s is at level %d, was %d", path, g, byPath[path])
@@ -151,7 +151,7 @@ func TestFilterKeepsLevels(t *testing.T) {
 	if _, err := RunForTest(t, s, "filter off\nlevel 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale\"\nlevel 3 where=Nerve\nfilter focus=.\nfilter off"); err != nil {
 		t.Fatal(err)
 	}
-	if got := l.State.Levels(); !slices.Equal(got, levels) || l.Tree == whole {
+	if got := l.State().Levels(); !slices.Equal(got, levels) || l.Tree() == whole {
 		t.Errorf("levels after focus=. and off = %v, want %v", got, levels)
 	}
 }
@@ -202,7 +202,7 @@ func TestCarryStateHide(t *testing.T) {
 // as if the profile had been loaded with it.
 func TestTreeCommandsValue(t *testing.T) {
 	path := v8Weighted(t)
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		if !c.Tree || c.Profiles == 2 { // see TestTreeCommandsFilter
 			continue
 		}

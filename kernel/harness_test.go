@@ -18,12 +18,18 @@ import (
 func RunForTest(t testing.TB, s *Session, code string) (*Recorder, error) {
 	t.Helper()
 	if s == nil {
-		s = NewSession(t.TempDir())
+		s = NewSession(t.TempDir(), testTable())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return RunCell(ctx, s, code)
 }
+
+// testCommands are the commands a test adds to the language (withCommand).
+var testCommands []*Command
+
+// testTable returns the language with the test's own commands.
+func testTable() *CommandTable { return All.With(testCommands...) }
 
 // svgOf returns the SVG of a picture bundle in any pictures mode: its
 // image/svg+xml, else the SVG its text/html's <img> carries as a data URL.
@@ -44,7 +50,7 @@ func svgOf(b jupyter.Bundle) (string, bool) {
 // viewOf returns l's compacted view, failing the test on an error.
 func viewOf(t testing.TB, l *Loaded) *compaction.View {
 	t.Helper()
-	v, err := CompactedView(t.Context(), l)
+	v, err := l.CompactedView(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

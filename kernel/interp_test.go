@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,8 @@ import (
 // withCommand registers c for the duration of the test.
 func withCommand(t *testing.T, c *Command) {
 	t.Helper()
-	Register(c)
-	t.Cleanup(func() { delete(registry, c.Name) })
+	testCommands = append(testCommands, c)
+	t.Cleanup(func() { testCommands = slices.DeleteFunc(testCommands, func(x *Command) bool { return x == c }) })
 }
 
 // probe is a command that records its call, for binding tests.
@@ -98,7 +99,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func withIntCheck(t *testing.T) {
-	if Lookup("probeint") != nil {
+	if testTable().Lookup("probeint") != nil {
 		return
 	}
 	withCommand(t, &Command{Name: "probeint", Summary: "checks n", Options: []Option{{Name: "n", Default: "1"}},
@@ -107,7 +108,7 @@ func withIntCheck(t *testing.T) {
 
 func TestBind(t *testing.T) {
 	got := probe(t)
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	s.Add(&Loaded{Name: "cpu"})
 	tests := []struct {
 		code, profile, args, as, opts string
@@ -129,7 +130,7 @@ func TestBind(t *testing.T) {
 			continue
 		}
 		var opts []string
-		for _, o := range got.Cmd.Options {
+		for _, o := range got.Cmd.AllOptions() {
 			if v, ok := got.Opts[o.Name]; ok {
 				opts = append(opts, o.Name+"="+v)
 			}
@@ -144,7 +145,7 @@ func TestBind(t *testing.T) {
 
 func TestCallHelpers(t *testing.T) {
 	got := probe(t)
-	s := NewSession("/data")
+	s := NewSession("/data", testTable())
 	if _, err := RunForTest(t, s, "probe x"); err == nil || !strings.Contains(err.Error(), "no profile loaded: use load PATH first") {
 		t.Errorf("probe x with nothing loaded: %v, want no profile loaded", err)
 	}
@@ -190,7 +191,7 @@ func TestPanicKeepsSession(t *testing.T) {
 		m["x"] = 1
 		return nil
 	}})
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	in.Log = slog.New(slog.DiscardHandler)
 	in.Session().Add(&Loaded{Name: "cpu", Profile: &analysis.Profile{}})
 	rec := &Recorder{}
@@ -222,7 +223,7 @@ func TestOtherErrors(t *testing.T) {
 }
 
 func TestInterrupt(t *testing.T) {
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	rec := &Recorder{}
@@ -286,7 +287,7 @@ func TestTwoProfiles(t *testing.T) {
 		Args:    []Arg{{Name: "X", Optional: true, Complete: func(c *Call, p string) []string { return []string{c.Profiles[1].Name + "-x"} }}},
 		Options: []Option{{Name: "n", Default: "1"}},
 		Run:     func(c *Call) error { got = *c; return nil }})
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	s := in.Session()
 	for _, n := range []string{"old", "new", "cur"} {
 		s.Add(&Loaded{Name: n})
@@ -321,7 +322,7 @@ func TestTwoProfiles(t *testing.T) {
 			t.Errorf("Complete(%q) = %q, want %q", tc.code, m, tc.want)
 		}
 	}
-	if h := HelpBundle(Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
+	if h := HelpBundle(testTable().Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
 		t.Errorf("help zdiff does not document BASE and NEW:\n%s", h)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // KeyboardInterrupt and leave the profile's tree, state and cached view,
 // and the export's file, as they were; an uninterrupted run then succeeds.
 func TestCompactionInterruptKeepsState(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	var b strings.Builder
 	for p := range 100 {
 		for g := range 1000 {
@@ -41,7 +41,7 @@ func TestCompactionInterruptKeepsState(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "KeyboardInterrupt") {
 				t.Fatalf("%s interrupted at look %d: %v, want KeyboardInterrupt", cell, n, err)
 			}
-			if l.Tree != was.Tree || l.State != was.State || l.View != was.View || l.Mapping != was.Mapping || l.Recursion.String() != was.Recursion.String() {
+			if l.Tree() != was.Tree() || l.State() != was.State() || l.view != was.view || l.Mapping() != was.Mapping() || l.Recursion().String() != was.Recursion().String() {
 				t.Fatalf("%s interrupted at look %d changed the profile", cell, n)
 			}
 			if _, err := os.Stat(filepath.Join(s.Dir, "out.json")); err == nil {

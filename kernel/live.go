@@ -101,9 +101,9 @@ func (a *attachment) profileName(k live.Kind) string {
 // syncLive takes the windows every attachment has gathered since the last
 // statement into the session's profiles. It runs at the start of each
 // statement, in the cell's goroutine.
-func (s *Session) syncLive(ctx context.Context) {
-	for _, name := range sortedKeys(s.live) {
-		s.live[name].sync(ctx, s)
+func syncLive(ctx context.Context, s *Session) {
+	for _, name := range sortedKeys(attachments(s)) {
+		attachments(s)[name].sync(ctx, s)
 	}
 }
 
@@ -153,15 +153,15 @@ func (a *attachment) grow(ctx context.Context, s *Session, k live.Kind) error {
 	l := a.loaded[k]
 	switch {
 	case l == nil:
-		l = &Loaded{Name: name, Profile: p, Tree: analysis.NewTree(p), Value: p.DefaultValue}
+		l = NewLoaded(name, p, analysis.NewTree(p))
 		a.loaded[k] = l
 		s.adopt(l, k == a.kinds[0])
 	case s.Get(name) != l:
 		return nil
 	default:
-		regrow(l, p)
+		l.Regrow(p)
 	}
-	if l.Phases != nil || (k == a.kinds[0] && k == live.CPU) {
+	if phasesKey.Get(l) != nil || (k == a.kinds[0] && k == live.CPU) {
 		return a.redetect(ctx, s, l)
 	}
 	return nil
@@ -176,18 +176,6 @@ func (s *Session) adopt(l *Loaded, current bool) {
 	}
 }
 
-// regrow replaces l's profile by p, the same series with more windows: its
-// frames and stacks extend the old ones, id for id, so the granularity
-// state carries over node for node (carryState), and the standing filter
-// applies to the new profile.
-func regrow(l *Loaded, p *analysis.Profile) {
-	t := analysis.NewTree(p.Filter(l.Filter))
-	if l.State != nil {
-		l.State = carryState(l.Profile, l.Tree, l.State, t)
-	}
-	l.Profile, l.Tree, l.View, l.Drawn = p, t, nil, nil
-}
-
 // liveWindow is ω for live phases: a window of a second or more already
 // sums a hundred samples per busy core, the smoothing JIVE's ω gives short
 // intervals; with ω = 3 each phase would need three windows to be seen
@@ -200,8 +188,8 @@ const liveWindow = 1
 func (a *attachment) redetect(ctx context.Context, s *Session, l *Loaded) error {
 	run := phaseRun{params: phase.DefaultParams(), opts: phase.Options{Value: l.Value}}
 	run.params.Window = liveWindow
-	if l.Phases != nil {
-		run.params, run.opts.Count = l.Phases.Result.Params, l.Phases.Count
+	if phasesKey.Get(l) != nil {
+		run.params, run.opts.Count = phasesKey.Get(l).Result.Params, phasesKey.Get(l).Count
 	}
 	if l.Name == a.name {
 		run.using = a.using
@@ -211,7 +199,7 @@ func (a *attachment) redetect(ctx context.Context, s *Session, l *Loaded) error 
 	if err != nil {
 		return err
 	}
-	l.Phases = st
+	phasesKey.Set(l, st)
 	return nil
 }
 
@@ -224,12 +212,27 @@ func (a *attachment) stop(why string) {
 	}
 }
 
-// Close stops every live collection of the session and the demo targets
-// they started. The session's profiles stay.
-func (s *Session) Close() {
-	for _, name := range sortedKeys(s.live) {
-		s.live[name].stop("the session ended")
-		delete(s.live, name)
+// liveKey keeps the attachments feeding the session's profiles, by main
+// name.
+var liveKey = NewKey[map[string]*attachment]("live")
+
+// attachments returns the session's attachments by main name.
+func attachments(s *Session) map[string]*attachment {
+	m := liveKey.Get(s)
+	if m == nil {
+		m = map[string]*attachment{}
+		liveKey.Set(s, m)
+	}
+	return m
+}
+
+// closeLive stops every live collection of the session and the demo
+// targets they started. The session's profiles stay.
+func closeLive(s *Session) {
+	live := attachments(s)
+	for _, name := range sortedKeys(live) {
+		live[name].stop("the session ended")
+		delete(live, name)
 	}
 }
 

@@ -61,8 +61,8 @@ func shareOf(part, whole float64) float64 {
 
 // liveState says, for the profiles command, how the attachment feeding
 // the profile named name stands: "" when none does.
-func (s *Session) liveState(name string) string {
-	for _, a := range s.live {
+func liveState(s *Session, name string) string {
+	for _, a := range attachments(s) {
 		for _, k := range a.kinds {
 			if a.profileName(k) != name {
 				continue
@@ -84,7 +84,7 @@ func addLiveColumn(s *Session, t *Table, names []string) {
 	states := make([]string, len(names))
 	any := false
 	for i, n := range names {
-		states[i] = s.liveState(n)
+		states[i] = liveState(s, n)
 		any = any || states[i] != ""
 	}
 	if !any {
@@ -106,8 +106,8 @@ func textBundle(s string) jupyter.Bundle {
 // what stopped collection. A target that failed before any window is an
 // error; after some, a message, since what was gathered is kept.
 func finish(c *Call, a *attachment, st live.Status, notes bool) error {
-	if l := a.loaded[a.kinds[0]]; l != nil && l.Phases != nil {
-		c.Out.Display(phaseTable(l, l.Phases), nil)
+	if l := a.loaded[a.kinds[0]]; l != nil && phasesKey.Get(l) != nil {
+		c.Out.Display(phaseTable(l, phasesKey.Get(l)), nil)
 	}
 	c.Table(summaryTable(a.name, a, st))
 	if notes {
@@ -132,10 +132,10 @@ func finish(c *Call, a *attachment, st live.Status, notes bool) error {
 // as the session's pictures setting says.
 func showTimeline(a *attachment, d *LiveDisplay, pictures string) {
 	l := a.loaded[a.kinds[0]]
-	if l == nil || l.Phases == nil {
+	if l == nil || phasesKey.Get(l) == nil {
 		return
 	}
-	if svg, err := timelinePicture(l.Name, l.Phases); err == nil {
-		d.Show(PictureBundle(svg, timelineText(l.Name, l.Phases), pictures))
+	if svg, err := timelinePicture(l.Name, phasesKey.Get(l)); err == nil {
+		d.Show(PictureBundle(svg, timelineText(l.Name, phasesKey.Get(l)), pictures))
 	}
 }

@@ -49,9 +49,10 @@ func (c *Call) Has(name string) bool {
 // option returns the declared option named name; asking for an undeclared
 // option is a programming mistake and panics.
 func (c *Call) option(name string) *Option {
-	for i := range c.Cmd.Options {
-		if c.Cmd.Options[i].Name == name {
-			return &c.Cmd.Options[i]
+	opts := c.Cmd.AllOptions()
+	for i := range opts {
+		if opts[i].Name == name {
+			return &opts[i]
 		}
 	}
 	panic(fmt.Sprintf("kernel: command %s has no option %q", c.Cmd.Name, name))

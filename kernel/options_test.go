@@ -49,14 +49,14 @@ func TestParseDuration(t *testing.T) {
 // helpers refuse them for options of no declared kind.
 func TestNonFiniteOptions(t *testing.T) {
 	checked := 0
-	for _, c := range Commands() {
+	for _, c := range testTable().Commands() {
 		line := c.Name
 		for _, a := range c.Args {
 			if !a.Optional {
 				line += " 1"
 			}
 		}
-		for _, o := range c.Options {
+		for _, o := range c.AllOptions() {
 			if o.Kind != KindNumber && o.Kind != KindDuration {
 				continue
 			}
@@ -74,7 +74,7 @@ func TestNonFiniteOptions(t *testing.T) {
 		t.Errorf("checked only %d numeric options", checked)
 	}
 	got := probe(t)
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	s.Add(&Loaded{Name: "cpu"})
 	for _, v := range nonFinite {
 		if _, err := RunForTest(t, s, "probe x min="+v); err != nil {

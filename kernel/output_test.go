@@ -82,7 +82,7 @@ func FuzzLanguage(f *testing.F) {
 	for _, s := range []string{"ech", "echo stream=", "help e", `echo "a`, "sleep 0\\\n", "echo?", "é ü \"x"} {
 		f.Add(s, 3)
 	}
-	in := New(f.TempDir())
+	in := New(f.TempDir(), testTable())
 	f.Fuzz(func(t *testing.T, code string, cursor int) {
 		if cursor < 0 || cursor > len([]rune(code)) {
 			cursor = len([]rune(code))
@@ -110,7 +110,7 @@ func safeToRun(code string) bool {
 		switch name := st.Words[0].Text; name {
 		case "echo", "help", "version", "clear":
 		default:
-			if Lookup(name) != nil {
+			if testTable().Lookup(name) != nil {
 				return false
 			}
 		}

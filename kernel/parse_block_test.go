@@ -41,7 +41,7 @@ func TestParseBlockUnclosed(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 2 || se.Col != 11 || !strings.Contains(se.Msg, "no line `end` closes") {
 		t.Errorf("Parse of an unclosed block: %v, want line 2, column 11, no end", err)
 	}
-	in := New(t.TempDir())
+	in := New(t.TempDir(), testTable())
 	for code, want := range map[string]string{"echo <<\nA class a.*": "incomplete", "echo <<\nA class a.*\nend": "complete"} {
 		if got, _ := in.IsComplete(code); got != want {
 			t.Errorf("IsComplete(%q) = %s, want %s", code, got, want)

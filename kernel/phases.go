@@ -22,6 +22,12 @@ type PhaseState struct {
 	Note    string // what the run was: intervals, names, parameters
 }
 
+// phasesKey keeps a profile's last phases run.
+var phasesKey = NewKey[*PhaseState]("phases")
+
+// LastPhases returns the last phases run of l, or nil.
+func LastPhases(l *Loaded) *PhaseState { return phasesKey.Get(l) }
+
 // phaseRun is what one detection uses.
 type phaseRun struct {
 	params   phase.Params
@@ -34,8 +40,8 @@ type phaseRun struct {
 // phases with the default options when there is none; the caller keeps it
 // once it has succeeded. similarity and timeline read it.
 func (c *Call) lastPhases() (*PhaseState, error) {
-	if l := c.Profile(); l.Phases != nil && l.Phases.Result != nil {
-		return l.Phases, nil
+	if l := c.Profile(); phasesKey.Get(l) != nil && phasesKey.Get(l).Result != nil {
+		return phasesKey.Get(l), nil
 	}
 	return detectPhases(c, phaseRun{params: phase.DefaultParams(), opts: phase.Options{Value: c.Value()}})
 }
@@ -78,8 +84,8 @@ func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
 			st.Labels[ph.ID] = ph.Label // from the saved set
 		}
 	}
-	if l.Phases != nil {
-		carryLabels(l.Phases, st)
+	if phasesKey.Get(l) != nil {
+		carryLabels(phasesKey.Get(l), st)
 	}
 	applyLabels(st)
 	st.Note = phaseNote(c.Subject(), st, len(seed), run.using)

@@ -39,7 +39,7 @@ func phaseTable(l *Loaded, st *PhaseState) jupyter.Bundle {
 		swatch := Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
 			ph.Color + `"></span> ` + ph.Color}
 		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, swatch, ph.Intervals,
-			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(l.Tree.Names, r.Names, ph.Vector())})
+			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(l.Tree().Names, r.Names, ph.Vector())})
 	}
 	if of > len(shown) {
 		t.Note += fmt.Sprintf("; the table lists the %d of %d phases with most intervals", len(shown), of)

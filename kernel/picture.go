@@ -26,18 +26,18 @@ func drawView(c *Call, o plotting.Options) error {
 		return err
 	}
 	o.MaxNodes, o.Profile, o.Commands = n, l.Name, stepCommands(l.Name)
-	if c.Cmd.FullNames && l.State == nil {
+	if c.Cmd.FullNames && l.State() == nil {
 		o.Commands = nil // a view at full names, not the profile's state, whose handles expand reads
 	}
 	o.More = maxNodesOpt.Name + "=N draws more"
-	if d := l.Drawn; d != nil && d.Tree == v.Tree && d.Value == v.Value {
+	if d := l.Drawn(); d != nil && d.Tree == v.Tree && d.Value == v.Value {
 		o.Since = d
 	}
 	pic, err := plotting.Draw(v, o)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}
-	l.Picture, l.Drawn = pic.SVG, v
+	l.SetPicture(pic.SVG, v)
 	c.Picture(pic.SVG, pic.Text)
 	return nil
 }

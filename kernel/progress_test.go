@@ -28,7 +28,7 @@ func bigFolded(t *testing.T, dir string) string {
 // updates it in place, and ends with a one-line summary; a small load shows
 // no such line.
 func TestLoadProgress(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
 	rec, err := RunForTest(t, s, "load big.folded as big\nload demo:profvis-toy")
 	if err != nil {
@@ -67,7 +67,7 @@ func (c cancelling) DisplayID(id string, data jupyter.Bundle, meta map[string]an
 // TestLoadProgressInterrupted: an interrupted load says so on its progress
 // line and leaves the session without the profile.
 func TestLoadProgressInterrupted(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -97,7 +97,7 @@ func (p plainOutput) Payload(x map[string]any)                   { p.r.Payload(x
 // TestLoadProgressWithoutUpdates: where outputs cannot update, only the
 // summary shows.
 func TestLoadProgressWithoutUpdates(t *testing.T) {
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
 	rec := &Recorder{}
 	if _, jerr := NewInterp(s).Run(context.Background(), "load big.folded as big", plainOutput{rec}); jerr != nil {

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/proflens/proflens/analysis"
@@ -59,8 +60,8 @@ type Option struct {
 
 // Command is one command of the language. Its usage line, help, usage
 // errors, completion and inspect are generated from this value, and a test
-// runs every example. The commands of the language are listed in
-// commands.go.
+// runs every example. The engine knows the commands of the CommandTable it was
+// given.
 type Command struct {
 	Name    string
 	Summary string // one line
@@ -82,9 +83,9 @@ type Command struct {
 	// the call gives it, the first word may name one profile (default: the
 	// current one), which is then both BASE and NEW.
 	Within string
-	// Tree says the command reads its profile's call tree: Register adds
-	// the tree options (focus, ignore, hide, value; see filter.go) to
-	// Options, and Call.Tree and Call.View give the tree under the
+	// Tree says the command reads its profile's call tree: it takes the
+	// tree options (focus, ignore, hide, value; see filter.go) besides
+	// Options (AllOptions), and Call.Tree and Call.View give the tree under the
 	// profile's standing filter and the call's own.
 	Tree bool
 	// FullNames says the command reads the tree at full names until the
@@ -94,6 +95,15 @@ type Command struct {
 	// AllowAs says the command accepts "as NAME" among its words.
 	AllowAs bool
 	Run     func(c *Call) error
+}
+
+// AllOptions returns the options the command takes: its Options, then the
+// tree options for a Tree command.
+func (c *Command) AllOptions() []Option {
+	if !c.Tree {
+		return c.Options
+	}
+	return append(c.Options[:len(c.Options):len(c.Options)], treeOptions...)
 }
 
 // Call is one parsed invocation of a command.
@@ -121,29 +131,49 @@ type Call struct {
 	view    *compaction.View
 }
 
-var registry = map[string]*Command{}
+// CommandTable is the commands of the language as the engine binds, completes and
+// documents them, and what the commands run outside a call (Hooks). The
+// engine has no command of its own: New takes its table.
+type CommandTable struct {
+	byName map[string]*Command
+	sorted []*Command
+	hooks  Hooks
+}
 
-// Register adds a command; it panics on a duplicate name (a programming
-// mistake, found at start-up). A Tree command gets the tree options.
-func Register(c *Command) {
-	if _, dup := registry[c.Name]; dup {
-		panic("kernel: duplicate command " + c.Name)
+// Hooks are what a table's commands run for a session outside a call.
+type Hooks struct {
+	// Sync runs before each statement is bound, in the cell's goroutine:
+	// work done in the background (live windows) joins the session there,
+	// so a command never sees a profile change under it. Nil for none.
+	Sync func(ctx context.Context, s *Session)
+	// Close ends what the commands left running for s (live collections);
+	// Session.Close calls it. Nil for none.
+	Close func(s *Session)
+}
+
+// NewCommandTable returns the table of cmds with hooks h; a duplicate name
+// panics (a programming mistake, found at start-up).
+func NewCommandTable(h Hooks, cmds ...*Command) *CommandTable {
+	t := &CommandTable{byName: map[string]*Command{}, hooks: h}
+	for _, c := range cmds {
+		if _, dup := t.byName[c.Name]; dup {
+			panic("kernel: duplicate command " + c.Name)
+		}
+		t.byName[c.Name] = c
+		t.sorted = append(t.sorted, c)
 	}
-	if c.Tree {
-		c.Options = append(c.Options[:len(c.Options):len(c.Options)], treeOptions...)
-	}
-	registry[c.Name] = c
+	sort.Slice(t.sorted, func(i, j int) bool { return t.sorted[i].Name < t.sorted[j].Name })
+	return t
+}
+
+// With returns a table of t's commands and hooks and of cmds besides (a
+// duplicate name panics): for tests, and for programs that add commands.
+func (t *CommandTable) With(cmds ...*Command) *CommandTable {
+	return NewCommandTable(t.hooks, append(slices.Clone(t.sorted), cmds...)...)
 }
 
 // Lookup returns the command named name, or nil.
-func Lookup(name string) *Command { return registry[name] }
+func (t *CommandTable) Lookup(name string) *Command { return t.byName[name] }
 
 // Commands returns every command, sorted by name.
-func Commands() []*Command {
-	out := make([]*Command, 0, len(registry))
-	for _, c := range registry {
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
+func (t *CommandTable) Commands() []*Command { return t.sorted }

@@ -20,10 +20,7 @@ func listStore(c *Call, src store.Source, st store.Store) error {
 	if err != nil {
 		return err
 	}
-	if c.Session.stores == nil {
-		c.Session.stores = map[string]*store.Catalog{}
-	}
-	c.Session.stores[src.Store()] = cat
+	catalogs(c.Session)[src.Store()] = cat
 	types := &Table{Title: src.Store() + ": profile types", Columns: []string{"type"}}
 	for _, t := range cat.Types {
 		types.Rows = append(types.Rows, []any{t})
@@ -59,7 +56,7 @@ func completeStore(c *Call, prefix string) []string {
 			out = append(out, scheme)
 		}
 	}
-	for url, cat := range c.Session.stores {
+	for url, cat := range catalogs(c.Session) {
 		switch head := url + "/"; {
 		case strings.HasPrefix(head, prefix):
 			out = append(out, head)
@@ -102,4 +99,17 @@ func completeQuery(cat *store.Catalog, head, q string) []string {
 		}
 	}
 	return out
+}
+
+// storesKey keeps what each store listed held, for completion.
+var storesKey = NewKey[map[string]*store.Catalog]("stores")
+
+// catalogs returns the session's store catalogs by store.
+func catalogs(s *Session) map[string]*store.Catalog {
+	m := storesKey.Get(s)
+	if m == nil {
+		m = map[string]*store.Catalog{}
+		storesKey.Set(s, m)
+	}
+	return m
 }

@@ -98,7 +98,7 @@ func fetchStore(c *Call, src store.Source, st store.Store, r store.Range, o stor
 	if name == "" {
 		name = uniqueName(c.Session, storeName(src))
 	}
-	l := &Loaded{Name: name, Profile: p, Tree: tree, Value: p.DefaultValue}
+	l := NewLoaded(name, p, tree)
 	c.Session.Add(l)
 	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples", name, src, storeShape(p, r), len(p.Samples)), err)
 	showInfo(c, l, "loaded "+name)

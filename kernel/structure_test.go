@@ -85,23 +85,3 @@ func declNames(d ast.Decl) []string {
 	}
 	return out
 }
-
-// TestCommandTable: every command the language has is in the table of
-// commands.go, each once.
-func TestCommandTable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range commands {
-		if seen[c.Name] {
-			t.Errorf("%s is twice in commands", c.Name)
-		}
-		seen[c.Name] = true
-		if Lookup(c.Name) != c {
-			t.Errorf("%s is in commands but not registered", c.Name)
-		}
-	}
-	for _, c := range Commands() {
-		if !seen[c.Name] {
-			t.Errorf("%s is registered outside commands.go", c.Name)
-		}
-	}
-}

@@ -48,7 +48,7 @@ func TestThreadsCommand(t *testing.T) {
 	if len(want) != 6 {
 		t.Fatalf("pprof -tags gives %d thread ids, want 6", len(want))
 	}
-	s := NewSession(t.TempDir())
+	s := NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load "+path+" as pl\nthreads\ntop thread=2764734 n=0\nfilter thread=2756161\ninfo\nfilter off tagfocus=x")
 	if err == nil || !strings.Contains(err.Error(), "off drops the whole filter") {
 		t.Errorf("filter off tagfocus=x: error %v, want a usage error", err)

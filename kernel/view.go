@@ -1,32 +1,12 @@
 package kernel
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"strings"
 
 	"github.com/proflens/proflens/compaction"
 )
-
-// CompactedView returns l's compacted tree under its granularity state and
-// value type, computing it only when the state or value changed since the
-// last call. A profile nobody has set levels on starts fully compacted
-// (level 1 everywhere), as ProfVis does.
-// When ctx is done first, it returns ctx's error and l keeps the view it
-// had.
-func CompactedView(ctx context.Context, l *Loaded) (*compaction.View, error) {
-	s := profileState(l)
-	if v := l.View; v != nil && v.State() == s && v.Value == l.Value && v.Tree == l.Tree {
-		return v, nil
-	}
-	v, err := compaction.CompactContext(ctx, l.Tree, s, l.Value)
-	if err != nil {
-		return nil, err
-	}
-	l.View = v
-	return v, nil
-}
 
 var (
 	targetArg = Arg{Name: "TARGET", Kind: KindTarget, Complete: completeTarget,
@@ -39,12 +19,11 @@ var (
 
 // showNew shows the view of l after the command changed l's state, tree
 // or mapping; note gives the header's note for the view. When an
-// interrupt stops the compaction, l gets back what it was before the
-// command (was), so that the session is as it was.
-func showNew(c *Call, l *Loaded, was Loaded, note func(v *compaction.View) string) error {
-	v, err := CompactedView(c.Ctx, l)
+// interrupt stops the compaction, the error fails the command, and the
+// engine puts l back as it was.
+func showNew(c *Call, l *Loaded, note func(v *compaction.View) string) error {
+	v, err := l.CompactedView(c.Ctx)
 	if err != nil {
-		*l = was
 		return err
 	}
 	return showView(c, v, note(v))
@@ -78,7 +57,7 @@ func showView(c *Call, v *compaction.View, note string) error {
 // completeTarget proposes targets starting with prefix: all, the roots'
 // names, and handles, at most 100.
 func completeTarget(c *Call, prefix string) []string {
-	v, err := CompactedView(c.Ctx, c.Profile())
+	v, err := c.Profile().CompactedView(c.Ctx)
 	if err != nil {
 		return nil
 	}

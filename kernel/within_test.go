@@ -14,7 +14,7 @@ func TestWithinAndRepeat(t *testing.T) {
 	withCommand(t, &Command{Name: "zcmp", Summary: "compares", Profiles: 2, Within: "part",
 		Options: []Option{{Name: "part", Kind: KindNumber, Repeat: true}, {Name: "n", Default: "1"}},
 		Run:     func(c *Call) error { got = *c; return nil }})
-	s := New(t.TempDir()).Session()
+	s := New(t.TempDir(), testTable()).Session()
 	for _, n := range []string{"old", "new", "cur"} {
 		s.Add(&Loaded{Name: n})
 	}

@@ -50,7 +50,7 @@ func TestWriteFileCharDevice(t *testing.T) {
 		t.Errorf("the device after writeFile: %v, %v; want it still there", fi, err)
 	}
 	// The same through the command: export and its error.
-	s := NewSession(dir)
+	s := NewSession(dir, testTable())
 	_, err = RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy full.folded")
 	if err == nil || !strings.Contains(err.Error(), "export full.folded: "+dev+" is a character device") {
 		t.Errorf("export toy full.folded = %v, want a refusal naming the device", err)

@@ -37,6 +37,9 @@ usage:
   proflens help                        print this text
 `
 
+// language is the commands the kernel and run serve.
+var language = kernel.All
+
 func main() { os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // mainArgs runs one subcommand and returns the exit status.
@@ -92,7 +95,7 @@ func kernelMain(args []string, stderr io.Writer) int {
 	if err != nil {
 		dir = "."
 	}
-	in := kernel.New(dir)
+	in := kernel.New(dir, language)
 	in.Log = log
 	k, err := jupyter.Listen(ci, in, log)
 	if err != nil {
