@@ -230,7 +230,7 @@ func (c *Command) maxArgs() int {
 // Within option, one profile as for a command of one).
 func (c *Call) bindProfiles() error {
 	switch {
-	case c.Cmd.Profiles == 1, c.Cmd.Profiles == 2 && c.within():
+	case c.Cmd.Profiles == 1, c.Cmd.Profiles == 2 && c.Within():
 		return c.bindProfile()
 	case c.Cmd.Profiles == 2:
 		for i, role := range []string{"BASE", "NEW"} {
@@ -248,7 +248,7 @@ func (c *Call) bindProfiles() error {
 
 // within reports whether the call compares two parts of one profile: it
 // gives its command's Within option.
-func (c *Call) within() bool {
+func (c *Call) Within() bool {
 	_, ok := c.Opts[c.Cmd.Within]
 	return c.Cmd.Within != "" && ok
 }

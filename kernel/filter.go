@@ -23,17 +23,17 @@ var (
 	processOpt   = Option{Name: "process", Kind: KindRegexp, Doc: "keep only samples of the process with this id, or of the processes whose name matches this regular expression (see threads)"}
 	tagfocusOpt  = Option{Name: "tagfocus", Doc: "keep only samples whose labels match, as pprof's -tagfocus: KEY=RE, RE (on key:value), or KEY=RANGE for numeric labels (1kb:4mb, :10ms)"}
 	tagignoreOpt = Option{Name: "tagignore", Doc: "drop samples whose labels match, as pprof's -tagignore (same forms as tagfocus)"}
-	valueOpt     = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
+	ValueOption  = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
 
-	// filterOptions are the options of a filter: a call's own, or the
+	// FilterOptions are the options of a filter: a call's own, or the
 	// profile's standing one.
-	filterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
-	treeOptions   = append(filterOptions[:len(filterOptions):len(filterOptions)], valueOpt)
+	FilterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
+	treeOptions   = append(FilterOptions[:len(FilterOptions):len(FilterOptions)], ValueOption)
 )
 
 // readFilter reads the call's filter options that it has (all of them for
 // a command that reads a tree).
-func (c *Call) readFilter() (analysis.Filter, error) {
+func (c *Call) ReadFilter() (analysis.Filter, error) {
 	var f analysis.Filter
 	for _, o := range []struct {
 		name string
@@ -68,7 +68,7 @@ func completeThread(c *Call, prefix string) []string {
 
 // readValue resolves the value= option against l's value types; empty
 // means the profile's current value type.
-func (c *Call) readValue(l *Loaded) (int, error) {
+func (c *Call) ReadValue(l *Loaded) (int, error) {
 	name := c.Opt("value")
 	if name == "" {
 		return l.Value, nil
@@ -93,7 +93,7 @@ func completeValue(c *Call, prefix string) []string { return valueTypes(c.Profil
 
 // filters lists the filters the call reads the tree under, in order: the
 // profile's standing filter, then the call's own; each as its options.
-func (c *Call) filters() []map[string]string {
+func (c *Call) Filters() []map[string]string {
 	out := []map[string]string{}
 	for _, f := range []analysis.Filter{c.Profile().filter, c.filter} {
 		if f.IsZero() {
@@ -186,8 +186,8 @@ func (c *Call) View() (*compaction.View, error) {
 	return c.view, err
 }
 
-// fullLevel is a level beyond every name's length: full names.
-const fullLevel = 1 << 20
+// FullLevel is a level beyond every name's length: full names.
+const FullLevel = 1 << 20
 
 // fullView returns the compacted tree of t (l's tree, or l's under a
 // call's own filter) with every node at its full name, in value type v:
@@ -195,10 +195,10 @@ const fullLevel = 1 << 20
 // is cached.
 func fullView(ctx context.Context, l *Loaded, t *analysis.Tree, v int) (*compaction.View, error) {
 	if t != l.tree || v != l.Value {
-		return compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
+		return compaction.CompactContext(ctx, t, compaction.NewState(t, FullLevel), v)
 	}
 	if l.full == nil || l.full.Tree != t || l.full.Value != v {
-		full, err := compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
+		full, err := compaction.CompactContext(ctx, t, compaction.NewState(t, FullLevel), v)
 		if err != nil {
 			return nil, err
 		}

@@ -167,7 +167,7 @@ func ParseDuration(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// sizeUnits are the suffixes parseSize accepts, longest first.
+// sizeUnits are the suffixes ParseSize accepts, longest first.
 var sizeUnits = []struct {
 	suffix string
 	factor int64
@@ -177,9 +177,9 @@ var sizeUnits = []struct {
 	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
 }
 
-// parseSize parses a positive byte count of at most 2^62, such as 512MiB,
+// ParseSize parses a positive byte count of at most 2^62, such as 512MiB,
 // 2GB or 1048576.
-func parseSize(s string) (int64, error) {
+func ParseSize(s string) (int64, error) {
 	low := strings.ToLower(strings.TrimSpace(s))
 	factor := int64(1)
 	for _, u := range sizeUnits {
@@ -195,9 +195,9 @@ func parseSize(s string) (int64, error) {
 	return int64(f * float64(factor)), nil
 }
 
-// parseCount parses a positive count of at most 2^62, such as 65536, 2k or
+// ParseCount parses a positive count of at most 2^62, such as 65536, 2k or
 // 10M (decimal units: k = 10^3, M = 10^6, G = 10^9).
-func parseCount(s string) (int64, error) {
+func ParseCount(s string) (int64, error) {
 	low := strings.ToLower(strings.TrimSpace(s))
 	factor := 1.0
 	for _, u := range []struct {

@@ -50,6 +50,16 @@ func (s *Session) Add(l *Loaded) {
 	s.snapshot()
 }
 
+// Put stores l under l.Name as Add does, but leaves the current profile
+// current; l becomes current only when no profile is.
+func (s *Session) Put(l *Loaded) {
+	was := s.current
+	s.Add(l)
+	if s.Get(was) != nil {
+		s.current = was
+	}
+}
+
 // Remove drops the profile named name; when it was current, no profile is
 // current afterwards.
 func (s *Session) Remove(name string) {
@@ -89,7 +99,7 @@ func (s *Session) Names() []string {
 }
 
 // uniqueName returns name, or name2, name3... when it is taken.
-func uniqueName(s *Session, name string) string {
+func (s *Session) UniqueName(name string) string {
 	if s.Get(name) == nil {
 		return name
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/proflens/proflens/internal/version"
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/commands"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/live/demo"
 )
@@ -38,7 +39,7 @@ usage:
 `
 
 // language is the commands the kernel and run serve.
-var language = kernel.All
+var language = commands.All
 
 func main() { os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr)) }
 

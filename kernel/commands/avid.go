@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/phase"
 )
 
@@ -21,14 +22,14 @@ import (
 // maxMappingFile bounds the bytes read from a mapping file.
 const maxMappingFile = 1 << 20
 
-var mappingOpt = Option{Name: "mapping", Kind: KindFile,
+var mappingOpt = kernel.Option{Name: "mapping", Kind: kernel.KindFile,
 	Doc: "the entities: a mapping defined with `mapping NAME <<`, or a file of `ENTITY class PATTERN` lines; default: one entity per package (top-level name)"}
 
 // mappingsKey keeps the mappings the mapping command defined, by name.
-var mappingsKey = NewKey[map[string]*avid.Mapping]("mappings")
+var mappingsKey = kernel.NewKey[map[string]*avid.Mapping]("mappings")
 
 // mappings returns the session's mappings by name.
-func mappings(s *Session) map[string]*avid.Mapping {
+func mappings(s *kernel.Session) map[string]*avid.Mapping {
 	m := mappingsKey.Get(s)
 	if m == nil {
 		m = map[string]*avid.Mapping{}
@@ -38,15 +39,15 @@ func mappings(s *Session) map[string]*avid.Mapping {
 }
 
 // celsKey keeps a profile's last cels player, as an HTML page, for export.
-var celsKey = NewKey[[]byte]("cels")
+var celsKey = kernel.NewKey[[]byte]("cels")
 
 // entityMap returns the entities of the call's mapping= over p, and the
 // mapping's name; without mapping=, one entity per package.
-func (c *Call) entityMap(p *analysis.Profile) (*avid.EntityMap, string, error) {
+func entityMap(c *kernel.Call, p *analysis.Profile) (*avid.EntityMap, string, error) {
 	if !c.Has("mapping") {
 		return avid.PackageMap(p), "package", nil
 	}
-	m, err := c.mappingOption("mapping")
+	m, err := mappingOption(c, "mapping")
 	if err != nil {
 		return nil, "", err
 	}
@@ -55,7 +56,7 @@ func (c *Call) entityMap(p *analysis.Profile) (*avid.EntityMap, string, error) {
 
 // mappingOption returns the mapping option opt names: one defined in the
 // session, else a file.
-func (c *Call) mappingOption(opt string) (*avid.Mapping, error) {
+func mappingOption(c *kernel.Call, opt string) (*avid.Mapping, error) {
 	name := c.Opt(opt)
 	if name == "" {
 		return nil, c.Usagef("%s= is needed: name a mapping defined with `mapping NAME <<` … `end`, or a file of `ENTITY class PATTERN` lines", opt)
@@ -124,29 +125,29 @@ func unusedNote(em *avid.EntityMap) string {
 
 // entityTables returns the entities and the arcs of e as tables, and the
 // JSON document of the entities command.
-func entityTables(e *avid.Entities) (*Table, *Table, map[string]any) {
+func entityTables(e *avid.Entities) (*kernel.Table, *kernel.Table, map[string]any) {
 	unit := e.ValueType.Unit
 	cols := []string{"entity", "self", "self %", "total", "total %", "calls in"}
 	if e.Alloc != nil {
 		cols = append(cols, "allocations ("+e.AllocType.Type+")")
 	}
-	ents := &Table{Columns: cols}
+	ents := &kernel.Table{Columns: cols}
 	var docEnts []map[string]any
 	for i, name := range e.Map.Names {
 		if name == avid.Other && e.Total[i] == 0 && e.CallsIn[i] == 0 {
 			continue
 		}
-		row := []any{name, valueCell(e.Self[i], unit), percentCell(e.Self[i], e.Grand), valueCell(e.Total[i], unit),
-			percentCell(e.Total[i], e.Grand), e.CallsIn[i]}
+		row := []any{name, kernel.ValueCell(e.Self[i], unit), kernel.PercentCell(e.Self[i], e.Grand), kernel.ValueCell(e.Total[i], unit),
+			kernel.PercentCell(e.Total[i], e.Grand), e.CallsIn[i]}
 		obj := map[string]any{"name": name, "self": e.Self[i], "total": e.Total[i], "calls_in": e.CallsIn[i]}
 		if e.Alloc != nil {
-			row = append(row, valueCell(e.Alloc[i], e.AllocType.Unit))
+			row = append(row, kernel.ValueCell(e.Alloc[i], e.AllocType.Unit))
 			obj["alloc"] = e.Alloc[i]
 		}
 		ents.Rows = append(ents.Rows, row)
 		docEnts = append(docEnts, obj)
 	}
-	arcs := &Table{Columns: []string{"from", "to", "calls"}}
+	arcs := &kernel.Table{Columns: []string{"from", "to", "calls"}}
 	docArcs := []map[string]any{}
 	for _, a := range e.Arcs {
 		from, to := e.Map.Names[a.From], e.Map.Names[a.To]
@@ -182,7 +183,7 @@ func celsDoc(cs *avid.Cels) map[string]any {
 }
 
 // freeName returns name, or name2, name3... when a profile has it.
-func freeName(s *Session, name string) string {
+func freeName(s *kernel.Session, name string) string {
 	for i, n := 2, name; ; i++ {
 		if s.Get(n) == nil {
 			return n
@@ -225,11 +226,11 @@ func alignedARI(full *phase.Vectors, fullR *phase.Result, thin *phase.Vectors, t
 
 // levelUsing makes the mapping named by using= the granularity of the
 // call's profile and shows the view.
-func levelUsing(c *Call) error {
+func levelUsing(c *kernel.Call) error {
 	if c.Arg(0) != "" || c.Has("where") {
 		return c.Usagef("using= sets every frame to its entity: give no N and no where=")
 	}
-	m, err := c.mappingOption("using")
+	m, err := mappingOption(c, "using")
 	if err != nil {
 		return err
 	}

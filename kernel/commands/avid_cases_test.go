@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // everyAVIDCommand runs every AVID command, and the views that a mapping
@@ -13,7 +15,7 @@ import (
 // returns the outputs' text.
 func everyAVIDCommand(t *testing.T, load, mapping, step string) string {
 	t.Helper()
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	code := load + " as rec\n" + mapping + `
 info
 entities mapping=m
@@ -50,7 +52,7 @@ view rec
 // sample (from the shared corpus, kept in analysis/speedscope/testdata with
 // its origin and licence), whose unit is no time, so phases are absent.
 func TestAVIDSpeedscopeEvented(t *testing.T) {
-	path, err := filepath.Abs("../analysis/speedscope/testdata/speedscope-evented.json")
+	path, err := filepath.Abs("../../analysis/speedscope/testdata/speedscope-evented.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestAVIDSpeedscopeEvented(t *testing.T) {
 // speedscope's simple.js, by task-scheduling, IPC, script and rendering
 // entities.
 func TestAVIDChromeTimeline(t *testing.T) {
-	path, err := filepath.Abs("../../shared/corpus/speedscope/sample/profiles/Chrome/65/simple-timeline.json")
+	path, err := filepath.Abs("../../../shared/corpus/speedscope/sample/profiles/Chrome/65/simple-timeline.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestAVIDBadInput(t *testing.T) {
 // A mapping read from a file, and level using= making the views by entity
 // until a plain level goes back to frame names.
 func TestMappingFileAndLevelUsing(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if err := os.WriteFile(filepath.Join(s.Dir, "shop.map"), []byte("UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +182,7 @@ func TestMappingFileAndLevelUsing(t *testing.T) {
 // oracle: go tool pprof -sample_index=alloc_objects -top -nodefraction=0
 // gives regexp's and regexp/syntax's functions 14,295 objects flat.
 func TestEntitiesAllocations(t *testing.T) {
-	path, err := filepath.Abs("../notebooks/data/heap-series/1644509272337470000.pb.gz")
+	path, err := filepath.Abs("../../notebooks/data/heap-series/1644509272337470000.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"

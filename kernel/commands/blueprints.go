@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/blueprint"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
 )
 
@@ -18,11 +19,11 @@ import (
 // commands): the call's view as boxes with call counts, and the pattern
 // rules' options.
 
-var patternOptions = []Option{
-	{Name: "tolerance", Kind: KindNumber, Default: "0.1",
+var patternOptions = []kernel.Option{
+	{Name: "tolerance", Kind: kernel.KindNumber, Default: "0.1",
 		Doc: "figures alike within this fraction of the larger (same height, same width); \"little\" is at most this fraction"},
-	{Name: "ratio", Kind: KindNumber, Default: "10", Doc: "a count far above another is at least this many times it"},
-	{Name: "min", Kind: KindNumber, Default: "1%", Doc: "look for patterns only below callers with at least this share of the total"},
+	{Name: "ratio", Kind: kernel.KindNumber, Default: "10", Doc: "a count far above another is at least this many times it"},
+	{Name: "min", Kind: kernel.KindNumber, Default: "1%", Doc: "look for patterns only below callers with at least this share of the total"},
 }
 
 // maxMutationFile bounds the bytes read from a mutation file.
@@ -31,7 +32,7 @@ const maxMutationFile = 16 << 20
 // callBlueprint returns the boxes of the call's view with their call
 // counts, first calls and, when mutating names a file, mutations, and the
 // patterns found with the call's tolerance, ratio and min.
-func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
+func callBlueprint(c *kernel.Call, mutating string) (*plotting.Blueprint, error) {
 	l, t := c.Profile(), c.Tree()
 	v, err := c.View()
 	if err != nil {
@@ -56,7 +57,7 @@ func callBlueprint(c *Call, mutating string) (*plotting.Blueprint, error) {
 	return &plotting.Blueprint{Boxes: boxes, Patterns: boxes.Patterns(o)}, nil
 }
 
-func readPatternOptions(c *Call) (blueprint.PatternOptions, error) {
+func readPatternOptions(c *kernel.Call) (blueprint.PatternOptions, error) {
 	var o blueprint.PatternOptions
 	var err error
 	if o.Tolerance, err = c.Float("tolerance"); err != nil || o.Tolerance < 0 || o.Tolerance >= 1 {
@@ -72,7 +73,7 @@ func readPatternOptions(c *Call) (blueprint.PatternOptions, error) {
 
 // readMutations reads a mutation file (blueprint.Mutations: a mapping with
 // the entities mutates and pure) against the call's tree.
-func readMutations(c *Call, file string) ([]blueprint.Mutation, error) {
+func readMutations(c *kernel.Call, file string) ([]blueprint.Mutation, error) {
 	fail := func(err error) error { return fmt.Errorf("%s mutating=%s: %w", c.Cmd.Name, file, err) }
 	path := c.Path(file)
 	fi, err := os.Stat(path)
@@ -115,7 +116,7 @@ func parseAmount(s string, vt analysis.ValueType) (int64, error) {
 		}
 	}
 	if unit == "bytes" || unit == "b" {
-		return parseSize(s)
+		return kernel.ParseSize(s)
 	}
 	return 0, fmt.Errorf("not a positive amount of %s", vt.Unit)
 }

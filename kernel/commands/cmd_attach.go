@@ -1,10 +1,11 @@
-package kernel
+package commands
 
 import (
 	"context"
 	"fmt"
 	"strconv"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/live"
 )
 
@@ -34,21 +35,21 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"a target that stops answering ends collection. Windows are placed on proflens's clock: a jump of the target's " +
 	"clock is noted and moves nothing. Nothing gathered is lost: only a window in flight at the end is dropped."
 
-var attachCommand = &Command{
+var attachCommand = &kernel.Command{
 	Name:    "attach",
 	Summary: "Profile a running Go program live, within an overhead budget (DYPER).",
 	Doc:     attachDoc,
-	Args: []Arg{{Name: "URL", Kind: KindText,
+	Args: []kernel.Arg{{Name: "URL", Kind: kernel.KindText,
 		Doc: "http://HOST:PORT of a program serving net/http/pprof or the proflens agent, or demo:phases, demo:agent"}},
-	Options: []Option{
+	Options: []kernel.Option{
 		{Name: "budget", Doc: "the target's slowdown allowed, as a share of the time attached", Default: "1%"},
-		{Name: "for", Doc: "how long to collect (default: until interrupted, or detach)", Kind: KindDuration},
+		{Name: "for", Doc: "how long to collect (default: until interrupted, or detach)", Kind: kernel.KindDuration},
 		{Name: "kinds", Doc: "what to collect, in priority order", Default: "cpu,goroutine,heap,mutex,block,trace"},
-		{Name: "window", Doc: "length of CPU windows and deltas, whole seconds", Default: "1s", Kind: KindDuration},
+		{Name: "window", Doc: "length of CPU windows and deltas, whole seconds", Default: "1s", Kind: kernel.KindDuration},
 		{Name: "background", Doc: "collect while later cells run", Default: "false", Values: []string{"true", "false"}},
-		{Name: "using", Doc: "label the phases with this saved phase set (phases save=FILE.json)", Kind: KindFile},
-		{Name: "maxwindows", Doc: "most windows of all kinds kept", Default: strconv.Itoa(live.DefaultMaxWindows), Kind: KindNumber},
-		{Name: "patience", Doc: "how long past its window an answer may take", Default: "10s", Kind: KindDuration},
+		{Name: "using", Doc: "label the phases with this saved phase set (phases save=FILE.json)", Kind: kernel.KindFile},
+		{Name: "maxwindows", Doc: "most windows of all kinds kept", Default: strconv.Itoa(live.DefaultMaxWindows), Kind: kernel.KindNumber},
+		{Name: "patience", Doc: "how long past its window an answer may take", Default: "10s", Kind: kernel.KindDuration},
 	},
 	Examples: []string{"attach demo:phases as run for=3s budget=10% kinds=cpu,goroutine", "top run n=3",
 		"attach demo:agent as bg background=true for=2s kinds=cpu", "detach bg"},
@@ -56,7 +57,7 @@ var attachCommand = &Command{
 	Run:     runAttach,
 }
 
-func runAttach(c *Call) error {
+func runAttach(c *kernel.Call) error {
 	plan, err := readPlan(c)
 	if err != nil {
 		return err
@@ -67,7 +68,7 @@ func runAttach(c *Call) error {
 	}
 	name := c.As
 	if name == "" {
-		name = uniqueName(c.Session, "live")
+		name = c.Session.UniqueName("live")
 	}
 	if attachments(c.Session)[name] != nil {
 		return c.Usagef("%s is attached already: detach %s first, or name this one with as NAME", name, name)
@@ -90,7 +91,7 @@ func runAttach(c *Call) error {
 }
 
 // connect starts the target when it is a demo, and probes it.
-func connect(c *Call, name string, kinds []live.Kind) (*attachment, *live.Target, error) {
+func connect(c *kernel.Call, name string, kinds []live.Kind) (*attachment, *live.Target, error) {
 	url, proc, err := startTarget(c.Arg(0), c.Opt("budget"))
 	if err != nil {
 		return nil, nil, err
@@ -106,7 +107,7 @@ func connect(c *Call, name string, kinds []live.Kind) (*attachment, *live.Target
 }
 
 // readPlan reads the options of attach.
-func readPlan(c *Call) (live.Plan, error) {
+func readPlan(c *kernel.Call) (live.Plan, error) {
 	var p live.Plan
 	budget, err := c.Percent("budget")
 	if err != nil || budget <= 0 {
@@ -139,7 +140,7 @@ func readPlan(c *Call) (live.Plan, error) {
 // collectForeground collects in the cell: the status line and the phases
 // timeline update in place as windows arrive; an interrupt ends collection
 // and keeps everything gathered.
-func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) error {
+func collectForeground(c *kernel.Call, a *attachment, t *live.Target, p live.Plan) error {
 	status, timeline := c.LiveDisplay(), c.LiveDisplay()
 	status.Show(statusBundle(a.name, live.Status{Target: t.URL, Server: t.Kind(), Budget: p.Budget}))
 	st := live.Run(c.Ctx, t, p, func(e live.Event) {
@@ -163,7 +164,7 @@ func collectForeground(c *Call, a *attachment, t *live.Target, p live.Plan) erro
 
 // collectBackground starts collection on a goroutine of the attachment's
 // and returns; the session takes its windows at each statement.
-func collectBackground(c *Call, a *attachment, t *live.Target, p live.Plan) {
+func collectBackground(c *kernel.Call, a *attachment, t *live.Target, p live.Plan) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	a.cancel, a.done = cancel, make(chan struct{})
 	go func() {

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/live/demo"
 	"github.com/proflens/proflens/phase"
 )
 
 // liveStatus returns the json bundle the cell's status display shows last.
-func liveStatus(t *testing.T, rec *Recorder) map[string]any {
+func liveStatus(t *testing.T, rec *kernel.Recorder) map[string]any {
 	t.Helper()
 	var last map[string]any
 	for _, e := range rec.Events {
@@ -78,7 +79,7 @@ func truth(p *analysis.Profile) []string {
 // over the windows are scored against the phases the demo labelled (ARI
 // and boundary recall within one window, as phase.Score does).
 func TestAttachFindsPhases(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
 	rec, err := RunForTest(t, s, "attach demo:phases as run budget=1% for=40s kinds=cpu")
 	if err != nil {
@@ -107,9 +108,9 @@ func TestAttachFindsPhases(t *testing.T) {
 // profiles shows its progress; the profile grows between cells and every
 // command reads it; detach ends it and keeps what it gathered.
 func TestAttachBackground(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
-	run := func(code string) *Recorder {
+	run := func(code string) *kernel.Recorder {
 		rec, err := RunForTest(t, s, code)
 		if err != nil {
 			t.Fatalf("%s: %v", code, err)
@@ -143,7 +144,7 @@ func TestAttachBackground(t *testing.T) {
 }
 
 // waitWindows runs cells until profile name has n intervals (windows).
-func waitWindows(t *testing.T, s *Session, name string, n int) {
+func waitWindows(t *testing.T, s *kernel.Session, name string, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(40 * time.Second); time.Now().Before(deadline); {
 		RunForTest(t, s, "sleep 200ms")
@@ -157,11 +158,11 @@ func waitWindows(t *testing.T, s *Session, name string, n int) {
 // TestAttachInterrupt: interrupting attach ends collection and keeps
 // everything gathered; the cell ends without an error.
 func TestAttachInterrupt(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer cancel()
-	rec, err := RunCell(ctx, s, "attach demo:phases as run budget=10% kinds=cpu")
+	rec, err := kernel.RunCell(ctx, s, "attach demo:phases as run budget=10% kinds=cpu")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestAttachFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Stop()
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	time.AfterFunc(4*time.Second, func() { d.Kill() })
 	rec, err := RunForTest(t, s, "attach "+d.URL+" as run budget=10% kinds=cpu for=30s")
 	if err != nil {

@@ -1,8 +1,11 @@
-package kernel
+package commands
 
-import "github.com/proflens/proflens/plotting"
+import (
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/plotting"
+)
 
-var blueprintCommand = &Command{
+var blueprintCommand = &kernel.Command{
 	Name:    "blueprint",
 	Summary: "Draw the Profiling Blueprint of the current compacted tree: boxes as tall as their time, as wide as their calls.",
 	Doc: "One box per compacted node: its height is proportional to its total (linear), its width to how many " +
@@ -20,10 +23,10 @@ var blueprintCommand = &Command{
 		"their receiver or arguments and yellow for those that do not: the file uses the mapping syntax with the " +
 		"entities `mutates` and `pure` (`mutates class Cart.add*`). Profiles do not record mutation, so the " +
 		"paper's patterns G-I (non-altering delegation, chains, time-consuming delegation) are not looked for.",
-	Options: append([]Option{
+	Options: append([]kernel.Option{
 		{Name: "height", Doc: "the value drawn as a box of full height (10ms, 2MB, or a number in the profile's unit); default the tallest box"},
-		{Name: "width", Doc: "the call count drawn as a box of full width (log scale); default the widest box, at least 1000", Kind: KindNumber},
-		{Name: "mutating", Doc: "a file marking functions that mutate (`mutates class PATTERN`) and that do not (`pure class PATTERN`)", Kind: KindFile},
+		{Name: "width", Doc: "the call count drawn as a box of full width (log scale); default the widest box, at least 1000", Kind: kernel.KindNumber},
+		{Name: "mutating", Doc: "a file marking functions that mutate (`mutates class PATTERN`) and that do not (`pure class PATTERN`)", Kind: kernel.KindFile},
 		maxNodesOpt,
 	}, patternOptions...),
 	Examples: []string{"load demo:phasedemo as run", "level run 2", "blueprint", "blueprint run height=600 width=100 focus=main.run"},
@@ -32,7 +35,7 @@ var blueprintCommand = &Command{
 	Run:      runBlueprint,
 }
 
-func runBlueprint(c *Call) error {
+func runBlueprint(c *kernel.Call) error {
 	bp, err := callBlueprint(c, c.Opt("mutating"))
 	if err != nil {
 		return err
@@ -44,7 +47,7 @@ func runBlueprint(c *Call) error {
 		}
 	}
 	if c.Has("width") {
-		if bp.Width, err = parseCount(c.Opt("width")); err != nil {
+		if bp.Width, err = kernel.ParseCount(c.Opt("width")); err != nil {
 			return c.Usagef("width=%s: %v", c.Opt("width"), err)
 		}
 	}

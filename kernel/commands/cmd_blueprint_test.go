@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"
@@ -8,14 +8,16 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/internal/golden"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 // lastBundles runs code in a fresh session with dir as its directory and
 // returns the bundles of its last two commands.
 func lastBundles(t *testing.T, dir, code string) (jupyter.Bundle, jupyter.Bundle) {
 	t.Helper()
-	rec, err := RunForTest(t, NewSession(dir, testTable()), code)
+	rec, err := RunForTest(t, kernel.NewSession(dir, testTable()), code)
 	if err != nil {
 		t.Fatalf("%q: %v", code, err)
 	}
@@ -37,7 +39,7 @@ func patternsJSON(t *testing.T, b jupyter.Bundle) []byte {
 // traces, counts from events) shows exactly the pattern it is named after,
 // in the table, the JSON and the picture's badge (golden JSON and SVG).
 func TestPatternRecordings(t *testing.T) {
-	dir, err := filepath.Abs("../notebooks/data/blueprint")
+	dir, err := filepath.Abs("../../notebooks/data/blueprint")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func TestPatternRecordings(t *testing.T) {
 			if doc.Counts != "events" || len(doc.Patterns) != 1 || doc.Patterns[0].Pattern != letter {
 				t.Errorf("patterns %s, want exactly %s from events", data, letter)
 			}
-			svg, _ := svgOf(pic)
+			svg, _ := kerneltest.SVG(pic)
 			golden.Check(t, filepath.Join("testdata", "blueprint", name+".svg"), []byte(svg))
 			if !strings.Contains(svg, ">"+letter+"</text>") {
 				t.Errorf("the picture has no %s badge", letter)
@@ -79,7 +81,7 @@ func TestBlueprintSources(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "cg.out"), []byte(cg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	heap, err := filepath.Abs("../analysis/testdata/heap.pb.gz")
+	heap, err := filepath.Abs("../../analysis/testdata/heap.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestBlueprintSources(t *testing.T) {
 		if err := json.Unmarshal(patternsJSON(t, pats), &doc); err != nil || doc.Counts != c.counts {
 			t.Errorf("%s: patterns counts %q, %v; want %s", c.load, doc.Counts, err, c.counts)
 		}
-		if svg, _ := svgOf(pic); !strings.Contains(svg, c.legend) {
+		if svg, _ := kerneltest.SVG(pic); !strings.Contains(svg, c.legend) {
 			t.Errorf("%s: the picture lacks %q", c.load, c.legend)
 		}
 	}
@@ -109,7 +111,7 @@ func TestBlueprintSources(t *testing.T) {
 // TestBlueprintMutating: a mutation file shades the boxes grey (mutates)
 // and yellow (pure); a file with other entities is refused.
 func TestBlueprintMutating(t *testing.T) {
-	dir, err := filepath.Abs("../notebooks/data/blueprint")
+	dir, err := filepath.Abs("../../notebooks/data/blueprint")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +125,15 @@ func TestBlueprintMutating(t *testing.T) {
 	}
 	good, bad := write("mut.txt", "mutates function a\npure function b\n"), write("bad.txt", "JDK class java.*\n")
 	_, pic := lastBundles(t, dir, "load B-indirection.json\nblueprint mutating="+good)
-	svg, _ := svgOf(pic)
+	svg, _ := kerneltest.SVG(pic)
 	if !strings.Contains(svg, `fill="#a9a9a9"`) || !strings.Contains(svg, `fill="#f6dd6b"`) {
 		t.Errorf("blueprint mutating=: no grey or no yellow box")
 	}
-	_, err = RunForTest(t, NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+bad)
+	_, err = RunForTest(t, kernel.NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+bad)
 	if err == nil || !strings.Contains(err.Error(), `entity "JDK": a mutation file has the entities mutates and pure only`) {
 		t.Errorf("blueprint mutating=bad.txt: %v", err)
 	}
-	_, err = RunForTest(t, NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+tmp)
+	_, err = RunForTest(t, kernel.NewSession(dir, testTable()), "load B-indirection.json\nblueprint mutating="+tmp)
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("blueprint mutating=DIR: %v", err)
 	}
@@ -140,12 +142,12 @@ func TestBlueprintMutating(t *testing.T) {
 // TestBlueprintOptions: height= and width= set the scales, named in the
 // legend; bad values are usage errors.
 func TestBlueprintOptions(t *testing.T) {
-	dir, err := filepath.Abs("../notebooks/data/blueprint")
+	dir, err := filepath.Abs("../../notebooks/data/blueprint")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, pic := lastBundles(t, dir, "load D-multiple.json\nblueprint height=2ms width=100")
-	if svg, _ := svgOf(pic); !strings.Contains(svg, "(200 px = 2ms)") || !strings.Contains(svg, "(120 px = 100)") {
+	if svg, _ := kerneltest.SVG(pic); !strings.Contains(svg, "(200 px = 2ms)") || !strings.Contains(svg, "(120 px = 100)") {
 		t.Errorf("blueprint height=2ms width=100: legend lacks the scales")
 	}
 	for _, c := range []struct{ code, want string }{
@@ -155,7 +157,7 @@ func TestBlueprintOptions(t *testing.T) {
 		{"patterns ratio=1", "patterns: ratio=1: want a factor above 1"},
 		{"patterns n=-1", "patterns: n=-1: write a number of patterns"},
 	} {
-		_, err := RunForTest(t, NewSession(dir, testTable()), "load D-multiple.json\n"+c.code)
+		_, err := RunForTest(t, kernel.NewSession(dir, testTable()), "load D-multiple.json\n"+c.code)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.code, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,11 +6,12 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/plotting"
 )
 
-var celsCommand = &Command{
+var celsCommand = &kernel.Command{
 	Name:    "cels",
 	Summary: "Animate a recording as AVID's cels: the calls between entities step by step, with the call stack.",
 	Doc: "Cuts the recording into cels of `step` entries (`step=100`) or of a span of time (`step=10ms`); by " +
@@ -22,9 +23,9 @@ var celsCommand = &Command{
 		"`export cels FILE.html` writes the player as a page that works offline. Cels need time order: an " +
 		"evented recording, or samples with times (calls then recovered by stack diffs). The JSON is " +
 		"`{\"cels\": [{\"start\", \"end\", \"stack\": [entity…], \"arcs\": [{\"from\", \"to\", \"step\", \"total\"}]}]}`.",
-	Options: []Option{mappingOpt,
+	Options: []kernel.Option{mappingOpt,
 		{Name: "step", Doc: "entries per cel (a number) or time per cel (a duration); default: about 12 cels"},
-		{Name: "max", Doc: "most cels", Default: "100", Kind: KindNumber}},
+		{Name: "max", Doc: "most cels", Default: "100", Kind: kernel.KindNumber}},
 	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
 		"cels mapping=m step=2", "cels shop mapping=m step=8us", "export cels shop-cels.html"},
 	Profiles: 1,
@@ -35,7 +36,7 @@ var celsCommand = &Command{
 // defaultCels is about how many cels cels cuts without step=.
 const defaultCels = 12
 
-func runCels(c *Call) error {
+func runCels(c *kernel.Call) error {
 	limit, err := c.PositiveInt("max")
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func runCels(c *Call) error {
 	if err != nil {
 		return err
 	}
-	em, by, err := c.entityMap(t.Profile)
+	em, by, err := entityMap(c, t.Profile)
 	if err != nil {
 		return err
 	}
@@ -62,13 +63,13 @@ func runCels(c *Call) error {
 	celsKey.Set(l, plotting.CelsPage(pic, l.Name+" · cels by "+by))
 	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}
 	mode := c.Session.Settings.Pictures
-	if mode != PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
+	if mode != kernel.PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
 		embed := func(svg []byte, k int) string {
-			return PictureHTML(svg, fmt.Sprintf("cel %d of %d", k+1, len(pic.Cels)))
+			return kernel.PictureHTML(svg, fmt.Sprintf("cel %d of %d", k+1, len(pic.Cels)))
 		}
 		b["text/html"] = string(plotting.CelsPlayer(pic.Cels, embed))
 	}
-	if mode == PicturesSVG || mode == PicturesBoth {
+	if mode == kernel.PicturesSVG || mode == kernel.PicturesBoth {
 		b["image/svg+xml"] = string(pic.Sheet)
 	}
 	c.Out.Display(b, nil)
@@ -78,7 +79,7 @@ func runCels(c *Call) error {
 
 // celStep reads step=: a number of entries or a duration; without it, the
 // entries of t in about defaultCels cels.
-func celStep(c *Call, t *analysis.Tree) (avid.CelStep, error) {
+func celStep(c *kernel.Call, t *analysis.Tree) (avid.CelStep, error) {
 	if !c.Has("step") {
 		counts, ok := analysis.EntryCounts(t)
 		if !ok {
@@ -94,7 +95,7 @@ func celStep(c *Call, t *analysis.Tree) (avid.CelStep, error) {
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
 		return avid.CelStep{Entries: n}, nil
 	}
-	if d, err := ParseDuration(v); err == nil && d > 0 {
+	if d, err := kernel.ParseDuration(v); err == nil && d > 0 {
 		return avid.CelStep{Period: int64(d)}, nil
 	}
 	return avid.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"errors"
@@ -6,10 +6,11 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/phase"
 )
 
-var compareSamplingCommand = &Command{
+var compareSamplingCommand = &kernel.Command{
 	Name:    "compare-sampling",
 	Summary: "Compare the AVID paper's six samplings of an evented recording with the recording itself (its Tables 1–2).",
 	Doc: "For C-1 and C-2 every x events and C-3 every x events' mean time, with x = 1000 and 100 as in the " +
@@ -22,27 +23,27 @@ var compareSamplingCommand = &Command{
 		"callers of the events it keeps); and the adjusted Rand index of its phases against the recording's " +
 		"(phases by entity, on the recording's intervals; 1 is the same phases, 0 chance), where the " +
 		"recording has times. Without `mapping=`, each package (top-level name) is an entity.",
-	Options:  []Option{mappingOpt},
+	Options:  []kernel.Option{mappingOpt},
 	Examples: []string{"load demo:eclipse as eclipse", "mapping eclipse <<\nJavaProject class org.eclipse.jdt.internal.core.JavaProject\nJDT-CORE class org.eclipse.jdt.*core.*\nJDT-UI class org.eclipse.jdt.*ui.*\nCORE class org.eclipse.core.*\nJDK class java.*\nend", "compare-sampling mapping=eclipse"},
 	Profiles: 1,
 	Run:      runCompareSampling,
 }
 
-func runCompareSampling(c *Call) error {
+func runCompareSampling(c *kernel.Call) error {
 	l := c.Profile()
 	p := l.Profile
 	if len(p.Calls) == 0 {
 		return fmt.Errorf("compare-sampling %s: %w", l.Name, avid.ErrNotEvented)
 	}
-	em, by, err := c.entityMap(p) // thinning keeps the frames' ids: em serves the thinned profiles too
+	em, by, err := entityMap(c, p) // thinning keeps the frames' ids: em serves the thinned profiles too
 	if err != nil {
 		return err
 	}
 	ref := newSamplingRef(c, p, em)
-	t := &Table{Title: fmt.Sprintf("%s: samplings compared by %s (%d events)", l.Name, by, len(p.Events)),
+	t := &kernel.Table{Title: fmt.Sprintf("%s: samplings compared by %s (%d events)", l.Name, by, len(p.Events)),
 		Columns: []string{"sampling", "records", "size", "arcs found", "calls recovered", "calls spurious", "phases ARI"}, Precision: 3}
 	n := len(ref.full.Arcs)
-	t.Rows = append(t.Rows, []any{"recording", ref.size, percentCell(ref.size, ref.size), fmt.Sprintf("%d of %d", n, n),
+	t.Rows = append(t.Rows, []any{"recording", ref.size, kernel.PercentCell(ref.size, ref.size), fmt.Sprintf("%d of %d", n, n),
 		shareCell(1), shareCell(0), ariCell(1, ref.phaseErr)})
 	for _, s := range avid.Settings(p) {
 		if err := c.Ctx.Err(); err != nil {
@@ -75,7 +76,7 @@ type samplingRef struct {
 	phaseErr error // why the recording has no phases, or nil
 }
 
-func newSamplingRef(c *Call, p *analysis.Profile, em *avid.EntityMap) *samplingRef {
+func newSamplingRef(c *kernel.Call, p *analysis.Profile, em *avid.EntityMap) *samplingRef {
 	t := analysis.NewTree(p)
 	ref := &samplingRef{p: p, em: em, full: avid.NewEntities(t, em, p.DefaultValue), size: avid.RecordSize(p)}
 	ref.vectors, ref.phases, ref.phaseErr = entityPhases(c.Ctx, t, em, 0)
@@ -87,7 +88,7 @@ func newSamplingRef(c *Call, p *analysis.Profile, em *avid.EntityMap) *samplingR
 
 // samplingRow thins the recording by s and measures it: size, arcs, phases (n/a
 // where the thinned recording has none).
-func samplingRow(c *Call, ref *samplingRef, s avid.Sampling) ([]any, error) {
+func samplingRow(c *kernel.Call, ref *samplingRef, s avid.Sampling) ([]any, error) {
 	q, err := avid.Thin(ref.p, s)
 	if err != nil {
 		return nil, err
@@ -104,18 +105,20 @@ func samplingRow(c *Call, ref *samplingRef, s avid.Sampling) ([]any, error) {
 		}
 	}
 	n := avid.RecordSize(q)
-	return []any{s.String(), n, percentCell(n, ref.size), fmt.Sprintf("%d of %d", d.Found, d.Of),
+	return []any{s.String(), n, kernel.PercentCell(n, ref.size), fmt.Sprintf("%d of %d", d.Found, d.Of),
 		shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)}, nil
 }
 
 // shareCell shows a share as a percentage; its JSON is the fraction.
-func shareCell(x float64) Cell { return Cell{Text: fmt.Sprintf("%.1f%%", 100*x), Value: x} }
+func shareCell(x float64) kernel.Cell {
+	return kernel.Cell{Text: fmt.Sprintf("%.1f%%", 100*x), Value: x}
+}
 
 // ariCell shows an adjusted Rand index, or n/a when the recording has no
 // phases.
 func ariCell(ari float64, err error) any {
 	if err != nil {
-		return Cell{Text: "n/a", Value: nil}
+		return kernel.Cell{Text: "n/a", Value: nil}
 	}
 	return ari
 }

@@ -1,19 +1,23 @@
-package kernel
+package commands
 
-import "strings"
+import (
+	"strings"
 
-var detachCommand = &Command{
+	"github.com/proflens/proflens/kernel"
+)
+
+var detachCommand = &kernel.Command{
 	Name:    "detach",
 	Summary: "End a live collection started with attach background=true.",
 	Doc: "Stops the collection feeding NAME (the only one when NAME is left out): a window in flight is dropped, " +
 		"everything gathered is kept in the attachment's profiles. Answers the final status, the phases timeline and " +
 		"the per-kind summary, as attach does when it ends.",
-	Args:     []Arg{{Name: "NAME", Doc: "the attachment's name (its main profile)", Kind: KindText, Optional: true}},
+	Args:     []kernel.Arg{{Name: "NAME", Doc: "the attachment's name (its main profile)", Kind: kernel.KindText, Optional: true}},
 	Examples: []string{"attach demo:phases as bg background=true kinds=cpu", "detach bg"},
 	Run:      runDetach,
 }
 
-func runDetach(c *Call) error {
+func runDetach(c *kernel.Call) error {
 	a, err := pickAttachment(c)
 	if err != nil {
 		return err
@@ -29,7 +33,7 @@ func runDetach(c *Call) error {
 }
 
 // pickAttachment returns the attachment the call names, or the only one.
-func pickAttachment(c *Call) (*attachment, error) {
+func pickAttachment(c *kernel.Call) (*attachment, error) {
 	names := sortedKeys(attachments(c.Session))
 	if name := c.Arg(0); name != "" {
 		if a := attachments(c.Session)[name]; a != nil {

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"cmp"
@@ -10,10 +10,11 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
 )
 
-var diffCommand = &Command{
+var diffCommand = &kernel.Command{
 	Name:    "diff",
 	Summary: "Compare two profiles, or two phases of one, per compacted node: a table and a differential icicle.",
 	Doc: "The difference NEW − BASE is made as `go tool pprof -diff_base=BASE NEW` makes it (functions " +
@@ -26,11 +27,11 @@ var diffCommand = &Command{
 		"phases of one recording (from its last `phases` run, or the default one). `as D` keeps the " +
 		"difference as a profile whose values may be negative: `top D` is pprof's `-diff_base` top, and " +
 		"D's value types T.base, T.new and T.both give the sides.",
-	Options: []Option{
+	Options: []kernel.Option{
 		{Name: "normalize", Doc: "scale BASE to NEW's total", Default: "false", Values: []string{"true", "false"}},
-		{Name: "phase", Doc: "a phase id; give two (phase=A phase=B) to compare phase A (BASE) with phase B (NEW) of one profile", Kind: KindNumber, Repeat: true},
+		{Name: "phase", Doc: "a phase id; give two (phase=A phase=B) to compare phase A (BASE) with phase B (NEW) of one profile", Kind: kernel.KindNumber, Repeat: true},
 		{Name: "by", Doc: "rows by the largest change of self, of total (both leave out the nodes that did not change), or in tree order (every node)", Default: "self", Values: []string{"self", "total", "tree"}},
-		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: KindNumber},
+		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: kernel.KindNumber},
 		maxNodesOpt,
 	},
 	Examples: []string{"load demo:profvis-toy as a", "load demo:profvis-toy as b", "diff a b normalize=true",
@@ -42,13 +43,13 @@ var diffCommand = &Command{
 	Run:      runDiff,
 }
 
-func runDiff(c *Call) error {
+func runDiff(c *kernel.Call) error {
 	base, new := c.Profiles[0], c.Profiles[1]
 	bs, ns, err := diffSides(c)
 	if err != nil {
 		return err
 	}
-	if ns.Value, err = c.readValue(new); err != nil {
+	if ns.Value, err = c.ReadValue(new); err != nil {
 		return err
 	}
 	normalize, err := c.Bool("normalize")
@@ -59,7 +60,7 @@ func runDiff(c *Call) error {
 	if err != nil {
 		return fmt.Errorf("diff %s %s: %w", base.Name, new.Name, err)
 	}
-	d := NewLoaded(c.As, p, nil)
+	d := kernel.NewLoaded(c.As, p, nil)
 	d.SetFilter(c.Filter())
 	d.Value = analysis.DiffChange
 	d.SetState(diffState(d.Tree(), new, base), nil)
@@ -84,10 +85,10 @@ func runDiff(c *Call) error {
 
 // diffSides returns the two sides: the profiles under their standing
 // filters, or two phases of one.
-func diffSides(c *Call) (base, new analysis.Side, err error) {
+func diffSides(c *kernel.Call) (base, new analysis.Side, err error) {
 	base = analysis.Side{Profile: c.Profiles[0].Tree().Profile, Value: c.Value()}
 	new = analysis.Side{Profile: c.Profiles[1].Tree().Profile}
-	if !c.within() {
+	if !c.Within() {
 		if c.Profiles[0] == c.Profiles[1] {
 			return base, new, c.Usagef("%s compared with itself is nothing: name two profiles, or two phases (phase=A phase=B)", c.Profiles[0].Name)
 		}
@@ -97,7 +98,7 @@ func diffSides(c *Call) (base, new analysis.Side, err error) {
 	if len(ids) != 2 {
 		return base, new, c.Usagef("phase= is given %d times: give two, phase=A (BASE) and phase=B (NEW)", len(ids))
 	}
-	st, err := c.lastPhases()
+	st, err := lastPhases(c)
 	if err != nil {
 		return base, new, err
 	}
@@ -110,7 +111,7 @@ func diffSides(c *Call) (base, new analysis.Side, err error) {
 }
 
 // phaseRanges returns the sample ranges of the intervals of phase id.
-func phaseRanges(c *Call, st *PhaseState, id string) ([][2]int, error) {
+func phaseRanges(c *kernel.Call, st *PhaseState, id string) ([][2]int, error) {
 	n, err := strconv.Atoi(id)
 	ph := st.Result.Phase(n)
 	if err != nil || ph == nil || ph.Intervals == 0 {
@@ -155,8 +156,8 @@ func intervalSamples(p *analysis.Profile, series bool, start, end int64) (lo, hi
 }
 
 // diffLabel names the comparison: "a → b", or "run phase 2 → phase 5".
-func diffLabel(c *Call) string {
-	if c.within() {
+func diffLabel(c *kernel.Call) string {
+	if c.Within() {
 		ids := c.All("phase")
 		return fmt.Sprintf("%s phase %s → phase %s", c.Profile().Name, ids[0], ids[1])
 	}
@@ -166,10 +167,10 @@ func diffLabel(c *Call) string {
 // diffWhat says what was compared. A difference that go tool pprof
 // -diff_base makes from the files (whole profiles, no standing filters, no
 // normalize) is named by NEW's file; any other starts with "diff:".
-func diffWhat(c *Call, base, new *Loaded, normalize bool) string {
+func diffWhat(c *kernel.Call, base, new *kernel.Loaded, normalize bool) string {
 	s := diffLabel(c)
 	switch {
-	case c.within():
+	case c.Within():
 		return "diff:" + s
 	case normalize:
 		return "diff:" + s + " (BASE normalized to NEW's total)"
@@ -183,7 +184,7 @@ func diffWhat(c *Call, base, new *Loaded, normalize bool) string {
 // t: NEW's when the user has set one, else BASE's, else level 1. A node
 // takes the level of the node with the same path of names on that side,
 // else its parent's (1 for a root).
-func diffState(t *analysis.Tree, new, base *Loaded) *compaction.State {
+func diffState(t *analysis.Tree, new, base *kernel.Loaded) *compaction.State {
 	levels := make([]int32, t.Len())
 	side := new
 	if side.State() == nil {
@@ -244,7 +245,7 @@ type diffRow struct {
 }
 
 // diffTable shows the rows the call asks for.
-func diffTable(c *Call, v *compaction.View, what string) error {
+func diffTable(c *kernel.Call, v *compaction.View, what string) error {
 	n, err := c.Int("n")
 	if err != nil || n < 0 {
 		return c.Usagef("n=%s: write a number of rows, 0 for all", c.Opt("n"))
@@ -263,7 +264,7 @@ func diffTable(c *Call, v *compaction.View, what string) error {
 		shown = min(n, shown)
 	}
 	vt := v.Tree.Profile.ValueTypes[analysis.DiffChange]
-	t := &Table{Columns: []string{"change", "change%", "base", "new", "self change", "self change%", "name", "handle"},
+	t := &kernel.Table{Columns: []string{"change", "change%", "base", "new", "self change", "self change%", "name", "handle"},
 		Note: fmt.Sprintf("%s: %s; BASE %s → NEW %s (%s); %d of %d compacted nodes, by %s%s",
 			what, v.Counts(), analysis.FormatValue(base, vt.Unit), analysis.FormatValue(new, vt.Unit),
 			relativeText(base, new), shown, all, diffOrder[c.Opt("by")], unchanged)}
@@ -272,8 +273,8 @@ func diffTable(c *Call, v *compaction.View, what string) error {
 		if c.Opt("by") == "tree" {
 			name = strings.Repeat("  ", v.Depth(r.node)) + name
 		}
-		t.Rows = append(t.Rows, []any{signedCell(r.change, vt.Unit), relativeCell(r.base, r.new), valueCell(r.base, vt.Unit),
-			valueCell(r.new, vt.Unit), signedCell(r.selfChange, vt.Unit), relativeCell(r.baseSelf, r.newSelf), name, v.Handle(r.node)})
+		t.Rows = append(t.Rows, []any{signedCell(r.change, vt.Unit), relativeCell(r.base, r.new), kernel.ValueCell(r.base, vt.Unit),
+			kernel.ValueCell(r.new, vt.Unit), signedCell(r.selfChange, vt.Unit), relativeCell(r.baseSelf, r.newSelf), name, v.Handle(r.node)})
 	}
 	c.Table(t)
 	return nil
@@ -311,21 +312,21 @@ func diffRows(v *compaction.View, by string) (rows []diffRow, base, new int64) {
 }
 
 // signedCell shows a change with its sign; its JSON is the integer.
-func signedCell(x int64, unit string) Cell {
+func signedCell(x int64, unit string) kernel.Cell {
 	s := analysis.FormatValue(x, unit)
 	if x > 0 {
 		s = "+" + s
 	}
-	return Cell{Text: s, Value: x}
+	return kernel.Cell{Text: s, Value: x}
 }
 
 // relativeCell shows the change from base to new relative to base; its
 // JSON is the fraction, or null when base is zero ("new").
-func relativeCell(base, new int64) Cell {
+func relativeCell(base, new int64) kernel.Cell {
 	if base == 0 {
-		return Cell{Text: relativeText(base, new), Value: nil}
+		return kernel.Cell{Text: relativeText(base, new), Value: nil}
 	}
-	return Cell{Text: relativeText(base, new), Value: float64(new-base) / float64(max(base, -base))}
+	return kernel.Cell{Text: relativeText(base, new), Value: float64(new-base) / float64(max(base, -base))}
 }
 
 func relativeText(base, new int64) string {
@@ -339,7 +340,7 @@ func relativeText(base, new int64) string {
 }
 
 // diffPicture draws the differential icicle of v.
-func diffPicture(c *Call, d *Loaded, v *compaction.View) error {
+func diffPicture(c *kernel.Call, d *kernel.Loaded, v *compaction.View) error {
 	max, err := c.Int("maxnodes")
 	if err != nil || max < 2 {
 		return c.Usagef("maxnodes=%s: draw at least 2 nodes", c.Opt("maxnodes"))

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 // writeTestFile writes data to name in dir and returns its path.
@@ -24,7 +26,7 @@ func writeTestFile(t *testing.T, dir, name, data string) string {
 
 // lastTable returns the JSON rows and the text of the last table a cell
 // showed.
-func lastTable(t *testing.T, rec *Recorder) ([]map[string]any, string) {
+func lastTable(t *testing.T, rec *kernel.Recorder) ([]map[string]any, string) {
 	t.Helper()
 	bs := rec.Bundles()
 	for k := len(bs) - 1; k >= 0; k-- {
@@ -42,7 +44,7 @@ func TestDiffTable(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "base.folded", "main;a 3\nmain;b 1\n")
 	writeTestFile(t, dir, "new.folded", "main;a 6\nmain;c 2\n")
-	rec, err := RunForTest(t, NewSession(dir, testTable()), "load new.folded as n0\nexport n0 new.pb.gz\n"+
+	rec, err := RunForTest(t, kernel.NewSession(dir, testTable()), "load new.folded as n0\nexport n0 new.pb.gz\n"+
 		"load base.folded as b\nload new.pb.gz as n\nlevel n 9\ndiff b n")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +64,7 @@ func TestDiffTable(t *testing.T) {
 			t.Errorf("diff b n text lacks %q:\n%s", s, text)
 		}
 	}
-	if svg, _ := svgOf(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "b → n · differential icicle") {
+	if svg, _ := kerneltest.SVG(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "b → n · differential icicle") {
 		t.Errorf("diff b n drew no differential icicle:\n%.300s", svg)
 	}
 }
@@ -74,7 +76,7 @@ func TestDiffUnchangedRows(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "base.folded", "main;a 3\nmain;b 1\nmain;k;x 5\nmain;k;y 2\n")
 	writeTestFile(t, dir, "new.folded", "main;a 3\nmain;b 1\nmain;k;x 9\nmain;k;y 2\n")
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	rec, err := RunForTest(t, s, "load base.folded as b\nload new.folded as n\nlevel b 9\nlevel n 9\ndiff b n")
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +107,7 @@ func TestDiffUnchangedRows(t *testing.T) {
 // top is the difference of the sides' tops, function for function, and
 // whose top JSON names the baseline for go tool pprof -diff_base.
 func TestDiffAsProfile(t *testing.T) {
-	s := NewSession("../analysis/pprof/testdata", testTable())
+	s := kernel.NewSession("../../analysis/pprof/testdata", testTable())
 	rec, err := RunForTest(t, s, "load heap-8.pb.gz as h8\nload heap-9.pb.gz as h9\n"+
 		"top h8 n=0\ntop h9 n=0\ndiff h8 h9 as d n=3\ntop d n=0")
 	if err != nil {
@@ -157,7 +159,7 @@ func TestDiffAsProfile(t *testing.T) {
 // intervals the last phases run gave to A and to B, found here by brute
 // force over every sample and interval.
 func TestDiffPhases(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:phasedemo as run\nphases"); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +194,7 @@ func TestDiffPhases(t *testing.T) {
 func TestDiffErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "a.folded", "main;a 3\n")
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	if _, err := RunForTest(t, s, "load a.folded as a\nload "+v8Weighted(t)+" as v value=wall\nload demo:phasedemo as run\nphases"); err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +253,7 @@ func TestDiffSharedLevels(t *testing.T) {
 	writeTestFile(t, dir, "b.folded", "lib1.A.f;lib2.B.g 1\nlib1.A.f;lib2.C.h 1\n")
 	writeTestFile(t, dir, "n.folded", "lib1.A.f;lib2.B.g 3\n")
 	names := func(code string) string {
-		rec, err := RunForTest(t, NewSession(dir, testTable()), "load b.folded as b\nload n.folded as n\n"+code)
+		rec, err := RunForTest(t, kernel.NewSession(dir, testTable()), "load b.folded as b\nload n.folded as n\n"+code)
 		if err != nil {
 			t.Fatal(err)
 		}

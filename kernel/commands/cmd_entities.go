@@ -1,14 +1,15 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/plotting"
 )
 
-var entitiesCommand = &Command{
+var entitiesCommand = &kernel.Command{
 	Name:    "entities",
 	Summary: "Draw the architectural view of a profile under a mapping (AVID): entities and the calls between them.",
 	Doc: "One box per entity of the mapping (see `mapping`), its area proportional to the entity's self value, " +
@@ -20,7 +21,7 @@ var entitiesCommand = &Command{
 		"its JSON is `{\"source\", \"entities\": [{\"name\", \"self\", \"total\", \"calls_in\"}], \"arcs\": " +
 		"[{\"from\", \"to\", \"calls\"}]}` (with the entities' table), values as raw integers in the profile's unit. Without `mapping=`, " +
 		"each package (top-level name) is an entity.",
-	Options: []Option{mappingOpt},
+	Options: []kernel.Option{mappingOpt},
 	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
 		"entities mapping=m", "entities shop mapping=m hide=^db"},
 	Profiles: 1,
@@ -28,9 +29,9 @@ var entitiesCommand = &Command{
 	Run:      runEntities,
 }
 
-func runEntities(c *Call) error {
+func runEntities(c *kernel.Call) error {
 	l, t := c.Profile(), c.Tree()
-	em, by, err := c.entityMap(t.Profile)
+	em, by, err := entityMap(c, t.Profile)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,11 @@
-package kernel
+package commands
 
-import "github.com/proflens/proflens/analysis"
+import (
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
+)
 
-var filterCommand = &Command{
+var filterCommand = &kernel.Command{
 	Name:    "filter",
 	Summary: "Keep focus, ignore, hide, thread, process and tag filters on a profile as a standing filter that every later command respects.",
 	Doc: "The options mean what they mean in every command that reads a tree, and in pprof: " +
@@ -16,15 +19,15 @@ var filterCommand = &Command{
 		"Totals and percentages stay those of the whole profile, as in pprof. The granularity state carries " +
 		"over: each call-tree node keeps the level of its counterpart before the change. `info` shows the " +
 		"filter and what it keeps; `export` writes the filtered profile.",
-	Args: []Arg{{Name: "off", Doc: "drop the standing filter", Optional: true,
-		Complete: func(c *Call, prefix string) []string { return []string{"off"} }}},
-	Options:  filterOptions,
+	Args: []kernel.Arg{{Name: "off", Doc: "drop the standing filter", Optional: true,
+		Complete: func(c *kernel.Call, prefix string) []string { return []string{"off"} }}},
+	Options:  kernel.FilterOptions,
 	Examples: []string{"load demo:profvis-toy as toy", "filter focus=Muscle hide=^lib1", "top", "filter toy off", "filter"},
 	Profiles: 1,
 	Run:      runFilter,
 }
 
-func runFilter(c *Call) error {
+func runFilter(c *kernel.Call) error {
 	l := c.Profile()
 	switch {
 	case c.Arg(0) == "off" && len(c.Opts) > 0:
@@ -34,7 +37,7 @@ func runFilter(c *Call) error {
 	case c.Arg(0) != "":
 		return c.Usagef("%q: write off, or focus=, ignore=, hide=, thread=, process=, tagfocus= and tagignore= options", c.Arg(0))
 	case len(c.Opts) > 0:
-		given, err := c.readFilter()
+		given, err := c.ReadFilter()
 		if err != nil {
 			return err
 		}

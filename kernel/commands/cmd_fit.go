@@ -1,13 +1,14 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 )
 
-var fitCommand = &Command{
+var fitCommand = &kernel.Command{
 	Name:    "fit",
 	Summary: "Choose per-region levels so the compacted tree has at most N nodes, the heaviest regions the most detailed.",
 	Doc: "From the fully compacted view (level 1), fit expands one compacted node at a time (ProfVis's local " +
@@ -17,9 +18,9 @@ var fitCommand = &Command{
 		"`flame` then draw it. The note says how much of the weight the view shows with its own name, against " +
 		"the N heaviest functions that pprof's `-nodecount=N` keeps. When even the fully compacted view has " +
 		"more nodes, fit leaves it at level 1 and says so (pictures fold the lightest nodes).",
-	Options: []Option{
-		{Name: "nodes", Doc: "most compacted nodes", Default: "100", Kind: KindNumber},
-		{Name: "keep", Doc: "regions with a frame whose full name matches this go first", Kind: KindRegexp},
+	Options: []kernel.Option{
+		{Name: "nodes", Doc: "most compacted nodes", Default: "100", Kind: kernel.KindNumber},
+		{Name: "keep", Doc: "regions with a frame whose full name matches this go first", Kind: kernel.KindRegexp},
 		stepMaxOpt,
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "fit nodes=6", "fit toy nodes=5 keep=Pressure"},
@@ -27,7 +28,7 @@ var fitCommand = &Command{
 	Run:      runFit,
 }
 
-func runFit(c *Call) error {
+func runFit(c *kernel.Call) error {
 	n, err := c.PositiveInt("nodes")
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func runFit(c *Call) error {
 
 // fitNote says what the fit shows: its node count against the budget, and
 // the weight shown with its own name against pprof's -nodecount=N.
-func fitNote(l *Loaded, v *compaction.View, n int) string {
+func fitNote(l *kernel.Loaded, v *compaction.View, n int) string {
 	top := analysis.NewTop(l.Tree(), analysis.TopOptions{Value: l.Value, N: n})
 	var kept, total int64
 	for _, r := range top.Rows {

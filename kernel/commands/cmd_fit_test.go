@@ -1,8 +1,10 @@
-package kernel
+package commands
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // TestFitCommand: fit sets the profile's levels (view shows them after),
@@ -10,7 +12,7 @@ import (
 // even when it hides no weight, and says when the budget is below the
 // fully compacted view.
 func TestFitCommand(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nfit nodes=5")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,11 @@
-package kernel
+package commands
 
-import "github.com/proflens/proflens/plotting"
+import (
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/plotting"
+)
 
-var flameCommand = &Command{
+var flameCommand = &kernel.Command{
 	Name:    "flame",
 	Summary: "Draw the current compacted tree as an icicle (flame) graph, top-down or bottom-up.",
 	Doc: "Width is proportional to total weight, one row per call depth, roots at the top. `order=name` " +
@@ -11,10 +14,10 @@ var flameCommand = &Command{
 		"their callers below. `root=TARGET` zooms into one compacted node (a handle or a path of names). " +
 		"Until a level is set on the profile (`level`, `expand`, `compact`), the graph shows full names, as " +
 		"`top` and `tree` do; then it draws the compacted tree that `view` and `show` show.",
-	Options: []Option{
+	Options: []kernel.Option{
 		{Name: "order", Doc: "siblings' order", Default: "name", Values: []string{"name", "weight"}},
 		{Name: "inverted", Doc: "draw the bottom-up graph (callers of the leaves)", Default: "false", Values: []string{"true", "false"}},
-		{Name: "root", Doc: "zoom into this compacted node: a handle or a path of names", Kind: KindTarget, Complete: completeTarget},
+		{Name: "root", Doc: "zoom into this compacted node: a handle or a path of names", Kind: kernel.KindTarget, Complete: completeTarget},
 		maxNodesOpt,
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "level 99", "flame", "flame toy order=weight inverted=true",
@@ -25,7 +28,7 @@ var flameCommand = &Command{
 	Run:       runFlame,
 }
 
-func runFlame(c *Call) error {
+func runFlame(c *kernel.Call) error {
 	o := plotting.Options{Layout: plotting.LayoutFlame, Order: c.Opt("order")}
 	var err error
 	if o.Inverted, err = c.Bool("inverted"); err != nil {

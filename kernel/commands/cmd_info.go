@@ -1,6 +1,8 @@
-package kernel
+package commands
 
-var infoCommand = &Command{
+import "github.com/proflens/proflens/kernel"
+
+var infoCommand = &kernel.Command{
 	Name:    "info",
 	Summary: "Summarise a loaded profile.",
 	Doc: "Shows the format, value types, samples, totals, duration, distinct stacks, call-tree nodes, " +
@@ -8,7 +10,7 @@ var infoCommand = &Command{
 		"with what it keeps. Call-tree nodes and depth are those of the filtered tree.",
 	Examples: []string{"load demo:profvis-toy as toy", "info toy"},
 	Profiles: 1,
-	Run: func(c *Call) error {
+	Run: func(c *kernel.Call) error {
 		showInfo(c, c.Profile(), c.Profile().Name)
 		return nil
 	},

@@ -1,22 +1,24 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/proflens/proflens/kernel"
 )
 
-var labelCommand = &Command{
+var labelCommand = &kernel.Command{
 	Name:    "label",
 	Summary: "Name a phase of the last phases run; labels appear in tables, plots and saved sets.",
 	Doc: "A label follows the behaviour, not the id: a later phases run gives it to the phase whose vector " +
 		"matches the labelled one's above delta.",
-	Args:     []Arg{{Name: "PHASE", Doc: "phase id, as in the phases table", Kind: KindNumber}, {Name: "TEXT", Doc: "the label (quote it when it has spaces)", Kind: KindText}},
+	Args:     []kernel.Arg{{Name: "PHASE", Doc: "phase id, as in the phases table", Kind: kernel.KindNumber}, {Name: "TEXT", Doc: "the label (quote it when it has spaces)", Kind: kernel.KindText}},
 	Examples: []string{"load demo:phasedemo", "phases", `label 1 "parse numbers"`, `label 0 idle`},
 	Profiles: 1,
 	Run:      runLabel,
 }
 
-func runLabel(c *Call) error {
+func runLabel(c *kernel.Call) error {
 	l := c.Profile()
 	id, err := strconv.Atoi(c.Args[0])
 	if err != nil {

@@ -1,13 +1,14 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 )
 
-var levelCommand = &Command{
+var levelCommand = &kernel.Command{
 	Name:    "level",
 	Summary: "Set the granularity level: how many name elements each frame keeps (ProfVis).",
 	Doc: "Sets the level of every call-tree node whose full name matches `where` (every node without it), " +
@@ -16,16 +17,16 @@ var levelCommand = &Command{
 		"R1 (a child coarser than its parent) or R2 (a node absorbing a name two levels finer), a note says " +
 		"where. `level using=MAPPING` compacts every frame to its entity under a mapping (see `mapping`), so " +
 		"that views, pictures and phase vectors are by entity; a plain `level N` goes back to frame names.",
-	Args: []Arg{{Name: "N", Doc: "level, 1 or more (not with using=)", Kind: KindNumber, Optional: true}},
-	Options: []Option{{Name: "where", Doc: "regular expression over full frame names", Kind: KindRegexp},
-		{Name: "using", Doc: "a mapping (see mapping): every frame compacts to its entity", Kind: KindFile}, stepMaxOpt},
+	Args: []kernel.Arg{{Name: "N", Doc: "level, 1 or more (not with using=)", Kind: kernel.KindNumber, Optional: true}},
+	Options: []kernel.Option{{Name: "where", Doc: "regular expression over full frame names", Kind: kernel.KindRegexp},
+		{Name: "using", Doc: "a mapping (see mapping): every frame compacts to its entity", Kind: kernel.KindFile}, stepMaxOpt},
 	Examples: []string{"load demo:profvis-toy as toy", "level 99", "level toy 1 where=^lib2\\.",
 		"mapping lungs <<\nLungs class lib2.Lung\nMuscles class lib2.*\nend", "level using=lungs", "level 2"},
 	Profiles: 1,
 	Run:      runLevel,
 }
 
-func runLevel(c *Call) error {
+func runLevel(c *kernel.Call) error {
 	l := c.Profile()
 	if c.Has("using") {
 		return levelUsing(c)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -9,10 +9,11 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/store"
 )
 
-var loadCommand = &Command{
+var loadCommand = &kernel.Command{
 	Name:    "load",
 	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
 	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
@@ -28,19 +29,19 @@ var loadCommand = &Command{
 		"and with `step=D` a series of one merged profile per step, read by phases and timeline like any series. " +
 		"Times are RFC 3339, Unix seconds, or relative (now-1h). `pyroscope://HOST:PORT` alone lists the store's " +
 		"profile types and labels, which Tab then completes. A series that stops part way keeps the steps fetched.",
-	Args: []Arg{{Name: "PATH", Doc: "file, glob, demo:NAME, or a store: pyroscope://HOST:PORT/QUERY, parca://HOST:PORT/QUERY",
-		Kind: KindFile, Complete: completeStore}},
-	Options: []Option{
+	Args: []kernel.Arg{{Name: "PATH", Doc: "file, glob, demo:NAME, or a store: pyroscope://HOST:PORT/QUERY, parca://HOST:PORT/QUERY",
+		Kind: kernel.KindFile, Complete: completeStore}},
+	Options: []kernel.Option{
 		{Name: "format", Doc: "skip content sniffing and use this format", Default: "auto",
-			Complete: func(c *Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
-		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: KindValue},
+			Complete: func(c *kernel.Call, prefix string) []string { return append([]string{"auto"}, analysis.Formats()...) }},
+		{Name: "value", Doc: "value type shown by default (e.g. cpu, alloc_space)", Kind: kernel.KindValue},
 		{Name: "profile", Doc: "which recording of a file that holds several (a speedscope file's profiles): an index, a name, or all (default: the file's active one)"},
 		{Name: "limit", Doc: "cap on decompressed size (e.g. 512MiB); from a store, on the bytes of all steps", Default: "2GiB"},
 		{Name: "from", Doc: "a store: start of the range (RFC 3339, Unix seconds, now-1h)"},
 		{Name: "to", Doc: "a store: end of the range, excluded"},
-		{Name: "step", Doc: "a store: one profile per step (a series), e.g. 5m", Kind: KindDuration},
+		{Name: "step", Doc: "a store: one profile per step (a series), e.g. 5m", Kind: kernel.KindDuration},
 		{Name: "max-steps", Doc: "a store: cap on the steps of a series", Default: "1000"},
-		{Name: "timeout", Doc: "a store: how long one request may take", Default: "30s", Kind: KindDuration},
+		{Name: "timeout", Doc: "a store: how long one request may take", Default: "30s", Kind: kernel.KindDuration},
 		{Name: "max-samples", Doc: "cap on sample records (values: 4 per sample on average)", Default: "10M"},
 		{Name: "max-frames", Doc: "cap on distinct frames", Default: "2M"},
 		{Name: "max-depth", Doc: "cap on frames in one stack", Default: "65536"},
@@ -52,14 +53,14 @@ var loadCommand = &Command{
 	Run:      runLoad,
 }
 
-func runLoad(c *Call) error {
+func runLoad(c *kernel.Call) error {
 	// Loading holds the file's bytes, the decoder's tables and the new model
 	// at once, most of it garbage a moment later; a lower GC target while
 	// loading keeps the peak near the live size (1M samples: 430 -> 295 MB
 	// peak RSS) for a few percent more CPU.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	src := c.Arg(0)
-	limit, err := parseSize(c.Opt("limit"))
+	limit, err := kernel.ParseSize(c.Opt("limit"))
 	if err != nil {
 		return c.Usagef("limit=%s: %v", c.Opt("limit"), err)
 	}
@@ -69,7 +70,7 @@ func runLoad(c *Call) error {
 		dst *int64
 	}{{"max-samples", &opts.Limits.Samples}, {"max-frames", &opts.Limits.Frames}, {"max-depth", &opts.Limits.Depth},
 		{"max-stack-frames", &opts.Limits.StackFrames}, {"max-labels", &opts.Limits.Labels}} {
-		if *m.dst, err = parseCount(c.Opt(m.opt)); err != nil {
+		if *m.dst, err = kernel.ParseCount(c.Opt(m.opt)); err != nil {
 			return c.Usagef("%s=%s: %v", m.opt, c.Opt(m.opt), err)
 		}
 	}
@@ -84,22 +85,22 @@ func runLoad(c *Call) error {
 	prog, size := loadProgress(c, src)
 	p, err := loadSource(c, src, opts)
 	if err != nil {
-		prog.done("loading "+src, err)
+		prog.Done("loading "+src, err)
 		return err
 	}
-	prog.step(fmt.Sprintf("loading %s: building the call tree of %d samples…", src, len(p.Samples)))
+	prog.Step(fmt.Sprintf("loading %s: building the call tree of %d samples…", src, len(p.Samples)))
 	tree, err := analysis.NewTreeContext(c.Ctx, p)
 	if err != nil {
-		prog.done("loading "+src, err)
+		prog.Done("loading "+src, err)
 		return err
 	}
 	name := c.As
 	if name == "" {
-		name = uniqueName(c.Session, defaultName(src))
+		name = c.Session.UniqueName(defaultName(src))
 	}
-	l := NewLoaded(name, p, tree)
+	l := kernel.NewLoaded(name, p, tree)
 	c.Session.Add(l)
-	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples, %d call-tree nodes", name, src,
+	prog.Done(fmt.Sprintf("loaded %s from %s: %s, %d samples, %d call-tree nodes", name, src,
 		analysis.FormatValue(size, "bytes"), len(p.Samples), tree.Len()), nil)
 	showInfo(c, l, "loaded "+name)
 	return nil
@@ -112,16 +113,16 @@ const progressSize = 1 << 20
 // loadProgress starts the progress line of loading a single file of at
 // least progressSize bytes, and returns it with the size; for anything
 // else a progress that shows nothing.
-func loadProgress(c *Call, src string) (*progress, int64) {
+func loadProgress(c *kernel.Call, src string) (*kernel.Progress, int64) {
 	fi, err := os.Stat(c.Path(src))
 	if strings.HasPrefix(src, "demo:") || strings.ContainsAny(src, "*?[") || err != nil || fi.Size() < progressSize {
-		return &progress{c: c, quiet: true}, 0
+		return kernel.QuietProgress(c), 0
 	}
-	return startProgress(c, fmt.Sprintf("loading %s (%s): reading…", src, analysis.FormatValue(fi.Size(), "bytes"))), fi.Size()
+	return kernel.StartProgress(c, fmt.Sprintf("loading %s (%s): reading…", src, analysis.FormatValue(fi.Size(), "bytes"))), fi.Size()
 }
 
 // loadSource reads a demo, a series (when src is a glob) or one file.
-func loadSource(c *Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
+func loadSource(c *kernel.Call, src string, opts analysis.LoadOptions) (*analysis.Profile, error) {
 	if demo, ok := strings.CutPrefix(src, "demo:"); ok {
 		return formats.Demo(demo)
 	}

@@ -1,23 +1,27 @@
-package kernel
+package commands
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 // TestLoadLimits: the max- options reach the loader; a profile past one is
 // refused with an error naming the option, and the session keeps what it
 // had; a bad count is a usage error.
 func TestLoadLimits(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	for opt, want := range map[string]string{
 		"max-frames=3": "set max-frames= to raise", "max-samples=2": "set max-samples= to raise",
 		"max-depth=2": "set max-depth= to raise", "max-stack-frames=5": "set max-stack-frames= to raise",
@@ -44,15 +48,15 @@ func TestLoadFIFOInterrupt(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o600); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	in := New(dir, testTable())
+	in := kernel.New(dir, testTable())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	go func() { done <- in.Execute(ctx, "load pipe", &Recorder{}) }()
+	go func() { done <- in.Execute(ctx, "load pipe", &kernel.Recorder{}) }()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	select {
 	case err := <-done:
-		if je := jerr(t, err); je.Name != "KeyboardInterrupt" {
+		if je := (*jupyter.Error)(nil); !errors.As(err, &je) || je.Name != "KeyboardInterrupt" {
 			t.Errorf("interrupted load gave %s: %s", je.Name, je.Value)
 		}
 	case <-time.After(10 * time.Second):

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"errors"
@@ -8,9 +8,10 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
 )
 
-var mappingCommand = &Command{
+var mappingCommand = &kernel.Command{
 	Name:    "mapping",
 	Summary: "Define a mapping of frames to entities (AVID), for entities, cels, compare-sampling and level using=.",
 	Doc: "`mapping NAME <<` followed by lines and a line `end` defines a mapping in the session; `mapping NAME` " +
@@ -23,7 +24,7 @@ var mappingCommand = &Command{
 		"wins; frames no line matches are the entity `(other)`. A line that is not `ENTITY class PATTERN` is " +
 		"an error naming it; `#` starts a comment line. A mapping= option that names no mapping of the " +
 		"session reads a file of such lines.",
-	Args: []Arg{
+	Args: []kernel.Arg{
 		{Name: "NAME", Doc: "the mapping's name", Optional: true},
 		{Name: "LINES", Doc: "the mapping's lines: a << block ending with a line end", Optional: true},
 	},
@@ -31,7 +32,7 @@ var mappingCommand = &Command{
 	Run:      runMapping,
 }
 
-func runMapping(c *Call) error {
+func runMapping(c *kernel.Call) error {
 	name := c.Arg(0)
 	switch {
 	case name == "":
@@ -61,7 +62,7 @@ func mappingSummary(m *avid.Mapping) string {
 	return fmt.Sprintf("mapping %s: %d lines, %d entities: %s", m.Name, m.Len(), len(m.Entities), strings.Join(m.Entities, ", "))
 }
 
-func listMappings(c *Call) error {
+func listMappings(c *kernel.Call) error {
 	if len(mappings(c.Session)) == 0 {
 		c.Print("no mappings: define one with `mapping NAME <<`, its lines, and a line end\n")
 		return nil

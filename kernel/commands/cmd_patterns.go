@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,10 +6,11 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/blueprint"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
 )
 
-var patternsCommand = &Command{
+var patternsCommand = &kernel.Command{
 	Name:    "patterns",
 	Summary: "List the Profiling Blueprint's visual patterns (A-F of the paper's Figure 2) in the current compacted tree.",
 	Doc: "Each pattern is found from the numbers of the boxes `blueprint` draws (H: a box's total, its height; W: " +
@@ -30,14 +31,14 @@ var patternsCommand = &Command{
 		"`{\"counts\": SOURCE, \"patterns\": [{\"pattern\", \"node\", \"related\", \"evidence\"}]}`: the compacted " +
 		"names of the box and of the boxes it relates to, and the numbers the rule read (raw integers in the " +
 		"value's unit, with the box's handle). Rows go by descending height of their box.",
-	Options:  append([]Option{{Name: "n", Doc: "patterns listed; 0 for all", Default: "50", Kind: KindNumber}}, patternOptions...),
+	Options:  append([]kernel.Option{{Name: "n", Doc: "patterns listed; 0 for all", Default: "50", Kind: kernel.KindNumber}}, patternOptions...),
 	Examples: []string{"load demo:phasedemo as run", "level 2", "patterns", "patterns run tolerance=0.2 ratio=5 min=5% n=10"},
 	Profiles: 1,
 	Tree:     true,
 	Run:      runPatterns,
 }
 
-func runPatterns(c *Call) error {
+func runPatterns(c *kernel.Call) error {
 	n, err := c.Int("n")
 	if err != nil || n < 0 {
 		return c.Usagef("n=%s: write a number of patterns, 0 for all", c.Opt("n"))
@@ -56,7 +57,7 @@ func runPatterns(c *Call) error {
 		return err
 	}
 	boxes := bp.Boxes
-	t := &Table{Columns: []string{"pattern", "name", "node", "related", "why", "handle"}, Note: patternsNote(c, bp, len(ps), all)}
+	t := &kernel.Table{Columns: []string{"pattern", "name", "node", "related", "why", "handle"}, Note: patternsNote(c, bp, len(ps), all)}
 	rows := make([]map[string]any, 0, len(ps))
 	for _, p := range ps {
 		box := &boxes.Boxes[p.Box]
@@ -79,7 +80,7 @@ func runPatterns(c *Call) error {
 }
 
 // patternsNote is the line under the table.
-func patternsNote(c *Call, bp *plotting.Blueprint, shown, all int) string {
+func patternsNote(c *kernel.Call, bp *plotting.Blueprint, shown, all int) string {
 	s := fmt.Sprintf("%s: %d pattern%s in %d boxes; heights in %s, %s from %s", c.Subject(), all, plural(all), len(bp.Boxes.Boxes),
 		bp.Boxes.Value.Type, analysis.Noun(bp.Boxes.Counts), bp.Boxes.Counts)
 	if shown < all {

@@ -1,10 +1,11 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 	"io"
 	"strconv"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/phase"
 )
 
@@ -29,21 +30,21 @@ const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into interv
 	"vectors, and bins × names in similarity's matrix; 8 to 16 bytes each) and `maxusing` (bytes read from " +
 	"the `using` file). Interrupting the kernel stops a run and leaves the last run's phases as they were."
 
-var phasesCommand = &Command{
+var phasesCommand = &kernel.Command{
 	Name:    "phases",
 	Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
 	Doc:     phasesDoc,
-	Options: []Option{
-		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals, or about 20 samples an interval)", Kind: KindDuration},
-		{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: KindNumber},
-		{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: KindNumber},
-		{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: KindNumber},
+	Options: []kernel.Option{
+		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals, or about 20 samples an interval)", Kind: kernel.KindDuration},
+		{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: kernel.KindNumber},
+		{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: kernel.KindNumber},
+		{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: kernel.KindNumber},
 		{Name: "count", Doc: "what an interval counts per name", Default: "self", Values: []string{"self", "total", "entries"}},
 		{Name: "strict", Doc: "the paper's rule only: no provisional new phases", Default: "false", Values: []string{"true", "false"}},
-		{Name: "save", Doc: "write the phase set to this JSON file", Kind: KindFile},
-		{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: KindFile},
-		{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: KindNumber},
-		{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: KindNumber},
+		{Name: "save", Doc: "write the phase set to this JSON file", Kind: kernel.KindFile},
+		{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: kernel.KindFile},
+		{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: kernel.KindNumber},
+		{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: kernel.KindNumber},
 		{Name: "maxusing", Doc: "most bytes read from the using file", Default: "64MiB"},
 	},
 	Examples: []string{"load demo:phasedemo as run", "phases", "phases run window=5 eps=0.95 count=total interval=100ms save=run.json",
@@ -57,40 +58,40 @@ var phasesCommand = &Command{
 // its progress.
 const phasesProgressSamples = 200_000
 
-func runPhases(c *Call) error {
+func runPhases(c *kernel.Call) error {
 	l := c.Profile()
 	run, err := readPhaseRun(c)
 	if err != nil {
 		return err
 	}
-	prog := &progress{c: c, quiet: true}
+	prog := kernel.QuietProgress(c)
 	if n := len(l.Profile.Samples); n >= phasesProgressSamples {
-		prog = startProgress(c, fmt.Sprintf("phases of %s: cutting %d samples into intervals and detecting phases…", l.Name, n))
+		prog = kernel.StartProgress(c, fmt.Sprintf("phases of %s: cutting %d samples into intervals and detecting phases…", l.Name, n))
 	}
 	st, err := detectPhases(c, run)
 	if err != nil {
-		prog.done("phases of "+l.Name, err)
+		prog.Done("phases of "+l.Name, err)
 		return err
 	}
-	prog.step(fmt.Sprintf("phases of %s: drawing the timeline of %d intervals…", l.Name, st.Vectors.Len()))
+	prog.Step(fmt.Sprintf("phases of %s: drawing the timeline of %d intervals…", l.Name, st.Vectors.Len()))
 	svg, err := timelinePicture(l.Name, st)
 	if err == nil {
 		err = c.Ctx.Err() // nothing saved nor kept: the session is as before
 	}
 	if err != nil {
-		prog.done("phases of "+l.Name, err)
+		prog.Done("phases of "+l.Name, err)
 		return err
 	}
 	if c.Has("save") {
 		path := c.Path(c.Opt("save"))
 		err := writeFile(c.Ctx, path, func(w io.Writer) error { return phase.Save(st.Result, st.Vectors, st.Count).Write(w) })
 		if err != nil {
-			prog.done("phases of "+l.Name, err)
+			prog.Done("phases of "+l.Name, err)
 			return fmt.Errorf("phases save=%s: %w", c.Opt("save"), err)
 		}
 		st.Note += "; saved to " + c.Opt("save")
 	}
-	prog.done(fmt.Sprintf("phases of %s: %s over %s", l.Name, countOf(len(st.Result.Phases), "phase"), countOf(st.Vectors.Len(), "interval")), nil)
+	prog.Done(fmt.Sprintf("phases of %s: %s over %s", l.Name, kernel.CountOf(len(st.Result.Phases), "phase"), kernel.CountOf(st.Vectors.Len(), "interval")), nil)
 	phasesKey.Set(l, st)
 	l.SetPicture(svg, nil)
 	c.Out.Display(phaseTable(l, st), nil)
@@ -99,7 +100,7 @@ func runPhases(c *Call) error {
 }
 
 // readPhaseRun reads the options of phases.
-func readPhaseRun(c *Call) (phaseRun, error) {
+func readPhaseRun(c *kernel.Call) (phaseRun, error) {
 	run := phaseRun{opts: phase.Options{Value: c.Value()}, using: c.Opt("using")}
 	var err error
 	if run.params, err = readPhaseParams(c); err != nil {
@@ -111,7 +112,7 @@ func readPhaseRun(c *Call) (phaseRun, error) {
 	if run.opts.MaxIntervals, err = c.PositiveInt("maxintervals"); err != nil {
 		return run, err
 	}
-	if run.maxUsing, err = parseSize(c.Opt("maxusing")); err != nil || run.maxUsing <= 0 {
+	if run.maxUsing, err = kernel.ParseSize(c.Opt("maxusing")); err != nil || run.maxUsing <= 0 {
 		return run, c.Usagef("maxusing=%s: want a size such as 64MiB", c.Opt("maxusing"))
 	}
 	if c.Has("interval") {
@@ -129,7 +130,7 @@ func readPhaseRun(c *Call) (phaseRun, error) {
 
 // readPhaseParams reads the detector's parameters; phase.Params.Check
 // rejects thresholds that are not numbers from 0 to 1.
-func readPhaseParams(c *Call) (phase.Params, error) {
+func readPhaseParams(c *kernel.Call) (phase.Params, error) {
 	var p phase.Params
 	var err error
 	if p.Window, err = c.Int("window"); err != nil {

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // v8Intervals writes a V8 CPU profile whose 10 ms intervals count, per
@@ -138,7 +140,7 @@ func TestPhasesInterruptKeepsState(t *testing.T) {
 		_, savedBefore := os.Stat(filepath.Join(s.Dir, "saved.json"))
 		interrupted := 0
 		for _, n := range []int64{1, 2, 3, 4, 6, 10, 30, 60, 1 << 62} {
-			_, err := RunCell(&cancelAfter{Context: context.Background(), n: n}, s, cell)
+			_, err := kernel.RunCell(&cancelAfter{Context: context.Background(), n: n}, s, cell)
 			if err == nil {
 				break
 			}
@@ -205,7 +207,7 @@ func TestPhasesUsingFiles(t *testing.T) {
 // lists the tableRows with most intervals, and says so: 150 intervals,
 // each of its own name, are 150 one-interval phases with window=1.
 func TestPhasesTableRows(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	names := make([]string, 150)
 	rows := make([][]int, 150)
 	for i := range names {
@@ -238,7 +240,7 @@ func TestBoundedChild(t *testing.T) {
 	if cell == "" {
 		t.Skip("runs only as runBounded's child")
 	}
-	_, err := RunForTest(t, NewSession(os.Getenv(boundedChild+"_DIR"), testTable()), cell)
+	_, err := RunForTest(t, kernel.NewSession(os.Getenv(boundedChild+"_DIR"), testTable()), cell)
 	status, _ := os.ReadFile("/proc/self/status")
 	_, peak, _ := strings.Cut(string(status), "VmHWM:")
 	fmt.Printf("\nPEAK: %s\nRESULT: %v\n", strings.TrimSpace(strings.SplitN(peak, "\n", 2)[0]), err)
@@ -280,7 +282,7 @@ func runBounded(t *testing.T, dir, cell string, limitMiB int) (string, int64) {
 // 200 MiB.
 func TestPhasesAttacks(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join("..", "notebooks", "data", "phasedemo-1.trace"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", "phasedemo-1.trace"))
 	if err != nil {
 		t.Fatal(err)
 	}

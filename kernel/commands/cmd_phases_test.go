@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -7,15 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 	"github.com/proflens/proflens/phase"
 )
 
 // phaseSession copies the two demo recordings into a fresh session dir.
-func phaseSession(t testing.TB) *Session {
+func phaseSession(t testing.TB) *kernel.Session {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
-		data, err := os.ReadFile(filepath.Join("..", "notebooks", "data", f))
+		data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,7 +25,7 @@ func phaseSession(t testing.TB) *Session {
 			t.Fatal(err)
 		}
 	}
-	return NewSession(dir, testTable())
+	return kernel.NewSession(dir, testTable())
 }
 
 // TestPhasesSaveLabelUsing finds the phases of the first recording, labels
@@ -93,8 +95,8 @@ func TestPhasesPictures(t *testing.T) {
 		t.Fatalf("got %d bundles, want load, similarity, timeline", len(b))
 	}
 	for _, pic := range b[1:] {
-		svg, _ := svgOf(pic)
-		if !strings.HasPrefix(svg, "<svg") || pic["text/html"] != PictureHTML([]byte(svg), pic["text/plain"].(string)) {
+		svg, _ := kerneltest.SVG(pic)
+		if !strings.HasPrefix(svg, "<svg") || pic["text/html"] != kernel.PictureHTML([]byte(svg), pic["text/plain"].(string)) {
 			t.Errorf("picture bundle lacks the SVG: %.200s", svg)
 		}
 	}
@@ -162,7 +164,7 @@ func repeat(n int, row []int) [][]int {
 
 // phasesOf runs a cell and returns the phase ids of profile name's last
 // run, as "[1 1 2 …]".
-func phasesOf(t *testing.T, s *Session, name, cell string) string {
+func phasesOf(t *testing.T, s *kernel.Session, name, cell string) string {
 	t.Helper()
 	if _, err := RunForTest(t, s, cell); err != nil {
 		t.Fatalf("%s: %v", cell, err)
@@ -177,7 +179,7 @@ func phasesOf(t *testing.T, s *Session, name, cell string) string {
 // 1 itself, is resumed, and stays so (0.894, 0.894, then 0.928 > ε):
 // one phase. With δ = 0.9, c starts phase 2, and a resumes 1.
 func TestPhasesDeltaOption(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	a, c := []int{1, 0}, []int{1, 1}
 	v8Intervals(t, filepath.Join(s.Dir, "ac.cpuprofile"), []string{"x", "y"}, [][]int{a, a, c, c, a, a})
 	load := "load ac.cpuprofile value=samples\n"
@@ -198,7 +200,7 @@ func TestPhasesDeltaOption(t *testing.T) {
 // gets new ids for good (4, 5, 5); by default the provisional phase 5
 // yields to a's phase 1 once the window is pure a.
 func TestPhasesStrictOption(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	a, b := []int{5, 1, 0}, []int{0, 1, 5}
 	rows := append(append(repeat(4, a), repeat(4, b)...), repeat(3, a)...)
 	v8Intervals(t, filepath.Join(s.Dir, "ab.cpuprofile"), []string{"x", "y", "z"}, rows)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"bytes"
@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 	"github.com/proflens/proflens/plotting"
 )
 
 func TestPictureBundles(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nshow\nshow layout=tree\nflame toy order=weight\nflame inverted=true\n"+
 		`flame root="lib1.Whale.breath > lib1.Mammal.inhale > lib2.Lung.inhale > lib2.Muscle.stop"`)
 	if err != nil {
@@ -20,13 +22,13 @@ func TestPictureBundles(t *testing.T) {
 	b := rec.Bundles()
 	pics := b[len(b)-5:]
 	for i, want := range []string{"radial view", "· tree ·", "icicle", "bottom-up icicle", "icicle"} {
-		svg, _ := svgOf(pics[i])
+		svg, _ := kerneltest.SVG(pics[i])
 		html, _ := pics[i]["text/html"].(string)
 		text, _ := pics[i]["text/plain"].(string)
 		if !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, want) {
 			t.Errorf("picture %d: image/svg+xml does not start with <svg or lacks %q:\n%.200s", i, want, svg)
 		}
-		if html != PictureHTML([]byte(svg), text) {
+		if html != kernel.PictureHTML([]byte(svg), text) {
 			t.Errorf("picture %d: text/html is not the picture's <img>:\n%.200s", i, html)
 		}
 		if !strings.Contains(text, "nodes drawn") {
@@ -47,14 +49,14 @@ func TestPictureBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := svgOf(pics[3]); got != string(want.SVG) {
+	if got, _ := kerneltest.SVG(pics[3]); got != string(want.SVG) {
 		t.Errorf("flame inverted=true differs from plotting.Draw")
 	}
 }
 
 func TestExportSVG(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nflame\nexport toy toy.svg")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func TestExportSVG(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := rec.Bundles()
-	if svg, _ := svgOf(b[len(b)-1]); !bytes.Equal(got, []byte(svg)) {
+	if svg, _ := kerneltest.SVG(b[len(b)-1]); !bytes.Equal(got, []byte(svg)) {
 		t.Errorf("toy.svg differs from the last picture")
 	}
 }
@@ -72,14 +74,14 @@ func TestExportSVG(t *testing.T) {
 // TestPictureMaxNodes: maxnodes= reaches the picture's budget, and its
 // fold marks name the option in their tooltips.
 func TestPictureMaxNodes(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\nflame maxnodes=4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := rec.Bundles()
 	text, _ := b[len(b)-1]["text/plain"].(string)
-	svg, _ := svgOf(b[len(b)-1])
+	svg, _ := kerneltest.SVG(b[len(b)-1])
 	if !strings.HasPrefix(text, "toy · top-down: 4 nodes drawn, ") || !strings.Contains(svg, "maxnodes=N draws more") {
 		t.Errorf("flame maxnodes=4 draws\n%s\nwant 4 nodes, some folded, and the maxnodes hint", text)
 	}
@@ -111,7 +113,7 @@ func TestPictureSince(t *testing.T) {
 	}
 	var svgs []string
 	for _, b := range rec.Bundles() {
-		if s, ok := svgOf(b); ok {
+		if s, ok := kerneltest.SVG(b); ok {
 			svgs = append(svgs, s)
 		}
 	}

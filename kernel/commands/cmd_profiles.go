@@ -1,8 +1,11 @@
-package kernel
+package commands
 
-import "github.com/proflens/proflens/analysis"
+import (
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
+)
 
-var profilesCommand = &Command{
+var profilesCommand = &kernel.Command{
 	Name:    "profiles",
 	Summary: "List the loaded profiles.",
 	Doc: "One row per loaded profile, sorted by name; the current profile is marked with *, and a standing filter (see `filter`) is shown. " +
@@ -11,14 +14,14 @@ var profilesCommand = &Command{
 	Run:      runProfiles,
 }
 
-func runProfiles(c *Call) error {
+func runProfiles(c *kernel.Call) error {
 	names := c.Session.Names()
 	if len(names) == 0 {
 		c.Print("no profiles loaded: use load PATH\n")
 		return nil
 	}
 	cur := c.Session.Current()
-	t := &Table{Columns: []string{"current", "name", "format", "samples", "value", "total", "source", "filter"}}
+	t := &kernel.Table{Columns: []string{"current", "name", "format", "samples", "value", "total", "source", "filter"}}
 	for _, n := range names {
 		l := c.Session.Get(n)
 		p := l.Profile
@@ -29,7 +32,7 @@ func runProfiles(c *Call) error {
 		vt := p.ValueTypes[l.Value]
 		total := p.Total(l.Value)
 		t.Rows = append(t.Rows, []any{mark, n, p.Format, len(p.Samples), vt.Type,
-			Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter().String()})
+			kernel.Cell{Text: analysis.FormatValue(total, vt.Unit), Value: total}, p.Source, l.Filter().String()})
 	}
 	addLiveColumn(c.Session, t, names)
 	c.Table(t)

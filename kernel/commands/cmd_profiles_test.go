@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"os"
@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 )
 
 func TestLoadNamesAndProfiles(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy\nload demo:profvis-toy\nload demo:profvis-toy as toy\nfilter profvis-toy2 hide=^lib3\nprofiles")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestDefaultName(t *testing.T) {
 // TestTopJSONMatchesAnalysis checks the JSON contract of top against
 // analysis.NewTop on the same profile.
 func TestTopJSONMatchesAnalysis(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntop toy n=3 by=cum hide=^lib3")
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func TestCommandErrors(t *testing.T) {
 
 func TestExportPprofRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy toy.pb.gz\nload toy.pb.gz as back\ntop toy n=0\ntop back n=0"); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func regexpMust(t *testing.T, s string) *regexp.Regexp {
 // as a series, and checks that its intervals and folded export add up.
 func TestSeriesAndFolded(t *testing.T) {
 	dir := t.TempDir()
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	code := "load demo:profvis-toy as toy\nexport toy a1.pprof\nexport toy a2.pprof\nload \"a*.pprof\"\nexport toy toy.folded\nexport a a.folded"
 	if _, err := RunForTest(t, s, code); err != nil {
 		t.Fatal(err)
@@ -152,11 +153,11 @@ func TestSeriesAndFolded(t *testing.T) {
 // TestLoadOptions checks value= (the default value type of top and tree)
 // and format= on a real pprof file.
 func TestLoadOptions(t *testing.T) {
-	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load "+fib+" value=samples format=pprof\ntop n=1")
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestLoadOptions(t *testing.T) {
 // TestTreeBundle checks tree's JSON rows against analysis.TreeRows and that
 // the HTML and text forms show every row.
 func TestTreeBundle(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\ntree toy depth=4 min=40")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,9 +6,10 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 )
 
-var collapseRecursionCommand = &Command{
+var collapseRecursionCommand = &kernel.Command{
 	Name:    "collapse-recursion",
 	Summary: "Fold recursion out of the call tree, as the Firefox Profiler's transforms do; off undoes it.",
 	Doc: "For a recursive function, the frames between its outermost and its innermost call on a stack go, and " +
@@ -19,15 +20,15 @@ var collapseRecursionCommand = &Command{
 		"folding is part of the profile's tree, which every later command reads (views, pictures, phases, " +
 		"diff); calls add up, `info` lists them and `collapse-recursion off` drops them all. The granularity " +
 		"state carries over. Samples and totals do not change.",
-	Args: []Arg{{Name: "TARGET", Kind: KindTarget, Optional: true, Complete: completeTarget,
+	Args: []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Optional: true, Complete: completeTarget,
 		Doc: "a function's full name, a compacted node (its functions), all (the default), or off"}},
-	Options:  []Option{{Name: "direct", Doc: "fold only direct recursion (a function calling itself)", Default: "false", Values: []string{"true", "false"}}, stepMaxOpt},
+	Options:  []kernel.Option{{Name: "direct", Doc: "fold only direct recursion (a function calling itself)", Default: "false", Values: []string{"true", "false"}}, stepMaxOpt},
 	Examples: []string{"load demo:phasedemo as run", "collapse-recursion", "collapse-recursion run off", "collapse-recursion runtime direct=true"},
 	Profiles: 1,
 	Run:      runCollapseRecursion,
 }
 
-func runCollapseRecursion(c *Call) error {
+func runCollapseRecursion(c *kernel.Call) error {
 	l := c.Profile()
 	direct, err := c.Bool("direct")
 	if err != nil {
@@ -58,7 +59,7 @@ func runCollapseRecursion(c *Call) error {
 // recursionNames returns the functions a TARGET names: a function's full
 // name, or the functions of the compacted nodes a handle, a path or a
 // compacted name stands for.
-func recursionNames(c *Call, target string) ([]string, error) {
+func recursionNames(c *kernel.Call, target string) ([]string, error) {
 	l := c.Profile()
 	if slices.ContainsFunc(l.Profile.Frames, func(f analysis.Frame) bool { return f.Name == target }) {
 		return []string{target}, nil

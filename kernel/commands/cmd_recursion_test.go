@@ -1,8 +1,10 @@
-package kernel
+package commands
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // TestCollapseRecursionCommand: folding is part of the profile's tree that
@@ -12,8 +14,8 @@ import (
 func TestCollapseRecursionCommand(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "rec.folded", "main;f;g;f;g;h 4\nmain;f;f;f 3\nmain;g 2\n")
-	s := NewSession(dir, testTable())
-	run := func(code string) *Recorder {
+	s := kernel.NewSession(dir, testTable())
+	run := func(code string) *kernel.Recorder {
 		t.Helper()
 		rec, err := RunForTest(t, s, code)
 		if err != nil {

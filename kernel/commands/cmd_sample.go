@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
 )
 
-var sampleCommand = &Command{
+var sampleCommand = &kernel.Command{
 	Name:    "sample",
 	Summary: "Thin an evented recording as the AVID paper's sampling C-1, C-2 or C-3, into a new profile.",
 	Doc: "`c1=N` keeps every Nth entry or exit event (the thinned recording replays the kept events, so a call " +
@@ -19,10 +20,10 @@ var sampleCommand = &Command{
 		"else NAME-c1-N and so on) for every other command; its size is counted in records of one frame or " +
 		"one time (an event: 2; a snapshot: its depth + 1) and given as a share of the recording's. The " +
 		"recording is thinned as loaded: a standing filter does not apply.",
-	Options: []Option{
-		{Name: "c1", Doc: "C-1: keep every Nth event", Kind: KindNumber},
-		{Name: "c2", Doc: "C-2: snapshot the stack every N events", Kind: KindNumber},
-		{Name: "c3", Doc: "C-3: snapshot the stacks every D of time", Kind: KindDuration},
+	Options: []kernel.Option{
+		{Name: "c1", Doc: "C-1: keep every Nth event", Kind: kernel.KindNumber},
+		{Name: "c2", Doc: "C-2: snapshot the stack every N events", Kind: kernel.KindNumber},
+		{Name: "c3", Doc: "C-3: snapshot the stacks every D of time", Kind: kernel.KindDuration},
 	},
 	Examples: []string{"load demo:eclipse as eclipse", "sample c2=50 as thin", "sample eclipse c1=10", "sample eclipse c3=2ms"},
 	Profiles: 1,
@@ -30,7 +31,7 @@ var sampleCommand = &Command{
 	Run:      runSample,
 }
 
-func runSample(c *Call) error {
+func runSample(c *kernel.Call) error {
 	s, err := readSampling(c)
 	if err != nil {
 		return err
@@ -50,7 +51,7 @@ func runSample(c *Call) error {
 		key := strings.ToLower(strings.ReplaceAll(s.Kind, "-", "")) // c1, c2, c3
 		name = freeName(c.Session, l.Name+"-"+key+"-"+c.Opt(key))
 	}
-	nl := NewLoaded(name, q, t)
+	nl := kernel.NewLoaded(name, q, t)
 	c.Session.Add(nl)
 	full, thin := avid.RecordSize(p), avid.RecordSize(q)
 	showInfo(c, nl, fmt.Sprintf("%s: %s sampled by %s; %d records of %d (%s)", name, l.Name, s, thin, full, analysis.Percent(thin, full)))
@@ -58,7 +59,7 @@ func runSample(c *Call) error {
 }
 
 // readSampling reads the one of c1=, c2= and c3= given.
-func readSampling(c *Call) (avid.Sampling, error) {
+func readSampling(c *kernel.Call) (avid.Sampling, error) {
 	var given []avid.Sampling
 	for _, k := range []string{"c1", "c2"} {
 		if c.Has(k) {

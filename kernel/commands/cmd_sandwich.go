@@ -1,13 +1,14 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
 )
 
-var sandwichCommand = &Command{
+var sandwichCommand = &kernel.Command{
 	Name:    "sandwich",
 	Summary: "The callers and callees of one compacted node or function, merged over every place it occurs.",
 	Doc: "speedscope's sandwich and pprof's `peek`: the picture draws the target's callers growing upwards from " +
@@ -17,16 +18,16 @@ var sandwichCommand = &Command{
 		"at full names. On a call path that passes through the target more than once, its outermost place " +
 		"counts: recursion is counted once per stack, as pprof's cum is, and inner places show among the callees. " +
 		"Without TARGET, the compacted name with the most self weight is the target.",
-	Args: []Arg{{Name: "TARGET", Kind: KindTarget, Complete: completeTarget, Optional: true,
+	Args: []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Complete: completeTarget, Optional: true,
 		Doc: "a compacted name, a handle, a path of names, or a function's full name (default: the heaviest in self)"}},
-	Options:  []Option{{Name: "n", Doc: "callers and callees listed, each (0 for all)", Default: "10", Kind: KindNumber}, maxNodesOpt},
+	Options:  []kernel.Option{{Name: "n", Doc: "callers and callees listed, each (0 for all)", Default: "10", Kind: kernel.KindNumber}, maxNodesOpt},
 	Examples: []string{"load demo:profvis-toy as toy", "sandwich lib2", "sandwich toy lib2.Nerve.transmit n=3", "level 2", "sandwich lib2.Muscle hide=Lung"},
 	Profiles: 1,
 	Tree:     true,
 	Run:      runSandwich,
 }
 
-func runSandwich(c *Call) error {
+func runSandwich(c *kernel.Call) error {
 	v, name, note, err := sandwichTarget(c, c.Arg(0))
 	if err != nil {
 		return err
@@ -58,7 +59,7 @@ func runSandwich(c *Call) error {
 // compacted name of the call's view, the name of the node a handle or path
 // resolves to, or a function's full name in the view at full names; note
 // says which when it is not plain.
-func sandwichTarget(c *Call, target string) (v *compaction.View, name, note string, err error) {
+func sandwichTarget(c *kernel.Call, target string) (v *compaction.View, name, note string, err error) {
 	if v, err = c.View(); err != nil {
 		return nil, "", "", err
 	}
@@ -74,7 +75,7 @@ func sandwichTarget(c *Call, target string) (v *compaction.View, name, note stri
 		return v, v.Nodes[i].Name, fmt.Sprintf("%s is %s", target, v.Nodes[i].Name), nil
 	}
 	t := c.Tree()
-	full, err := compaction.CompactContext(c.Ctx, t, compaction.NewState(t, fullLevel), c.Value())
+	full, err := compaction.CompactContext(c.Ctx, t, compaction.NewState(t, kernel.FullLevel), c.Value())
 	if err != nil {
 		return nil, "", "", err
 	}
@@ -106,11 +107,11 @@ func heaviestSelf(v *compaction.View) string {
 // sandwichTable lists the target, then its immediate callers and callees
 // (at most n each), with their weight, its share of the target and of the
 // profile.
-func sandwichTable(c *Call, unit string, s *compaction.Sandwich, n int, note string) {
+func sandwichTable(c *kernel.Call, unit string, s *compaction.Sandwich, n int, note string) {
 	target := s.Callees.Nodes[0]
-	t := &Table{Columns: []string{"role", "name", "total", "share", "profile%", "self"}}
-	t.Rows = append(t.Rows, []any{"target", target.Name, valueCell(target.Total, unit), percentCell(target.Total, target.Total),
-		percentCell(target.Total, s.Whole), valueCell(target.Self, unit)})
+	t := &kernel.Table{Columns: []string{"role", "name", "total", "share", "profile%", "self"}}
+	t.Rows = append(t.Rows, []any{"target", target.Name, kernel.ValueCell(target.Total, unit), kernel.PercentCell(target.Total, target.Total),
+		kernel.PercentCell(target.Total, s.Whole), kernel.ValueCell(target.Self, unit)})
 	for _, half := range []struct {
 		role string
 		v    *compaction.View
@@ -123,10 +124,10 @@ func sandwichTable(c *Call, unit string, s *compaction.Sandwich, n int, note str
 			nd := half.v.Nodes[k]
 			var self any // a caller's self would be the paths that start there: not its own weight
 			if half.role == "callee" {
-				self = valueCell(nd.Self, unit)
+				self = kernel.ValueCell(nd.Self, unit)
 			}
-			t.Rows = append(t.Rows, []any{half.role, nd.Name, valueCell(nd.Total, unit), percentCell(nd.Total, target.Total),
-				percentCell(nd.Total, s.Whole), self})
+			t.Rows = append(t.Rows, []any{half.role, nd.Name, kernel.ValueCell(nd.Total, unit), kernel.PercentCell(nd.Total, target.Total),
+				kernel.PercentCell(nd.Total, s.Whole), self})
 		}
 	}
 	t.Note = fmt.Sprintf("%s: sandwich of %s over %d places (%d outermost on their call paths); %d callers, %d callees",

@@ -1,17 +1,20 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 // TestSandwichTable: the sandwich of a function of the ProfVis toy, read
 // at full names while the view is at level 1, and of a handle, which stands
 // for its node's name wherever it occurs.
 func TestSandwichTable(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nsandwich lib2.Nerve.transmit")
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +29,7 @@ func TestSandwichTable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || !strings.Contains(text, "over 2 places (2 outermost on their call paths); 2 callers, 1 callees; a function: read at full names") {
 		t.Errorf("sandwich lib2.Nerve.transmit =\n%q\n%s\nwant\n%q", got, text, want)
 	}
-	if svg, _ := svgOf(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "toy · sandwich · lib2.Nerve.transmit") {
+	if svg, _ := kerneltest.SVG(rec.Bundles()[len(rec.Bundles())-1]); !strings.Contains(svg, "toy · sandwich · lib2.Nerve.transmit") {
 		t.Errorf("no sandwich picture:\n%.200s", svg)
 	}
 	if _, err := RunForTest(t, s, "level 99"); err != nil {
@@ -52,7 +55,7 @@ func TestSandwichTable(t *testing.T) {
 func TestSandwichCountsRecursionOnce(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "rec.folded", "main;f;g;f;h 4\nmain;f 1\nmain;g;f;f;g 2\nmain;h;g;h 3\nmain;g 5\n")
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	rec, err := RunForTest(t, s, "load rec.folded as r\ntop n=0")
 	if err != nil {
 		t.Fatal(err)

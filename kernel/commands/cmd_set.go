@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,9 +6,10 @@ import (
 	"slices"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 )
 
-var setCommand = &Command{
+var setCommand = &kernel.Command{
 	Name:    "set",
 	Summary: "Set a parameter ($NAME in any command) or a session setting; alone, list them.",
 	Doc: "`set NAME VALUE` defines a parameter: `$NAME` or `${NAME}` in any later command stands for VALUE " +
@@ -21,19 +22,19 @@ var setCommand = &Command{
 		"where it is not (JupyterLab, the classic Notebook, nbconvert, VS Code); `svg` sends image/svg+xml only " +
 		"(no tooltips in JupyterLab); `both` sends the two, for viewers that show no HTML. " +
 		"`set max=SIZE` sets the budget of a cell's outputs together (tables and JSON are cut to fit, with a note).",
-	Args: []Arg{
-		{Name: "NAME", Doc: "the parameter's name: a letter or _ and then letters, digits or _", Kind: KindText, Optional: true},
-		{Name: "VALUE", Doc: "its value (quote it to keep spaces)", Kind: KindText, Optional: true},
+	Args: []kernel.Arg{
+		{Name: "NAME", Doc: "the parameter's name: a letter or _ and then letters, digits or _", Kind: kernel.KindText, Optional: true},
+		{Name: "VALUE", Doc: "its value (quote it to keep spaces)", Kind: kernel.KindText, Optional: true},
 	},
-	Options: []Option{
-		{Name: "pictures", Doc: "the MIME types pictures are sent as", Default: PicturesHTML, Values: pictureModes},
+	Options: []kernel.Option{
+		{Name: "pictures", Doc: "the MIME types pictures are sent as", Default: kernel.PicturesHTML, Values: kernel.PictureModes},
 		{Name: "max", Doc: "the most bytes of all of a cell's outputs together", Default: "2MiB"},
 	},
 	Examples: []string{"set PROFILE demo:profvis-toy", "load $PROFILE as toy", "set pictures=both max=4MiB", "set"},
 	Run:      runSet,
 }
 
-func runSet(c *Call) error {
+func runSet(c *kernel.Call) error {
 	st := &c.Session.Settings
 	if err := setOptions(c, st); err != nil {
 		return err
@@ -45,7 +46,7 @@ func runSet(c *Call) error {
 		}
 		return nil
 	case 2:
-		if !validParam(c.Args[0]) {
+		if !kernel.ValidParam(c.Args[0]) {
 			return c.Usagef("%q is not a parameter name: use a letter or _ and then letters, digits or _", c.Args[0])
 		}
 		st.Params[c.Args[0]] = c.Args[1]
@@ -56,10 +57,10 @@ func runSet(c *Call) error {
 
 // setOptions applies the settings the call gives, after checking all of
 // them, so that a bad one changes nothing.
-func setOptions(c *Call, st *Settings) error {
+func setOptions(c *kernel.Call, st *kernel.Settings) error {
 	next := *st
 	if c.Has("max") {
-		n, err := parseSize(c.Opt("max"))
+		n, err := kernel.ParseSize(c.Opt("max"))
 		if err != nil {
 			return c.Usagef("max=%s: %v", c.Opt("max"), err)
 		}
@@ -73,11 +74,11 @@ func setOptions(c *Call, st *Settings) error {
 }
 
 // settingsTable lists the settings and the parameters set in the session.
-func settingsTable(st *Settings) *Table {
-	t := &Table{Columns: []string{"name", "value", "what"}}
+func settingsTable(st *kernel.Settings) *kernel.Table {
+	t := &kernel.Table{Columns: []string{"name", "value", "what"}}
 	t.Rows = append(t.Rows,
 		[]any{"pictures", st.Pictures, "setting: how pictures are sent (html, svg or both)"},
-		[]any{"max", Cell{Text: analysis.FormatValue(st.MaxOutput, "bytes"), Value: st.MaxOutput}, "setting: the budget of a cell's outputs"})
+		[]any{"max", kernel.Cell{Text: analysis.FormatValue(st.MaxOutput, "bytes"), Value: st.MaxOutput}, "setting: the budget of a cell's outputs"})
 	for _, name := range slices.Sorted(maps.Keys(st.Params)) {
 		t.Rows = append(t.Rows, []any{"$" + name, st.Params[name], "parameter"})
 	}

@@ -1,13 +1,14 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/phase"
 	"github.com/proflens/proflens/plotting"
 )
 
-var similarityCommand = &Command{
+var similarityCommand = &kernel.Command{
 	Name:    "similarity",
 	Summary: "Heatmap of window-vector similarity between intervals, with phase bands.",
 	Doc: "SimPoint's similarity matrix over JIVE's window vectors: cell (i, j) is W_i·W_j, darker is more " +
@@ -19,9 +20,9 @@ var similarityCommand = &Command{
 	Run:      runSimilarity,
 }
 
-func runSimilarity(c *Call) error {
+func runSimilarity(c *kernel.Call) error {
 	l := c.Profile()
-	st, err := c.lastPhases()
+	st, err := lastPhases(c)
 	if err != nil {
 		return err
 	}

@@ -1,15 +1,19 @@
-package kernel
+package commands
 
-import "time"
+import (
+	"time"
 
-var sleepCommand = &Command{
+	"github.com/proflens/proflens/kernel"
+)
+
+var sleepCommand = &kernel.Command{
 	Name:     "sleep",
 	Summary:  "Wait for a while (for trying interrupts).",
 	Doc:      "Waits for DURATION (`2s`, `150ms`; a bare number is seconds). Interrupting the kernel ends the wait.",
-	Args:     []Arg{{Name: "DURATION", Doc: "how long to wait", Kind: KindDuration}},
+	Args:     []kernel.Arg{{Name: "DURATION", Doc: "how long to wait", Kind: kernel.KindDuration}},
 	Examples: []string{"sleep 10ms"},
-	Run: func(c *Call) error {
-		d, err := ParseDuration(c.Args[0])
+	Run: func(c *kernel.Call) error {
+		d, err := kernel.ParseDuration(c.Args[0])
 		if err != nil || d < 0 {
 			return c.Usagef("%q is not a duration: write e.g. 2s or 150ms", c.Args[0])
 		}

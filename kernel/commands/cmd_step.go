@@ -1,9 +1,10 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -18,8 +19,8 @@ var (
 		[]string{"load demo:profvis-toy as toy", "level 99", `compact "lib1.Whale.breath > lib1.Mammal.inhale"`})
 )
 
-func stepCommand(name, summary string, delta int, examples []string) *Command {
-	return &Command{
+func stepCommand(name, summary string, delta int, examples []string) *kernel.Command {
+	return &kernel.Command{
 		Name:    name,
 		Summary: summary,
 		Doc: "TARGET `all` moves every call-tree node by one; `expand all` and `compact all` are always taken " +
@@ -27,15 +28,15 @@ func stepCommand(name, summary string, delta int, examples []string) *Command {
 			"parent) or R2 (a node absorbing a name two levels finer) is refused with a message saying what to " +
 			"do first, and the view stays as it was; the rules concern names that compaction shortened, not a " +
 			"function shown by its full name.",
-		Args:     []Arg{targetArg},
-		Options:  []Option{stepMaxOpt},
+		Args:     []kernel.Arg{targetArg},
+		Options:  []kernel.Option{stepMaxOpt},
 		Examples: examples,
 		Profiles: 1,
-		Run:      func(c *Call) error { return runStep(c, delta) },
+		Run:      func(c *kernel.Call) error { return runStep(c, delta) },
 	}
 }
 
-func runStep(c *Call, delta int) error {
+func runStep(c *kernel.Call, delta int) error {
 	l := c.Profile()
 	v, err := l.CompactedView(c.Ctx)
 	if err != nil {

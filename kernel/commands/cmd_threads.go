@@ -1,13 +1,14 @@
-package kernel
+package commands
 
 import (
 	"cmp"
 	"slices"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 )
 
-var threadsCommand = &Command{
+var threadsCommand = &kernel.Command{
 	Name:    "threads",
 	Summary: "List the threads (or processes) of a profile's samples, with their shares.",
 	Doc: "One row per thread: its name, its id and its process where the format gives them, its samples " +
@@ -15,18 +16,18 @@ var threadsCommand = &Command{
 		"last. `by=process` adds the threads of each process up. The shares are those of the whole " +
 		"profile, before filters. Every command that reads a tree takes `thread=` and `process=` (an " +
 		"id, or a regular expression over the names), and so does the standing `filter`.",
-	Options: []Option{
+	Options: []kernel.Option{
 		{Name: "by", Doc: "one row per thread or per process", Default: "thread", Values: []string{"thread", "process"}},
-		valueOpt,
+		kernel.ValueOption,
 	},
 	Examples: []string{"load demo:phasedemo as run", "threads", "threads run by=process", "top n=5 thread=g19", "filter thread=^g1$", "filter off"},
 	Profiles: 1,
 	Run:      runThreads,
 }
 
-func runThreads(c *Call) error {
+func runThreads(c *kernel.Call) error {
 	l := c.Profile()
-	v, err := c.readValue(l)
+	v, err := c.ReadValue(l)
 	if err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func runThreads(c *Call) error {
 		cols = slices.Delete(cols, len(cols)-3, len(cols)-2)
 	}
 	whole := p.Total(v)
-	t := &Table{Columns: cols, Note: threadsNote(l.Name, shares, c.Opt("by"))}
+	t := &kernel.Table{Columns: cols, Note: threadsNote(l.Name, shares, c.Opt("by"))}
 	for _, s := range shares {
 		row := []any{cmp.Or(s.Thread.Name, "(no thread)"), s.Thread.ID, s.Thread.Process, s.Thread.PID}
 		if c.Opt("by") == "process" {
@@ -51,7 +52,7 @@ func runThreads(c *Call) error {
 		if counted {
 			row = append(row, s.Samples)
 		}
-		t.Rows = append(t.Rows, append(row, valueCell(s.Value, vt.Unit), percentCell(s.Value, whole)))
+		t.Rows = append(t.Rows, append(row, kernel.ValueCell(s.Value, vt.Unit), kernel.PercentCell(s.Value, whole)))
 	}
 	c.Table(t)
 	return nil
@@ -77,7 +78,7 @@ func byProcess(shares []analysis.ThreadShare) []analysis.ThreadShare {
 	out := make([]analysis.ThreadShare, 0, len(order))
 	for _, k := range order {
 		s := *sums[k]
-		s.Thread.Name = countOf(threads[k], "thread")
+		s.Thread.Name = kernel.CountOf(threads[k], "thread")
 		out = append(out, s)
 	}
 	slices.SortStableFunc(out, func(a, b analysis.ThreadShare) int {
@@ -91,5 +92,5 @@ func threadsNote(name string, shares []analysis.ThreadShare, by string) string {
 	if len(shares) == 1 && shares[0].Thread == (analysis.Thread{}) {
 		return name + ": the profile's samples carry no thread"
 	}
-	return name + ": " + countOf(len(shares), by) + "; select with " + by + "=RE or " + by + "=ID"
+	return name + ": " + kernel.CountOf(len(shares), by) + "; select with " + by + "=RE or " + by + "=ID"
 }

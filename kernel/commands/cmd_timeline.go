@@ -1,6 +1,8 @@
-package kernel
+package commands
 
-var timelineCommand = &Command{
+import "github.com/proflens/proflens/kernel"
+
+var timelineCommand = &kernel.Command{
 	Name:    "timeline",
 	Summary: "Phases over time as coloured bands, with the sample rate as a line.",
 	Doc: "Uses the last phases run of the profile (running phases with its defaults when there is none). " +
@@ -11,9 +13,9 @@ var timelineCommand = &Command{
 	Run:      runTimeline,
 }
 
-func runTimeline(c *Call) error {
+func runTimeline(c *kernel.Call) error {
 	l := c.Profile()
-	st, err := c.lastPhases()
+	st, err := lastPhases(c)
 	if err != nil {
 		return err
 	}

@@ -1,20 +1,21 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-var topCommand = &Command{
+var topCommand = &kernel.Command{
 	Name:    "top",
 	Summary: "The functions with the most flat (or cumulative) value, like pprof's top.",
 	Doc: "flat is the value of samples whose leaf is the function; cum the value of samples with the " +
 		"function anywhere on the stack, counted once per sample under recursion. Percentages are of the " +
 		"whole profile, before filters, as in pprof. JSON output gives raw integers in the value type's unit.",
-	Options: []Option{
-		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: KindNumber},
+	Options: []kernel.Option{
+		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: kernel.KindNumber},
 		{Name: "by", Doc: "sort order", Default: "flat", Values: []string{"flat", "cum"}},
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "top n=5", "top toy by=cum focus=Muscle hide=^lib1"},
@@ -23,7 +24,7 @@ var topCommand = &Command{
 	Run:      runTop,
 }
 
-func runTop(c *Call) error {
+func runTop(c *kernel.Call) error {
 	o := analysis.TopOptions{Value: c.Value(), ByCum: c.Opt("by") == "cum"}
 	var err error
 	if o.N, err = c.Int("n"); err != nil {
@@ -34,7 +35,7 @@ func runTop(c *Call) error {
 }
 
 // topNote is the line under the table: what the rows account for.
-func topNote(c *Call, top *analysis.Top) string {
+func topNote(c *kernel.Call, top *analysis.Top) string {
 	u := top.Value.Unit
 	return fmt.Sprintf("%s: showing %d of %d functions; %s of %s total (%s) in %s",
 		c.Subject(), len(top.Rows), top.Count, analysis.FormatValue(top.Kept, u), analysis.FormatValue(top.Total, u),
@@ -47,22 +48,22 @@ func topNote(c *Call, top *analysis.Top) string {
 // filters applied in order (the standing one, then the call's). The table
 // shows names as every view does (analysis.Names.Show); the JSON gives them
 // in full, as the profile spells them.
-func topBundle(c *Call, top *analysis.Top) jupyter.Bundle {
+func topBundle(c *kernel.Call, top *analysis.Top) jupyter.Bundle {
 	u := top.Value.Unit
-	t := &Table{Columns: []string{"flat", "flat%", "sum%", "cum", "cum%", "name"}, Note: topNote(c, top)}
+	t := &kernel.Table{Columns: []string{"flat", "flat%", "sum%", "cum", "cum%", "name"}, Note: topNote(c, top)}
 	rows := make([]map[string]any, 0, len(top.Rows))
 	var sum int64
 	names := c.Tree().Names
 	for _, r := range top.Rows {
 		sum += r.Flat
-		t.Rows = append(t.Rows, []any{valueCell(r.Flat, u), percentCell(r.Flat, top.Total), percentCell(sum, top.Total),
-			valueCell(r.Cum, u), percentCell(r.Cum, top.Total), names.Show(r.Name)})
+		t.Rows = append(t.Rows, []any{kernel.ValueCell(r.Flat, u), kernel.PercentCell(r.Flat, top.Total), kernel.PercentCell(sum, top.Total),
+			kernel.ValueCell(r.Cum, u), kernel.PercentCell(r.Cum, top.Total), names.Show(r.Name)})
 		rows = append(rows, map[string]any{"name": r.Name, "flat": r.Flat, "cum": r.Cum})
 	}
 	b := t.Bundle()
 	l := c.Profile()
 	b["application/json"] = map[string]any{"profile": l.Name, "source": l.Profile.Source, "value": top.Value.Type,
-		"unit": u, "by": c.Opt("by"), "filters": c.filters(), "total": top.Total, "rows": rows}
+		"unit": u, "by": c.Opt("by"), "filters": c.Filters(), "total": top.Total, "rows": rows}
 	if l.DiffBase != "" {
 		b["application/json"].(map[string]any)["diff_base"] = l.DiffBase
 	}

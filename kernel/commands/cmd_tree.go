@@ -1,22 +1,23 @@
-package kernel
+package commands
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 )
 
-var treeCommand = &Command{
+var treeCommand = &kernel.Command{
 	Name:    "tree",
 	Summary: "The call tree as an indented table (the TreeTable of the ProfVis paper).",
 	Doc: "One row per call path, children by descending total. `depth` limits the levels shown " +
 		"(a cut node shows [+N] for the nodes below it); siblings below `min` percent of the profile " +
 		"total are folded into one \"… N more\" row. The full, uncompacted tree: see `view` for a " +
 		"compacted one. Percentages are of the whole profile, before filters.",
-	Options: []Option{
-		{Name: "depth", Doc: "levels shown; 0 for all", Default: "0", Kind: KindNumber},
-		{Name: "min", Doc: "hide nodes below this percentage of the total (1 or 1%)", Default: "1%", Kind: KindNumber},
+	Options: []kernel.Option{
+		{Name: "depth", Doc: "levels shown; 0 for all", Default: "0", Kind: kernel.KindNumber},
+		{Name: "min", Doc: "hide nodes below this percentage of the total (1 or 1%)", Default: "1%", Kind: kernel.KindNumber},
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "tree", "tree toy depth=3 min=20%", "tree focus=Muscle hide=^lib1"},
 	Profiles: 1,
@@ -24,7 +25,7 @@ var treeCommand = &Command{
 	Run:      runTree,
 }
 
-func runTree(c *Call) error {
+func runTree(c *kernel.Call) error {
 	o := analysis.TreeOptions{Value: c.Value()}
 	var err error
 	if o.Depth, err = c.Int("depth"); err != nil || o.Depth < 0 {
@@ -47,19 +48,19 @@ func runTree(c *Call) error {
 }
 
 // treeTable is the HTML form: names indented with no-break spaces.
-func treeTable(t *analysis.Tree, v int, rows []analysis.TreeRow) *Table {
+func treeTable(t *analysis.Tree, v int, rows []analysis.TreeRow) *kernel.Table {
 	unit, whole := t.Profile.ValueTypes[v].Unit, t.Profile.Total(v)
-	tab := &Table{Columns: []string{"total", "%", "self", "name"}}
+	tab := &kernel.Table{Columns: []string{"total", "%", "self", "name"}}
 	for _, r := range rows {
 		name := strings.Repeat("\u00a0\u00a0", r.Depth) + r.Name
 		if r.Hidden > 0 && r.Node >= 0 {
 			name += " [+" + strconv.Itoa(r.Hidden) + "]"
 		}
-		self := any(valueCell(r.Self, unit))
+		self := any(kernel.ValueCell(r.Self, unit))
 		if r.Node < 0 {
 			self = nil
 		}
-		tab.Rows = append(tab.Rows, []any{valueCell(r.Total, unit), percentCell(r.Total, whole), self, name})
+		tab.Rows = append(tab.Rows, []any{kernel.ValueCell(r.Total, unit), kernel.PercentCell(r.Total, whole), self, name})
 	}
 	return tab
 }

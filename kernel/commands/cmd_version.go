@@ -1,15 +1,16 @@
-package kernel
+package commands
 
 import (
 	"github.com/proflens/proflens/internal/version"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-var versionCommand = &Command{
+var versionCommand = &kernel.Command{
 	Name:     "version",
 	Summary:  "Show proflens's version, as `proflens version` prints it.",
 	Examples: []string{"version"},
-	Run: func(c *Call) error {
+	Run: func(c *kernel.Call) error {
 		c.Out.Result(jupyter.Bundle{"text/plain": version.String()}, nil)
 		return nil
 	},

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
@@ -57,7 +58,7 @@ lib1.Whale.breath [6]  (2ebc)
 }
 
 func TestViewFigures(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy"); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestStepRefused(t *testing.T) {
 		{"level 1", "compact all", "compact all: already at level 1 (the top name element); nothing to compact"},
 	}
 	for _, c := range cases {
-		s := NewSession(t.TempDir(), testTable())
+		s := kernel.NewSession(t.TempDir(), testTable())
 		if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\n"+c.setup); err != nil {
 			t.Fatalf("%s: %v", c.setup, err)
 		}
@@ -105,7 +106,7 @@ func TestStepRefused(t *testing.T) {
 }
 
 func TestTargets(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand a5d1\nexpand toy all"); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func text(v *compaction.View) string {
 
 // TestExportJSON checks the export contract against the view it exports.
 func TestExportJSON(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1\nexpand \"lib1 > lib2\"\nexport toy.json"); err != nil {
 		t.Fatal(err)
 	}
@@ -196,11 +197,11 @@ func keys(m map[string]any) []string {
 }
 
 func TestCompleteTarget(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 1"); err != nil {
 		t.Fatal(err)
 	}
-	got := completeTarget(&Call{Session: s, Profiles: []*Loaded{s.Current()}}, "a5")
+	got := completeTarget(&kernel.Call{Session: s, Profiles: []*kernel.Loaded{s.Current()}}, "a5")
 	if !reflect.DeepEqual(got, []string{"all", "lib1", "a5d1"}) {
 		t.Errorf("completeTarget(a5) = %v, want all, lib1 and the handle of lib2", got)
 	}

@@ -1,11 +1,13 @@
-package kernel
+package commands
+
+import "github.com/proflens/proflens/kernel"
 
 // All is the language: every command, like pprof's command table, and
 // the live attachments' hooks. A command is one file, cmd_NAME.go, holding
 // its Command value and its run function, which use the engine and this
 // package's shared helpers, never another command's file; it is added
 // here. Help lists them by name.
-var All = NewCommandTable(Hooks{Sync: syncLive, Close: closeLive},
+var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// Profiles in the session.
 	loadCommand, profilesCommand, infoCommand, filterCommand, exportCommand,
 	// Reading the call tree, as pprof does.

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/proflens/proflens/analysis/folded"
 	"github.com/proflens/proflens/analysis/pprof"
+	"github.com/proflens/proflens/kernel"
 )
 
 // exportFormat writes a profile l to a file whose name ends in ext.
 type exportFormat struct {
 	ext   string // lower case, with its dot
 	doc   string // what the file holds, for export's help
-	write func(ctx context.Context, w io.Writer, l *Loaded) error
+	write func(ctx context.Context, w io.Writer, l *kernel.Loaded) error
 }
 
 // exportFormats are the files export writes; the longest extension a file
@@ -25,7 +26,7 @@ var exportFormats = []exportFormat{
 	{".pprof", "gzipped pprof protobuf, readable by `go tool pprof` (per-sample times are dropped)", writePprof},
 	{".pb.gz", "the same as `.pprof`", writePprof},
 	{".folded", "folded stacks, one `a;b;c value` line per distinct stack, sorted, in the profile's current value type",
-		func(_ context.Context, w io.Writer, l *Loaded) error {
+		func(_ context.Context, w io.Writer, l *kernel.Loaded) error {
 			return folded.Write(w, l.Tree().Profile, l.Value)
 		}},
 	{".json", "the compacted tree of the current view, as `view` shows it",
@@ -34,11 +35,11 @@ var exportFormats = []exportFormat{
 	{".html", "the last cels player of the profile (`cels`), a page that works offline; `export cels FILE.html` says so", writeCels},
 }
 
-func writePprof(_ context.Context, w io.Writer, l *Loaded) error {
+func writePprof(_ context.Context, w io.Writer, l *kernel.Loaded) error {
 	return pprof.Write(w, l.Tree().Profile)
 }
 
-func writeViewJSON(ctx context.Context, w io.Writer, l *Loaded) error {
+func writeViewJSON(ctx context.Context, w io.Writer, l *kernel.Loaded) error {
 	v, err := l.CompactedView(ctx)
 	if err != nil {
 		return err
@@ -46,7 +47,7 @@ func writeViewJSON(ctx context.Context, w io.Writer, l *Loaded) error {
 	return v.WriteJSON(w, l.Name)
 }
 
-func writePicture(_ context.Context, w io.Writer, l *Loaded) error {
+func writePicture(_ context.Context, w io.Writer, l *kernel.Loaded) error {
 	if l.Picture() == nil {
 		return fmt.Errorf("no picture of %s yet: run show or flame first", l.Name)
 	}
@@ -54,7 +55,7 @@ func writePicture(_ context.Context, w io.Writer, l *Loaded) error {
 	return err
 }
 
-func writeCels(_ context.Context, w io.Writer, l *Loaded) error {
+func writeCels(_ context.Context, w io.Writer, l *kernel.Loaded) error {
 	if celsKey.Get(l) == nil {
 		return fmt.Errorf("no cels of %s yet: run cels first", l.Name)
 	}

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"
@@ -11,11 +11,13 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 // machineForm is what a command's bundles say independently of how the
 // profile's name and filters are titled: the JSON and the SVG, in order.
-func machineForm(t *testing.T, rec *Recorder) string {
+func machineForm(t *testing.T, rec *kernel.Recorder) string {
 	t.Helper()
 	var parts []string
 	for _, b := range rec.Bundles() {
@@ -23,7 +25,7 @@ func machineForm(t *testing.T, rec *Recorder) string {
 		if v, ok := b["application/json"]; ok {
 			form = append(form, v)
 		}
-		if svg, ok := svgOf(b); ok {
+		if svg, ok := kerneltest.SVG(b); ok {
 			form = append(form, svg)
 		}
 		for _, v := range form {
@@ -50,8 +52,8 @@ func TestTreeCommandsFilter(t *testing.T) {
 			continue
 		}
 		tree = append(tree, c.Name)
-		for _, o := range treeOptions {
-			if !slices.ContainsFunc(c.AllOptions(), func(x Option) bool { return x.Name == o.Name }) {
+		for _, o := range append(kernel.FilterOptions, kernel.ValueOption) {
+			if !slices.ContainsFunc(c.AllOptions(), func(x kernel.Option) bool { return x.Name == o.Name }) {
 				t.Errorf("%s reads a tree but has no option %s", c.Name, o.Name)
 			}
 		}
@@ -81,7 +83,7 @@ func TestTreeCommandsFilter(t *testing.T) {
 // TestFilterCommand: the standing filter's options replace their own kind,
 // off drops it, info shows it, and later commands and export respect it.
 func TestFilterCommand(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	steps := []struct{ code, want string }{
 		{"load demo:profvis-toy as toy\nfilter", "toy: no filter\n"},
 		{"filter focus=Muscle hide=^lib1", "toy: filter focus=Muscle hide=^lib1; keeps 6 of 6 (100.0%) in samples\n"},
@@ -126,7 +128,7 @@ func TestFilterCommand(t *testing.T) {
 // nothing and then off give back the state node for node. (Nodes a filter
 // dropped come back at their parent's level.)
 func TestFilterKeepsLevels(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	if _, err := RunForTest(t, s, "load demo:profvis-toy as toy\nlevel 99\ncompact \"lib1.Whale.breath > lib1.Mammal.inhale\"\nlevel 3 where=Nerve"); err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +193,10 @@ func TestCarryStateHide(t *testing.T) {
 	for n := range lv {
 		lv[n] = levels[namePath(whole, int32(n))]
 	}
-	hidden := analysis.NewTree(p.Filter(analysis.Filter{Hide: regexpMust(t, "^h$")}))
-	got := pathLevels(hidden, carryState(p, whole, compaction.NewStateOf(whole, lv), hidden).Levels())
+	l := kernel.NewLoaded("p", p, whole)
+	l.SetState(compaction.NewStateOf(whole, lv), nil)
+	l.SetFilter(analysis.Filter{Hide: regexpMust(t, "^h$")})
+	got := pathLevels(l.Tree(), l.State().Levels())
 	if want := map[string]int32{"a": 2, "a > d": 3, "a > c": 5}; !reflect.DeepEqual(got, want) {
 		t.Errorf("levels under hide=^h$ = %v, want %v", got, want)
 	}
@@ -222,7 +226,7 @@ func TestTreeCommandsValue(t *testing.T) {
 			t.Errorf("%s value=wall: same as loaded with wall %v, same as samples %v; want true, false", c.Name, own == loaded, own == other)
 		}
 	}
-	fib, err := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
+	fib, err := filepath.Abs("../../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,54 +1,31 @@
-package kernel
+package commands
 
 import (
-	"context"
-	"encoding/base64"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/proflens/proflens/compaction"
-	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
+// lang is the language the tests run: All, and the commands a test adds.
+var lang = &kerneltest.Language{Base: All}
+
 // RunForTest runs one cell in session s (a fresh one when nil) with a
-// one-minute deadline and returns what it produced and its error (a
-// *jupyter.Error or nil). Tests in package kernel (and kernel_test) use it
-// to check commands.
-func RunForTest(t testing.TB, s *Session, code string) (*Recorder, error) {
+// one-minute deadline (kerneltest.Language.Run).
+func RunForTest(t testing.TB, s *kernel.Session, code string) (*kernel.Recorder, error) {
 	t.Helper()
-	if s == nil {
-		s = NewSession(t.TempDir(), testTable())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	return RunCell(ctx, s, code)
+	return lang.Run(t, s, code)
 }
 
-// testCommands are the commands a test adds to the language (withCommand).
-var testCommands []*Command
+// withCommand adds c to the language for the test.
+func withCommand(t *testing.T, c *kernel.Command) { lang.Add(t, c) }
 
 // testTable returns the language with the test's own commands.
-func testTable() *CommandTable { return All.With(testCommands...) }
-
-// svgOf returns the SVG of a picture bundle in any pictures mode: its
-// image/svg+xml, else the SVG its text/html's <img> carries as a data URL.
-func svgOf(b jupyter.Bundle) (string, bool) {
-	if s, ok := b["image/svg+xml"].(string); ok {
-		return s, true
-	}
-	h, _ := b["text/html"].(string)
-	_, rest, ok := strings.Cut(h, `src="data:image/svg+xml;base64,`)
-	if !ok {
-		return "", false
-	}
-	data, _, _ := strings.Cut(rest, `"`)
-	svg, err := base64.StdEncoding.DecodeString(data)
-	return string(svg), err == nil
-}
+func testTable() *kernel.CommandTable { return lang.Table() }
 
 // viewOf returns l's compacted view, failing the test on an error.
-func viewOf(t testing.TB, l *Loaded) *compaction.View {
+func viewOf(t testing.TB, l *kernel.Loaded) *compaction.View {
 	t.Helper()
 	v, err := l.CompactedView(t.Context())
 	if err != nil {

@@ -1,12 +1,15 @@
-package kernel
+package commands
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // TestCompactionInterruptKeepsState interrupts the commands that compact
@@ -15,7 +18,7 @@ import (
 // KeyboardInterrupt and leave the profile's tree, state and cached view,
 // and the export's file, as they were; an uninterrupted run then succeeds.
 func TestCompactionInterruptKeepsState(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	var b strings.Builder
 	for p := range 100 {
 		for g := range 1000 {
@@ -37,11 +40,11 @@ func TestCompactionInterruptKeepsState(t *testing.T) {
 		}
 		for n := int64(1); n <= 3; n++ {
 			was := *l
-			_, err := RunCell(&cancelAfter{Context: context.Background(), n: n}, s, cell)
+			_, err := kernel.RunCell(&cancelAfter{Context: context.Background(), n: n}, s, cell)
 			if err == nil || !strings.Contains(err.Error(), "KeyboardInterrupt") {
 				t.Fatalf("%s interrupted at look %d: %v, want KeyboardInterrupt", cell, n, err)
 			}
-			if l.Tree() != was.Tree() || l.State() != was.State() || l.view != was.view || l.Mapping() != was.Mapping() || l.Recursion().String() != was.Recursion().String() {
+			if !reflect.DeepEqual(*l, was) {
 				t.Fatalf("%s interrupted at look %d changed the profile", cell, n)
 			}
 			if _, err := os.Stat(filepath.Join(s.Dir, "out.json")); err == nil {

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/live"
 	"github.com/proflens/proflens/live/demo"
 	"github.com/proflens/proflens/phase"
@@ -42,7 +43,7 @@ type attachment struct {
 
 	parts  map[live.Kind][]*analysis.Profile // every window taken, per kind
 	stale  map[live.Kind]bool                // kinds whose profile lacks windows taken
-	loaded map[live.Kind]*Loaded
+	loaded map[live.Kind]*kernel.Loaded
 	failed string // why the session stopped taking windows ("" while it takes them)
 }
 
@@ -50,7 +51,7 @@ type attachment struct {
 // demo target it started, or nil.
 func newAttachment(name, target string, kinds []live.Kind, using string, proc *demo.Process) *attachment {
 	return &attachment{name: name, target: target, kinds: kinds, using: using, proc: proc,
-		parts: map[live.Kind][]*analysis.Profile{}, stale: map[live.Kind]bool{}, loaded: map[live.Kind]*Loaded{}}
+		parts: map[live.Kind][]*analysis.Profile{}, stale: map[live.Kind]bool{}, loaded: map[live.Kind]*kernel.Loaded{}}
 }
 
 // event is live.Run's report: the window waits in the inbox, the status
@@ -101,7 +102,7 @@ func (a *attachment) profileName(k live.Kind) string {
 // syncLive takes the windows every attachment has gathered since the last
 // statement into the session's profiles. It runs at the start of each
 // statement, in the cell's goroutine.
-func syncLive(ctx context.Context, s *Session) {
+func syncLive(ctx context.Context, s *kernel.Session) {
 	for _, name := range sortedKeys(attachments(s)) {
 		attachments(s)[name].sync(ctx, s)
 	}
@@ -119,7 +120,7 @@ func sortedKeys(m map[string]*attachment) []string {
 // sync grows the attachment's profiles by the windows waiting. An
 // interrupt leaves a profile to grow at the next sync; another error stops
 // the session taking windows, and says why in the attachment's summary.
-func (a *attachment) sync(ctx context.Context, s *Session) {
+func (a *attachment) sync(ctx context.Context, s *kernel.Session) {
 	for _, w := range a.take() {
 		a.parts[w.Kind] = append(a.parts[w.Kind], w.Profile)
 		a.stale[w.Kind] = true
@@ -143,7 +144,7 @@ func (a *attachment) sync(ctx context.Context, s *Session) {
 // else the same profile grown, keeping its standing filter, granularity
 // and phase labels. A profile the user has replaced or removed is left
 // alone.
-func (a *attachment) grow(ctx context.Context, s *Session, k live.Kind) error {
+func (a *attachment) grow(ctx context.Context, s *kernel.Session, k live.Kind) error {
 	name := a.profileName(k)
 	p, err := analysis.Series(name, a.parts[k])
 	if err != nil {
@@ -153,9 +154,9 @@ func (a *attachment) grow(ctx context.Context, s *Session, k live.Kind) error {
 	l := a.loaded[k]
 	switch {
 	case l == nil:
-		l = NewLoaded(name, p, analysis.NewTree(p))
+		l = kernel.NewLoaded(name, p, analysis.NewTree(p))
 		a.loaded[k] = l
-		s.adopt(l, k == a.kinds[0])
+		adopt(s, l, k == a.kinds[0])
 	case s.Get(name) != l:
 		return nil
 	default:
@@ -168,12 +169,12 @@ func (a *attachment) grow(ctx context.Context, s *Session, k live.Kind) error {
 }
 
 // adopt adds l to the session, making it current only when current is set.
-func (s *Session) adopt(l *Loaded, current bool) {
-	was := s.current
-	s.Add(l)
-	if !current && s.Get(was) != nil {
-		s.current = was
+func adopt(s *kernel.Session, l *kernel.Loaded, current bool) {
+	if current {
+		s.Add(l)
+		return
 	}
+	s.Put(l)
 }
 
 // liveWindow is ω for live phases: a window of a second or more already
@@ -185,7 +186,7 @@ const liveWindow = 1
 // redetect runs phases again on l, grown: with the last run's parameters
 // (at first JIVE's, with ω = liveWindow), the attachment's saved set for
 // the main profile, and the labels carried.
-func (a *attachment) redetect(ctx context.Context, s *Session, l *Loaded) error {
+func (a *attachment) redetect(ctx context.Context, s *kernel.Session, l *kernel.Loaded) error {
 	run := phaseRun{params: phase.DefaultParams(), opts: phase.Options{Value: l.Value}}
 	run.params.Window = liveWindow
 	if phasesKey.Get(l) != nil {
@@ -194,7 +195,7 @@ func (a *attachment) redetect(ctx context.Context, s *Session, l *Loaded) error 
 	if l.Name == a.name {
 		run.using = a.using
 	}
-	c := &Call{Ctx: ctx, Session: s, Cmd: phasesCommand, Profiles: []*Loaded{l}, value: l.Value}
+	c := kernel.NewCall(ctx, s, phasesCommand, l)
 	st, err := detectPhases(c, run)
 	if err != nil {
 		return err
@@ -214,10 +215,10 @@ func (a *attachment) stop(why string) {
 
 // liveKey keeps the attachments feeding the session's profiles, by main
 // name.
-var liveKey = NewKey[map[string]*attachment]("live")
+var liveKey = kernel.NewKey[map[string]*attachment]("live")
 
 // attachments returns the session's attachments by main name.
-func attachments(s *Session) map[string]*attachment {
+func attachments(s *kernel.Session) map[string]*attachment {
 	m := liveKey.Get(s)
 	if m == nil {
 		m = map[string]*attachment{}
@@ -228,7 +229,7 @@ func attachments(s *Session) map[string]*attachment {
 
 // closeLive stops every live collection of the session and the demo
 // targets they started. The session's profiles stay.
-func closeLive(s *Session) {
+func closeLive(s *kernel.Session) {
 	live := attachments(s)
 	for _, name := range sortedKeys(live) {
 		live[name].stop("the session ended")

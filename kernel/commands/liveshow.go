@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/live"
 )
@@ -39,15 +40,15 @@ var kindUnits = map[live.Kind]string{live.CPU: "nanoseconds", live.Goroutine: "c
 
 // summaryTable shows, per kind, its windows, time on, cost, what its
 // windows saw and its projection onto the whole time attached.
-func summaryTable(name string, a *attachment, st live.Status) *Table {
-	t := &Table{Title: "live " + name + ": per kind (projected: counts scaled by time attached over time on; goroutines: mean of the snapshots)",
+func summaryTable(name string, a *attachment, st live.Status) *kernel.Table {
+	t := &kernel.Table{Title: "live " + name + ": per kind (projected: counts scaled by time attached over time on; goroutines: mean of the snapshots)",
 		Columns: []string{"kind", "profile", "windows", "seconds on", "cost", "observed", "projected over the run", "stopped"}}
 	for _, k := range st.Kinds {
 		unit := kindUnits[k.Kind]
 		t.Rows = append(t.Rows, []any{string(k.Kind), a.profileName(k.Kind), k.Windows,
-			Cell{Text: strconv.FormatFloat(k.Seconds, 'f', 1, 64), Value: k.Seconds},
-			Cell{Text: pct(shareOf(k.Spent, st.Elapsed.Seconds())), Value: shareOf(k.Spent, st.Elapsed.Seconds())},
-			valueCell(int64(k.Observed), unit), valueCell(int64(st.Projected(k)), unit), k.Stopped})
+			kernel.Cell{Text: strconv.FormatFloat(k.Seconds, 'f', 1, 64), Value: k.Seconds},
+			kernel.Cell{Text: pct(shareOf(k.Spent, st.Elapsed.Seconds())), Value: shareOf(k.Spent, st.Elapsed.Seconds())},
+			kernel.ValueCell(int64(k.Observed), unit), kernel.ValueCell(int64(st.Projected(k)), unit), k.Stopped})
 	}
 	return t
 }
@@ -61,7 +62,7 @@ func shareOf(part, whole float64) float64 {
 
 // liveState says, for the profiles command, how the attachment feeding
 // the profile named name stands: "" when none does.
-func liveState(s *Session, name string) string {
+func liveState(s *kernel.Session, name string) string {
 	for _, a := range attachments(s) {
 		for _, k := range a.kinds {
 			if a.profileName(k) != name {
@@ -80,7 +81,7 @@ func liveState(s *Session, name string) string {
 
 // addLiveColumn adds the column live to the profiles table t (rows in the
 // order of names) when an attachment feeds some profile.
-func addLiveColumn(s *Session, t *Table, names []string) {
+func addLiveColumn(s *kernel.Session, t *kernel.Table, names []string) {
 	states := make([]string, len(names))
 	any := false
 	for i, n := range names {
@@ -105,7 +106,7 @@ func textBundle(s string) jupyter.Bundle {
 // per-kind summary, the notes when they were not shown as they came, and
 // what stopped collection. A target that failed before any window is an
 // error; after some, a message, since what was gathered is kept.
-func finish(c *Call, a *attachment, st live.Status, notes bool) error {
+func finish(c *kernel.Call, a *attachment, st live.Status, notes bool) error {
 	if l := a.loaded[a.kinds[0]]; l != nil && phasesKey.Get(l) != nil {
 		c.Out.Display(phaseTable(l, phasesKey.Get(l)), nil)
 	}
@@ -130,12 +131,12 @@ func finish(c *Call, a *attachment, st live.Status, notes bool) error {
 
 // showTimeline shows the main profile's phases timeline, once it has some,
 // as the session's pictures setting says.
-func showTimeline(a *attachment, d *LiveDisplay, pictures string) {
+func showTimeline(a *attachment, d *kernel.LiveDisplay, pictures string) {
 	l := a.loaded[a.kinds[0]]
 	if l == nil || phasesKey.Get(l) == nil {
 		return
 	}
 	if svg, err := timelinePicture(l.Name, phasesKey.Get(l)); err == nil {
-		d.Show(PictureBundle(svg, timelineText(l.Name, phasesKey.Get(l)), pictures))
+		d.Show(kernel.PictureBundle(svg, timelineText(l.Name, phasesKey.Get(l)), pictures))
 	}
 }

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/phase"
 )
 
@@ -23,10 +24,10 @@ type PhaseState struct {
 }
 
 // phasesKey keeps a profile's last phases run.
-var phasesKey = NewKey[*PhaseState]("phases")
+var phasesKey = kernel.NewKey[*PhaseState]("phases")
 
 // LastPhases returns the last phases run of l, or nil.
-func LastPhases(l *Loaded) *PhaseState { return phasesKey.Get(l) }
+func LastPhases(l *kernel.Loaded) *PhaseState { return phasesKey.Get(l) }
 
 // phaseRun is what one detection uses.
 type phaseRun struct {
@@ -39,7 +40,7 @@ type phaseRun struct {
 // lastPhases returns the last phases run of the call's profile, running
 // phases with the default options when there is none; the caller keeps it
 // once it has succeeded. similarity and timeline read it.
-func (c *Call) lastPhases() (*PhaseState, error) {
+func lastPhases(c *kernel.Call) (*PhaseState, error) {
 	if l := c.Profile(); phasesKey.Get(l) != nil && phasesKey.Get(l).Result != nil {
 		return phasesKey.Get(l), nil
 	}
@@ -50,7 +51,7 @@ func (c *Call) lastPhases() (*PhaseState, error) {
 // view's names and runs the detector, carrying earlier labels from the
 // profile's last run. It changes nothing in the session: the caller keeps
 // the result once the command has succeeded.
-func detectPhases(c *Call, run phaseRun) (*PhaseState, error) {
+func detectPhases(c *kernel.Call, run phaseRun) (*PhaseState, error) {
 	l := c.Profile()
 	chosen := ""
 	if p := c.Tree().Profile; run.opts.Interval == 0 && p.Timed && p.Intervals == nil {
@@ -111,7 +112,7 @@ func phaseError(what string, err error) error {
 // readSaved reads a saved phase set of at most limit bytes. Only regular
 // files are read: a device never ends and a FIFO blocks until a writer
 // comes.
-func readSaved(c *Call, file string, limit int64) (*phase.Saved, error) {
+func readSaved(c *kernel.Call, file string, limit int64) (*phase.Saved, error) {
 	path := c.Path(file)
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -211,7 +212,7 @@ func phaseNote(subject string, st *PhaseState, seeded int, using string) string 
 		}
 	}
 	s := fmt.Sprintf("%s: %d %s, count=%s over %d names of the current view; window=%d eps=%g delta=%g; %s",
-		subject, v.Len(), unit, st.Count, len(v.Names), r.Params.Window, r.Params.Eps, r.Params.Delta, countOf(n, "phase"))
+		subject, v.Len(), unit, st.Count, len(v.Names), r.Params.Window, r.Params.Eps, r.Params.Delta, kernel.CountOf(n, "phase"))
 	if seeded > 0 {
 		s += fmt.Sprintf("; %d saved phases from %s", seeded, using)
 	}

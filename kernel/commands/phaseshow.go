@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/phase"
 	"github.com/proflens/proflens/plotting"
@@ -24,7 +25,7 @@ const tableRows = 100
 // HTML), intervals, share of time and the heaviest names of the vector.
 // Beyond tableRows phases it lists the tableRows with most intervals, in
 // id order, and says so.
-func phaseTable(l *Loaded, st *PhaseState) jupyter.Bundle {
+func phaseTable(l *kernel.Loaded, st *PhaseState) jupyter.Bundle {
 	v, r := st.Vectors, st.Result
 	var span int64
 	dur := map[int32]int64{} // per phase id: time covered
@@ -33,13 +34,13 @@ func phaseTable(l *Loaded, st *PhaseState) jupyter.Bundle {
 		dur[r.Of[i]] += iv.End - iv.Start
 	}
 	shown, of := tablePhases(r)
-	t := &Table{Columns: []string{"id", "label", "colour", "intervals", "share", "heaviest names"}, Note: st.Note}
+	t := &kernel.Table{Columns: []string{"id", "label", "colour", "intervals", "share", "heaviest names"}, Note: st.Note}
 	for _, ph := range shown {
 		share := float64(dur[int32(ph.ID)]) / float64(max(span, 1))
-		swatch := Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
+		swatch := kernel.Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +
 			ph.Color + `"></span> ` + ph.Color}
 		t.Rows = append(t.Rows, []any{ph.ID, ph.Label, swatch, ph.Intervals,
-			Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(l.Tree().Names, r.Names, ph.Vector())})
+			kernel.Cell{Text: strconv.FormatFloat(100*share, 'f', 1, 64) + "%", Value: share}, topNames(l.Tree().Names, r.Names, ph.Vector())})
 	}
 	if of > len(shown) {
 		t.Note += fmt.Sprintf("; the table lists the %d of %d phases with most intervals", len(shown), of)

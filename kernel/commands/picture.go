@@ -1,18 +1,19 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
 )
 
-var maxNodesOpt = Option{Name: "maxnodes", Kind: KindNumber, Default: "2000",
+var maxNodesOpt = kernel.Option{Name: "maxnodes", Kind: kernel.KindNumber, Default: "2000",
 	Doc: "most nodes drawn, fold marks included; lighter nodes fold into one \"+N more\" mark per parent"}
 
 // drawView draws the call's view with o, shows it, and keeps the SVG on the
 // profile for export. It reads the call's maxnodes=. The picture outlines
 // what changed since the profile's last picture of the same tree.
-func drawView(c *Call, o plotting.Options) error {
+func drawView(c *kernel.Call, o plotting.Options) error {
 	n, err := c.Int("maxnodes")
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 // bigFolded writes a folded-stacks file of at least progressSize bytes.
@@ -28,7 +30,7 @@ func bigFolded(t *testing.T, dir string) string {
 // updates it in place, and ends with a one-line summary; a small load shows
 // no such line.
 func TestLoadProgress(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
 	rec, err := RunForTest(t, s, "load big.folded as big\nload demo:profvis-toy")
 	if err != nil {
@@ -55,7 +57,7 @@ func TestLoadProgress(t *testing.T) {
 // cancelling is an Output that interrupts the cell when a progress line
 // starts, as a user's interrupt during a long load does.
 type cancelling struct {
-	*Recorder
+	*kernel.Recorder
 	cancel context.CancelFunc
 }
 
@@ -67,12 +69,12 @@ func (c cancelling) DisplayID(id string, data jupyter.Bundle, meta map[string]an
 // TestLoadProgressInterrupted: an interrupted load says so on its progress
 // line and leaves the session without the profile.
 func TestLoadProgressInterrupted(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rec := &Recorder{}
-	_, jerr := NewInterp(s).Run(ctx, "load big.folded as big", cancelling{rec, cancel})
+	rec := &kernel.Recorder{}
+	_, jerr := kernel.NewInterp(s).Run(ctx, "load big.folded as big", cancelling{rec, cancel})
 	if jerr == nil {
 		t.Fatal("an interrupted load succeeded")
 	}
@@ -85,22 +87,13 @@ func TestLoadProgressInterrupted(t *testing.T) {
 	}
 }
 
-// plainOutput is an Output that cannot update displays (as proflens run's).
-type plainOutput struct{ r *Recorder }
-
-func (p plainOutput) Stream(name, text string)                   { p.r.Stream(name, text) }
-func (p plainOutput) Display(d jupyter.Bundle, m map[string]any) { p.r.Display(d, m) }
-func (p plainOutput) Result(d jupyter.Bundle, m map[string]any)  { p.r.Result(d, m) }
-func (p plainOutput) Clear(wait bool)                            { p.r.Clear(wait) }
-func (p plainOutput) Payload(x map[string]any)                   { p.r.Payload(x) }
-
 // TestLoadProgressWithoutUpdates: where outputs cannot update, only the
 // summary shows.
 func TestLoadProgressWithoutUpdates(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	bigFolded(t, s.Dir)
-	rec := &Recorder{}
-	if _, jerr := NewInterp(s).Run(context.Background(), "load big.folded as big", plainOutput{rec}); jerr != nil {
+	rec := &kernel.Recorder{}
+	if _, jerr := kernel.NewInterp(s).Run(context.Background(), "load big.folded as big", kerneltest.Plain{R: rec}); jerr != nil {
 		t.Fatal(jerr)
 	}
 	if b := rec.Bundles(); len(b) != 2 || !strings.HasPrefix(b[0]["text/plain"].(string), "loaded big from big.folded: ") {

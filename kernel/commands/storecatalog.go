@@ -1,17 +1,18 @@
-package kernel
+package commands
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/store"
 )
 
 // listStore shows what a store holds (its profile types, its label names
 // and their values), over from= and to= when given, else what the store
 // holds now, and keeps it in the session for completion (completeStore).
-func listStore(c *Call, src store.Source, st store.Store) error {
+func listStore(c *kernel.Call, src store.Source, st store.Store) error {
 	r, err := storeRange(c, false)
 	if err != nil {
 		return err
@@ -21,12 +22,12 @@ func listStore(c *Call, src store.Source, st store.Store) error {
 		return err
 	}
 	catalogs(c.Session)[src.Store()] = cat
-	types := &Table{Title: src.Store() + ": profile types", Columns: []string{"type"}}
+	types := &kernel.Table{Title: src.Store() + ": profile types", Columns: []string{"type"}}
 	for _, t := range cat.Types {
 		types.Rows = append(types.Rows, []any{t})
 	}
 	c.Table(types)
-	labels := &Table{Title: src.Store() + ": labels", Columns: []string{"label", "values", "count"}}
+	labels := &kernel.Table{Title: src.Store() + ": labels", Columns: []string{"label", "values", "count"}}
 	for _, l := range cat.Labels {
 		labels.Rows = append(labels.Rows, []any{l.Name, shortList(l.Values, 8), len(l.Values)})
 	}
@@ -49,7 +50,7 @@ func shortList(vs []string, n int) string {
 // completeStore completes a store URL from the stores listed in the
 // session: the schemes, a listed store, its profile types, and inside the
 // braces its label names and their values.
-func completeStore(c *Call, prefix string) []string {
+func completeStore(c *kernel.Call, prefix string) []string {
 	var out []string
 	for _, scheme := range []string{store.Pyroscope + "://", store.Parca + "://"} {
 		if strings.HasPrefix(scheme, prefix) && prefix != "" {
@@ -102,10 +103,10 @@ func completeQuery(cat *store.Catalog, head, q string) []string {
 }
 
 // storesKey keeps what each store listed held, for completion.
-var storesKey = NewKey[map[string]*store.Catalog]("stores")
+var storesKey = kernel.NewKey[map[string]*store.Catalog]("stores")
 
 // catalogs returns the session's store catalogs by store.
-func catalogs(s *Session) map[string]*store.Catalog {
+func catalogs(s *kernel.Session) map[string]*store.Catalog {
 	m := storesKey.Get(s)
 	if m == nil {
 		m = map[string]*store.Catalog{}

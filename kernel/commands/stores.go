@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/store"
 )
 
@@ -17,7 +18,7 @@ var storeOptions = []string{"from", "to", "step", "timeout", "max-steps"}
 // loadStore answers `load pyroscope://…` and `load parca://…`: with a query,
 // the profile of the range (a series with step=), added to the session;
 // without one, a listing of what the store holds, kept for completion.
-func loadStore(c *Call, url string, opts analysis.LoadOptions) error {
+func loadStore(c *kernel.Call, url string, opts analysis.LoadOptions) error {
 	src, err := store.ParseURL(url)
 	if err != nil {
 		return c.Usagef("%v", err)
@@ -48,7 +49,7 @@ func loadStore(c *Call, url string, opts analysis.LoadOptions) error {
 
 // storeRange reads from= and to=; without them, the zero range when
 // optional, else a usage error.
-func storeRange(c *Call, required bool) (store.Range, error) {
+func storeRange(c *kernel.Call, required bool) (store.Range, error) {
 	var r store.Range
 	if !c.Has("from") && !c.Has("to") && !required {
 		return r, nil
@@ -72,17 +73,17 @@ func storeRange(c *Call, required bool) (store.Range, error) {
 // fetchStore loads src's query over r as one profile, showing a progress
 // line while the steps of a series come in. A series that stops part way
 // keeps the steps fetched, loaded, and the error says so.
-func fetchStore(c *Call, src store.Source, st store.Store, r store.Range, o store.Options) error {
-	prog := &progress{c: c, quiet: true}
+func fetchStore(c *kernel.Call, src store.Source, st store.Store, r store.Range, o store.Options) error {
+	prog := kernel.QuietProgress(c)
 	if r.Step > 0 {
-		prog = startProgress(c, fmt.Sprintf("loading %s: fetching the steps of %s…", src, r.Step))
+		prog = kernel.StartProgress(c, fmt.Sprintf("loading %s: fetching the steps of %s…", src, r.Step))
 		o.Progress = func(done, steps int, bytes int64) {
-			prog.step(fmt.Sprintf("loading %s: %d of %d steps of %s, %s…", src, done, steps, r.Step, analysis.FormatValue(bytes, "bytes")))
+			prog.Step(fmt.Sprintf("loading %s: %d of %d steps of %s, %s…", src, done, steps, r.Step, analysis.FormatValue(bytes, "bytes")))
 		}
 	}
 	p, err := store.Fetch(c.Ctx, st, src, r, o)
 	if p == nil {
-		prog.done("loading "+src.String(), err)
+		prog.Done("loading "+src.String(), err)
 		return err
 	}
 	ctx := c.Ctx
@@ -91,16 +92,16 @@ func fetchStore(c *Call, src store.Source, st store.Store, r store.Range, o stor
 	}
 	tree, terr := analysis.NewTreeContext(ctx, p)
 	if terr != nil {
-		prog.done("loading "+src.String(), terr)
+		prog.Done("loading "+src.String(), terr)
 		return errors.Join(err, terr)
 	}
 	name := c.As
 	if name == "" {
-		name = uniqueName(c.Session, storeName(src))
+		name = c.Session.UniqueName(storeName(src))
 	}
-	l := NewLoaded(name, p, tree)
+	l := kernel.NewLoaded(name, p, tree)
 	c.Session.Add(l)
-	prog.done(fmt.Sprintf("loaded %s from %s: %s, %d samples", name, src, storeShape(p, r), len(p.Samples)), err)
+	prog.Done(fmt.Sprintf("loaded %s from %s: %s, %d samples", name, src, storeShape(p, r), len(p.Samples)), err)
 	showInfo(c, l, "loaded "+name)
 	if err != nil {
 		var partial *store.PartialError

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/store/storetest"
 )
 
@@ -14,7 +15,7 @@ import (
 // apart from 2024-05-14T14:00:00Z); after answers requests it answers 503.
 // It returns the store's HOST:PORT.
 func fakePyroscope(t *testing.T, answers int) string {
-	r, err := storetest.LoadReplay("../store/testdata/pyroscope.json")
+	r, err := storetest.LoadReplay("../../store/testdata/pyroscope.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ const phasedQuery = `/process_cpu:cpu:nanoseconds:cpu:nanoseconds{service_name="
 // ends as a summary.
 func TestLoadStore(t *testing.T) {
 	host := fakePyroscope(t, -1)
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	url := "pyroscope://" + host + phasedQuery
 	if _, err := RunForTest(t, s, "load "+url+" from=2024-05-14T14:00:00Z to=1715695260"); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestLoadStore(t *testing.T) {
 // TestLoadStorePartial: a store that fails part way leaves the steps
 // fetched loaded, and the error says so.
 func TestLoadStorePartial(t *testing.T) {
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	url := "pyroscope://" + fakePyroscope(t, 4) + phasedQuery
 	rec, err := RunForTest(t, s, "load "+url+" from=2024-05-14T14:00:00Z to=2024-05-14T14:01:00Z step=10s")
 	want := "step 5 of 6: pyroscope://"
@@ -94,7 +95,7 @@ func TestLoadStorePartial(t *testing.T) {
 // and Tab completes them in a store URL afterwards.
 func TestStoreListingCompletes(t *testing.T) {
 	host := fakePyroscope(t, -1)
-	in := New(t.TempDir(), testTable())
+	in := kernel.New(t.TempDir(), testTable())
 	rec, err := RunForTest(t, in.Session(), "load pyroscope://"+host)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"go/ast"
@@ -12,7 +12,7 @@ import (
 
 // TestCommandFilesStandAlone: a command is one file, cmd_NAME.go, that
 // uses only the shared helpers: no name another cmd_*.go file declares at
-// package level, and no methods of its own (issue 14). Adding a command is
+// package level, and no methods of its own. Adding a command is
 // then one new file and one entry in commands.go.
 func TestCommandFilesStandAlone(t *testing.T) {
 	files, err := filepath.Glob("*.go")

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // pprofTags runs go tool pprof -tags on path and returns the counts of
@@ -48,7 +50,7 @@ func TestThreadsCommand(t *testing.T) {
 	if len(want) != 6 {
 		t.Fatalf("pprof -tags gives %d thread ids, want 6", len(want))
 	}
-	s := NewSession(t.TempDir(), testTable())
+	s := kernel.NewSession(t.TempDir(), testTable())
 	rec, err := RunForTest(t, s, "load "+path+" as pl\nthreads\ntop thread=2764734 n=0\nfilter thread=2756161\ninfo\nfilter off tagfocus=x")
 	if err == nil || !strings.Contains(err.Error(), "off drops the whole filter") {
 		t.Errorf("filter off tagfocus=x: error %v, want a usage error", err)

@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"fmt"
@@ -6,22 +6,23 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/compaction"
+	"github.com/proflens/proflens/kernel"
 )
 
 var (
-	targetArg = Arg{Name: "TARGET", Kind: KindTarget, Complete: completeTarget,
+	targetArg = kernel.Arg{Name: "TARGET", Kind: kernel.KindTarget, Complete: completeTarget,
 		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), or all`}
-	maxOpt = Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: KindNumber}
+	maxOpt = kernel.Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: kernel.KindNumber}
 	// stepMaxOpt is max for the commands that change the view: they answer
 	// with its top part, and view shows the rest.
-	stepMaxOpt = Option{Name: "max", Doc: "most compacted nodes printed (view shows more); 0 for all", Default: "40", Kind: KindNumber}
+	stepMaxOpt = kernel.Option{Name: "max", Doc: "most compacted nodes printed (view shows more); 0 for all", Default: "40", Kind: kernel.KindNumber}
 )
 
 // showNew shows the view of l after the command changed l's state, tree
 // or mapping; note gives the header's note for the view. When an
 // interrupt stops the compaction, the error fails the command, and the
 // engine puts l back as it was.
-func showNew(c *Call, l *Loaded, note func(v *compaction.View) string) error {
+func showNew(c *kernel.Call, l *kernel.Loaded, note func(v *compaction.View) string) error {
 	v, err := l.CompactedView(c.Ctx)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func showNew(c *Call, l *Loaded, note func(v *compaction.View) string) error {
 
 // showView displays v: a header line (the note, then the counts), the text
 // tree, the same in HTML, and the export JSON. It reads the call's max=.
-func showView(c *Call, v *compaction.View, note string) error {
+func showView(c *kernel.Call, v *compaction.View, note string) error {
 	max, err := c.Int("max")
 	if err != nil || max < 0 {
 		return c.Usagef("max=%s: write a number of nodes, 0 for all", c.Opt("max"))
@@ -56,7 +57,7 @@ func showView(c *Call, v *compaction.View, note string) error {
 
 // completeTarget proposes targets starting with prefix: all, the roots'
 // names, and handles, at most 100.
-func completeTarget(c *Call, prefix string) []string {
+func completeTarget(c *kernel.Call, prefix string) []string {
 	v, err := c.Profile().CompactedView(c.Ctx)
 	if err != nil {
 		return nil

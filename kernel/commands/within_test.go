@@ -1,30 +1,32 @@
-package kernel
+package commands
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // TestWithinAndRepeat: a command of two profiles with a Within option
 // reads one profile as BASE and NEW when the option is given (the named or
 // the current one), and a Repeat option keeps every value, each checked.
 func TestWithinAndRepeat(t *testing.T) {
-	var got Call
-	withCommand(t, &Command{Name: "zcmp", Summary: "compares", Profiles: 2, Within: "part",
-		Options: []Option{{Name: "part", Kind: KindNumber, Repeat: true}, {Name: "n", Default: "1"}},
-		Run:     func(c *Call) error { got = *c; return nil }})
-	s := New(t.TempDir(), testTable()).Session()
+	var got kernel.Call
+	withCommand(t, &kernel.Command{Name: "zcmp", Summary: "compares", Profiles: 2, Within: "part",
+		Options: []kernel.Option{{Name: "part", Kind: kernel.KindNumber, Repeat: true}, {Name: "n", Default: "1"}},
+		Run:     func(c *kernel.Call) error { got = *c; return nil }})
+	s := kernel.New(t.TempDir(), testTable()).Session()
 	for _, n := range []string{"old", "new", "cur"} {
-		s.Add(&Loaded{Name: n})
+		s.Add(&kernel.Loaded{Name: n})
 	}
 	for _, tc := range []struct{ code, base, new, parts string }{
 		{"zcmp old new", "old", "new", ""},
 		{"zcmp old part=2 part=5", "old", "old", "2 5"},
 		{"zcmp part=1 part=3 part=4", "cur", "cur", "1 3 4"},
 	} {
-		got = Call{}
-		if _, err := RunCell(context.Background(), s, tc.code); err != nil {
+		got = kernel.Call{}
+		if _, err := kernel.RunCell(context.Background(), s, tc.code); err != nil {
 			t.Fatalf("%s: %v", tc.code, err)
 		}
 		if got.Profiles[0].Name != tc.base || got.Profiles[1].Name != tc.new || strings.Join(got.All("part"), " ") != tc.parts {
@@ -38,7 +40,7 @@ func TestWithinAndRepeat(t *testing.T) {
 		{"zcmp old part=1 n=1 n=2", "n= is given twice"},
 		{"zcmp nosuch part=1", "no profile is named nosuch"},
 	} {
-		if _, err := RunCell(context.Background(), s, tc.code); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := kernel.RunCell(context.Background(), s, tc.code); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error containing %q", tc.code, err, tc.want)
 		}
 	}

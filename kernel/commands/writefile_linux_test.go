@@ -1,4 +1,4 @@
-package kernel
+package commands
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // needRoot skips a test that makes device nodes or mounts file systems.
@@ -50,7 +52,7 @@ func TestWriteFileCharDevice(t *testing.T) {
 		t.Errorf("the device after writeFile: %v, %v; want it still there", fi, err)
 	}
 	// The same through the command: export and its error.
-	s := NewSession(dir, testTable())
+	s := kernel.NewSession(dir, testTable())
 	_, err = RunForTest(t, s, "load demo:profvis-toy as toy\nexport toy full.folded")
 	if err == nil || !strings.Contains(err.Error(), "export full.folded: "+dev+" is a character device") {
 		t.Errorf("export toy full.folded = %v, want a refusal naming the device", err)

@@ -1,6 +1,6 @@
 //go:build race
 
-package kernel
+package commands
 
 // raceEnabled: the test binary, and so the demo target it runs, is
 // race-instrumented, several times slower.

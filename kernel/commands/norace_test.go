@@ -1,5 +1,5 @@
 //go:build !race
 
-package kernel
+package commands
 
 const raceEnabled = false
