@@ -56,7 +56,7 @@ func (l Lang) String() string {
 // element, and the rest split by its own language (names_module.go).
 //
 // The rules per language are in names_go.go, names_jvm.go, names_cpp.go,
-// names_py.go and names_js.go.
+// names_py.go and names_javascript.go.
 func Split(name string, lang Lang) []string {
 	if name == "" {
 		return []string{""}

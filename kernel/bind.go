@@ -63,7 +63,7 @@ func optionWord(w Word) (key, value string, ok bool) {
 }
 
 // bind checks a statement against its command's declaration and returns
-// the call, or a usage error generated from the registry.
+// the call, or a usage error generated from the command table.
 func bind(st Stmt, s *Session) (*Call, error) {
 	cmd, err := s.table.lookupWord(st.Words[0])
 	if err != nil {
@@ -246,7 +246,7 @@ func (c *Call) bindProfiles() error {
 	return nil
 }
 
-// within reports whether the call compares two parts of one profile: it
+// Within reports whether the call compares two parts of one profile: it
 // gives its command's Within option.
 func (c *Call) Within() bool {
 	_, ok := c.Opts[c.Cmd.Within]

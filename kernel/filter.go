@@ -31,7 +31,7 @@ var (
 	treeOptions   = append(FilterOptions[:len(FilterOptions):len(FilterOptions)], ValueOption)
 )
 
-// readFilter reads the call's filter options that it has (all of them for
+// ReadFilter reads the call's filter options that it has (all of them for
 // a command that reads a tree).
 func (c *Call) ReadFilter() (analysis.Filter, error) {
 	var f analysis.Filter
@@ -66,7 +66,7 @@ func completeThread(c *Call, prefix string) []string {
 	return out
 }
 
-// readValue resolves the value= option against l's value types; empty
+// ReadValue resolves the value= option against l's value types; empty
 // means the profile's current value type.
 func (c *Call) ReadValue(l *Loaded) (int, error) {
 	name := c.Opt("value")
@@ -91,7 +91,7 @@ func valueTypes(l *Loaded) []string {
 // completeValue proposes the value types of the call's profile.
 func completeValue(c *Call, prefix string) []string { return valueTypes(c.Profile()) }
 
-// filters lists the filters the call reads the tree under, in order: the
+// Filters lists the filters the call reads the tree under, in order: the
 // profile's standing filter, then the call's own; each as its options.
 func (c *Call) Filters() []map[string]string {
 	out := []map[string]string{}

@@ -8,7 +8,7 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-// A helpPage is documentation as a list of blocks, built from the registry
+// A helpPage is documentation as a list of blocks, built from the commands
 // and rendered alike into plain text, markdown and HTML: help, help CMD,
 // CMD? and inspect all show one. Text in blocks is inline markdown whose
 // only markup is `code`.

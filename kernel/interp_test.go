@@ -275,7 +275,7 @@ func TestCommands(t *testing.T) {
 }
 
 // TestTwoProfiles: a command of two profiles gets BASE and NEW bound and
-// resolved by the registry, with usage, help and completion of both.
+// resolved by the command table, with usage, help and completion of both.
 func TestTwoProfiles(t *testing.T) {
 	var got kernel.Call
 	lang.Add(t, &kernel.Command{Name: "zdiff", Summary: "compares", Profiles: 2, AllowAs: true,

@@ -98,7 +98,7 @@ func (s *Session) Names() []string {
 	return nil
 }
 
-// uniqueName returns name, or name2, name3... when it is taken.
+// UniqueName returns name, or name2, name3... when it is taken.
 func (s *Session) UniqueName(name string) string {
 	if s.Get(name) == nil {
 		return name

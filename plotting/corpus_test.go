@@ -36,6 +36,7 @@ func TestGoldenConprof(t *testing.T) {
 			o     Options
 		}{99, o})
 	}
+	var texts texts
 	for _, c := range cases {
 		v := compaction.Compact(tr, compaction.NewState(tr, c.level), p.DefaultValue)
 		o := withTips(c.o, "conprof")
@@ -51,8 +52,9 @@ func TestGoldenConprof(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden(t, name+".svg", pic.SVG)
-		golden(t, name+".txt", []byte(pic.Text))
+		texts.add(name, pic.Text)
 	}
+	texts.check(t)
 }
 
 // TestCorpus draws every profile of the shared corpus that loads, in every

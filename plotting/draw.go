@@ -31,7 +31,7 @@ const (
 
 // Options say what to draw.
 type Options struct {
-	Layout   string  // a kind's name (Kinds): LayoutRadial (default), LayoutTree or LayoutFlame
+	Layout   string  // a kind's name (Kinds): LayoutRadial (default), LayoutTree, LayoutFlame, LayoutBlueprint, LayoutSandwich or LayoutDiff
 	Order    string  // OrderName or OrderWeight; default: the kind's
 	Inverted bool    // the bottom-up graph (callers of the leaves), for kinds that invert
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view

@@ -116,7 +116,7 @@ func TestCelsShop(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") || got["source"] != "events" {
 		t.Errorf("cels (%v):\n%s\nwant\n%s", got["source"], strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	golden.Check(t, filepath.Join("testdata", "avid", "shop-cels.txt"), []byte(b["text/plain"].(string)))
+	golden.Check(t, filepath.Join("..", "..", "plotting", "testdata", "shop-cels.txt"), []byte(b["text/plain"].(string)))
 	if html := b["text/html"].(string); strings.Count(html, `<div class="pl-cel"><img class="proflens-picture"`) != 5 || !strings.Contains(html, "<script>") {
 		t.Errorf("cels text/html is not a player of 5 cels, each a picture")
 	}

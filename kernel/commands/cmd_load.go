@@ -56,8 +56,8 @@ var loadCommand = &kernel.Command{
 func runLoad(c *kernel.Call) error {
 	// Loading holds the file's bytes, the decoder's tables and the new model
 	// at once, most of it garbage a moment later; a lower GC target while
-	// loading keeps the peak near the live size (1M samples: 430 -> 295 MB
-	// peak RSS) for a few percent more CPU.
+	// loading keeps the peak memory near the live size, for a few percent
+	// more CPU.
 	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	src := c.Arg(0)
 	limit, err := kernel.ParseSize(c.Opt("limit"))

@@ -275,7 +275,7 @@ func runBounded(t *testing.T, dir, cell string, limitMiB int) (string, int64) {
 	return result, peakKB >> 10
 }
 
-// TestPhasesAttacks runs the attacks of issue 22 on phases, each in a
+// TestPhasesAttacks runs the attacks of a hostile notebook on phases, each in a
 // child process limited to 3 GiB of address space: before the limits, the first took 23 GB,
 // the V8 one 4 GB in 13 s. Each must now be refused at once with an error
 // saying the limit, what the run would take and what fits, well under

@@ -169,7 +169,7 @@ func TestLoadOptions(t *testing.T) {
 	if js := b[len(b)-1]["application/json"].(map[string]any); js["value"] != "samples" || js["total"] != int64(2974) {
 		t.Errorf("top after value=samples: value %v total %v, want samples 2974", js["value"], js["total"])
 	}
-	// Issue 14: as NAME may stand among the options.
+	// as NAME may stand among the options.
 	if _, err := RunForTest(t, s, "load "+fib+" as p value=cpu limit=1GiB"); err != nil {
 		t.Fatal(err)
 	}

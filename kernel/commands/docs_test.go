@@ -9,7 +9,7 @@ import (
 	"github.com/proflens/proflens/kernel"
 )
 
-// TestExamples runs every command's examples, in registry order, each
+// TestExamples runs every command's examples, in name order, each
 // command's in one fresh session, so that the documentation cannot rot.
 func TestExamples(t *testing.T) {
 	for _, c := range testTable().Commands() {

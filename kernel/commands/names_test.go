@@ -48,7 +48,7 @@ func TestOneDisplayName(t *testing.T) {
 // set on the profile it draws the compacted tree that view shows. Its
 // tooltips offer expand and compact only on the profile's own state.
 func TestFlameFullNames(t *testing.T) {
-	path, err := filepath.Abs(filepath.Join("testdata", "profile-with-labels.pb.gz"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "analysis", "pprof", "testdata", "labels", "profile-with-labels.pb.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestFlameFullNames(t *testing.T) {
 // names with no R1 note (one was printed: a function is never coarser than
 // its closure).
 func TestUniformSteps(t *testing.T) {
-	path, err := filepath.Abs(filepath.Join("testdata", "profile-with-labels.pb.gz"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "analysis", "pprof", "testdata", "labels", "profile-with-labels.pb.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

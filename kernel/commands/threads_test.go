@@ -42,7 +42,7 @@ func pprofTags(t *testing.T, path, key string) map[string]int64 {
 // samples in every command that reads a tree, and so does the standing
 // filter; info lists the labels.
 func TestThreadsCommand(t *testing.T) {
-	path, err := filepath.Abs(filepath.Join("testdata", "profile-with-labels.pb.gz"))
+	path, err := filepath.Abs(filepath.Join("..", "..", "analysis", "pprof", "testdata", "labels", "profile-with-labels.pb.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

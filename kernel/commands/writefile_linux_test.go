@@ -34,8 +34,8 @@ func mountTmpfs(t *testing.T, size string) string {
 }
 
 // TestWriteFileCharDevice: a character device (here /dev/full's numbers,
-// made with mknod) is refused and survives. Issue 22: export to /dev/full
-// removed the device node.
+// made with mknod) is refused and survives: an export never removes a
+// device node.
 func TestWriteFileCharDevice(t *testing.T) {
 	needRoot(t)
 	dir := t.TempDir()
