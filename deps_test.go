@@ -43,8 +43,7 @@ const module = "github.com/proflens/proflens"
 // completion, the session and its caches); kernel/commands holds every
 // command and hands the engine its table. Commands import the engine, never
 // the reverse: the engine imports no command, no seed but the views it
-// caches (compaction, and avid's mappings as a granularity), no picture and
-// no format. kernel/kerneltest runs cells for the tests of both.
+// caches (compaction), no picture and no format. kernel/kerneltest runs cells for the tests of both.
 //
 // store (profiles from Pyroscope and Parca) reads the stores' pprof answers
 // with analysis and analysis/pprof, beside the loaders; the commands use it.
@@ -67,7 +66,7 @@ var groups = map[string][]string{
 	"plotting":          {"plotting", "phase", "avid", "blueprint", "compaction", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
 	"store":             {"store", "format", "analysis", "internal"},
-	"kernel":            {"kernel", "jupyter", "avid", "compaction", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "compaction", "analysis", "internal"},
 	"commands":          {"commands", "kernel", "jupyter", "plotting", "phase", "avid", "blueprint", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
 	"kerneltest":        {"kerneltest", "kernel", "jupyter", "internal"},
 	"cmd":               {"cmd", "commands", "kernel", "jupyter", "store", "live", "analysis", "internal"},
@@ -230,7 +229,8 @@ func TestProblems(t *testing.T) {
 		{"kernel", []string{module + "/analysis/formats"}, 1},
 		{"kernel", []string{module + "/kernel/commands"}, 1},
 		{"kernel", []string{module + "/plotting", module + "/blueprint", module + "/phase"}, 3},
-		{"kernel", []string{module + "/compaction", module + "/avid", module + "/kernel/jupyter"}, 0},
+		{"kernel", []string{module + "/compaction", module + "/kernel/jupyter"}, 0},
+		{"kernel", []string{module + "/avid"}, 1},
 		{"kernel/commands", []string{module + "/kernel", module + "/plotting", module + "/blueprint", module + "/avid"}, 0},
 		{"kernel/kerneltest", []string{module + "/kernel/commands"}, 1},
 		{"cmd/proflens", []string{module + "/kernel/commands", module + "/kernel"}, 0},

@@ -192,6 +192,10 @@ func PackageMap(p *analysis.Profile) *EntityMap {
 	return em
 }
 
+// Names names every frame of p by its entity (EntityMap.ElementNames): the
+// mapping as a granularity.
+func (m *Mapping) Names(p *analysis.Profile) *analysis.Names { return m.Apply(p).ElementNames() }
+
 // ElementNames returns the name elements of a tree whose frames are named by
 // their entities: each frame has one element, its entity's name. A call
 // tree with these names (Tree.WithNames) compacts every frame to its

@@ -4,9 +4,15 @@ import (
 	"context"
 
 	"github.com/proflens/proflens/analysis"
-	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/compaction"
 )
+
+// A Naming names the frames of a profile otherwise than by their own names,
+// as a granularity: an AVID mapping names each by its entity (level
+// using=), so that views, pictures and phase vectors are by entity.
+type Naming interface {
+	Names(p *analysis.Profile) *analysis.Names
+}
 
 // Loaded is a profile in the session, with everything the user has set on
 // it. What commands read and change goes through its methods: the call
@@ -24,7 +30,7 @@ type Loaded struct {
 
 	filter    analysis.Filter    // the standing filter (the filter command); zero for none
 	recursion analysis.Recursion // folded out of the tree (collapse-recursion); zero for none
-	mapping   *avid.Mapping      // the mapping frames are named by (level using=), or nil
+	mapping   Naming             // what frames are named by (level using=), or nil
 	tree      *analysis.Tree     // Profile under filter and recursion, named by mapping
 	state     *compaction.State  // granularity state the user set; nil until then
 	view      *compaction.View   // cached compacted tree of the state and Value (CompactedView)
@@ -51,9 +57,9 @@ func (l *Loaded) Filter() analysis.Filter { return l.filter }
 // Recursion returns the recursion folded out of the tree; zero for none.
 func (l *Loaded) Recursion() analysis.Recursion { return l.recursion }
 
-// Mapping returns the mapping the tree's frames are named by (level
-// using=), or nil.
-func (l *Loaded) Mapping() *avid.Mapping { return l.mapping }
+// Mapping returns what the tree's frames are named by (level using=), or
+// nil for their own names.
+func (l *Loaded) Mapping() Naming { return l.mapping }
 
 // State returns the granularity state the user set, nil until then.
 func (l *Loaded) State() *compaction.State { return l.state }
@@ -128,19 +134,10 @@ func (l *Loaded) setTree(f analysis.Filter, r analysis.Recursion) {
 
 // UseMapping makes m the granularity (m nil: back to frame names), and
 // starts the state afresh, every node at level 1.
-func (l *Loaded) UseMapping(m *avid.Mapping) {
-	t := l.tree.WithNames(analysis.NewNames(l.tree.Profile))
-	if m != nil {
-		t = EntityTree(t, m)
-	}
-	l.mapping, l.tree = m, t
-	l.state, l.view, l.drawn = compaction.NewState(t, 1), nil, nil
-}
-
-// EntityTree returns t with its frames named by their entities under m:
-// the tree that level using= compacts, where every frame is its entity.
-func EntityTree(t *analysis.Tree, m *avid.Mapping) *analysis.Tree {
-	return t.WithNames(m.Apply(t.Profile).ElementNames())
+func (l *Loaded) UseMapping(m Naming) {
+	l.mapping = m
+	l.tree = l.named(l.tree.WithNames(analysis.NewNames(l.tree.Profile)))
+	l.state, l.view, l.drawn = compaction.NewState(l.tree, 1), nil, nil
 }
 
 // named returns a tree of l's profile named as l's granularity asks: by
@@ -149,7 +146,7 @@ func (l *Loaded) named(t *analysis.Tree) *analysis.Tree {
 	if l.mapping == nil {
 		return t
 	}
-	return EntityTree(t, l.mapping)
+	return t.WithNames(l.mapping.Names(t.Profile))
 }
 
 // Regrow replaces the profile by p, the same series with more windows: its
