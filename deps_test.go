@@ -1,31 +1,52 @@
 package proflens_test
 
 import (
+	"fmt"
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/proflens/proflens"
 
-// groups is the allowed import graph of STYLE.md "Our shape": each group of
-// packages may import the groups listed (its own included). Data flows one
-// way: analysis ← compaction, phase ← plotting ← kernel ← cmd; the
-// protocol layer (kernel/jupyter) knows nothing of profiles.
+// groups is the allowed import graph of STYLE.md "Our shape" and DESIGN.md
+// §3: each group of packages may import the groups listed (its own
+// included). Data flows one way: analysis ← the seeds ← plotting ← the
+// engine ← its commands ← cmd; the protocol layer (kernel/jupyter) knows
+// nothing of profiles.
 //
 // Inside analysis, the model (group "analysis") knows no format and none of
 // what formats share. Each format is a package of its own (group "format":
 // analysis/pprof, analysis/folded, ...) that imports the model and what
 // formats share (analysis/internal), never another format;
 // analysis/formats imports every format, for programs that read them all;
-// analysis/gen writes generated profiles as pprof. Only the kernel and the
-// binary need formats: the later stages work on the model.
+// analysis/gen writes generated profiles as pprof; analysis/analysistest
+// builds small profiles by hand for tests. Only the commands and the binary
+// need formats: the later stages work on the model.
+//
+// The seed packages import the model and no later stage: compaction
+// (ProfVis), phase (JIVE), avid (AVID), blueprint (the Profiling Blueprint,
+// which compacts with compaction and reads mutation files in avid's mapping
+// syntax), live and agent (DYPER). plotting imports the seeds for the types
+// of their results and calls none of their functions (TestPlottingComputes
+// Nothing): it lays out and paints what they computed.
+//
+// kernel is the engine (the language: parse, bind, options, help,
+// completion, the session and its caches); kernel/commands holds every
+// command and hands the engine its table. Commands import the engine, never
+// the reverse: the engine imports no command, no seed but the views it
+// caches (compaction), no picture and no format. kernel/kerneltest runs cells for the tests of both.
 //
 // store (profiles from Pyroscope and Parca) reads the stores' pprof answers
-// with analysis and analysis/pprof, beside the loaders; the kernel uses it.
+// with analysis and analysis/pprof, beside the loaders; the commands use it.
 // store/storetest starts real stores for the tests, and tests/... holds
 // test tools (tests/stores/fleet) that use it.
 var groups = map[string][]string{
@@ -37,13 +58,18 @@ var groups = map[string][]string{
 	"format":            {"format", "analysis/internal", "analysis", "internal"},
 	"formats":           {"formats", "format", "analysis/internal", "analysis", "internal"},
 	"gen":               {"gen", "format", "analysis", "internal"},
+	"analysistest":      {"analysistest", "analysis", "internal"},
 	"compaction":        {"compaction", "analysis", "internal"},
 	"phase":             {"phase", "compaction", "analysis", "internal"},
-	"plotting":          {"plotting", "phase", "compaction", "analysis", "internal"},
+	"avid":              {"avid", "analysis", "internal"},
+	"blueprint":         {"blueprint", "avid", "compaction", "analysis", "internal"},
+	"plotting":          {"plotting", "phase", "avid", "blueprint", "compaction", "analysis", "internal"},
 	"jupyter":           {"jupyter", "internal"},
 	"store":             {"store", "format", "analysis", "internal"},
-	"kernel":            {"kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
-	"cmd":               {"cmd", "kernel", "jupyter", "plotting", "phase", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
+	"kernel":            {"kernel", "jupyter", "compaction", "analysis", "internal"},
+	"commands":          {"commands", "kernel", "jupyter", "plotting", "phase", "avid", "blueprint", "compaction", "store", "live", "agent", "formats", "format", "analysis", "internal"},
+	"kerneltest":        {"kerneltest", "kernel", "jupyter", "internal"},
+	"cmd":               {"cmd", "commands", "kernel", "jupyter", "store", "live", "analysis", "internal"},
 	"tests":             {"tests", "store", "format", "analysis", "internal"},
 }
 
@@ -78,11 +104,15 @@ func group(rel string) string {
 	switch {
 	case rel == "kernel/jupyter" || strings.HasPrefix(rel, "kernel/jupyter/"):
 		return "jupyter"
+	case rel == "kernel/commands" || strings.HasPrefix(rel, "kernel/commands/"):
+		return "commands"
+	case rel == "kernel/kerneltest":
+		return "kerneltest"
 	case first == "analysis" && rest != "":
 		switch name, _, _ := strings.Cut(rest, "/"); name {
 		case "internal":
 			return "analysis/internal"
-		case "formats", "gen":
+		case "formats", "gen", "analysistest":
 			return name
 		}
 		return "format"
@@ -199,7 +229,23 @@ func TestProblems(t *testing.T) {
 		{"plotting", []string{module + "/analysis/pprof"}, 1},
 		{"kernel/jupyter", []string{module + "/analysis", "github.com/go-zeromq/zmq4", "log/slog"}, 1},
 		{"kernel", []string{"github.com/go-zeromq/zmq4", "gonum.org/v1/plot/vg"}, 2},
-		{"kernel", []string{module + "/analysis/formats", module + "/analysis/pprof"}, 0},
+		{"kernel/commands", []string{module + "/analysis/formats", module + "/analysis/pprof"}, 0},
+		{"kernel", []string{module + "/analysis/formats"}, 1},
+		{"kernel", []string{module + "/kernel/commands"}, 1},
+		{"kernel", []string{module + "/plotting", module + "/blueprint", module + "/phase"}, 3},
+		{"kernel", []string{module + "/compaction", module + "/kernel/jupyter"}, 0},
+		{"kernel", []string{module + "/avid"}, 1},
+		{"kernel/commands", []string{module + "/kernel", module + "/plotting", module + "/blueprint", module + "/avid"}, 0},
+		{"kernel/kerneltest", []string{module + "/kernel/commands"}, 1},
+		{"cmd/proflens", []string{module + "/kernel/commands", module + "/kernel"}, 0},
+		{"avid", []string{module + "/analysis"}, 0},
+		{"avid", []string{module + "/compaction"}, 1},
+		{"avid", []string{module + "/blueprint"}, 1},
+		{"blueprint", []string{module + "/compaction", module + "/avid", module + "/analysis"}, 0},
+		{"blueprint", []string{module + "/plotting"}, 1},
+		{"plotting", []string{module + "/blueprint", module + "/avid", module + "/phase"}, 0},
+		{"plotting", []string{module + "/kernel"}, 1},
+		{"analysis", []string{module + "/avid"}, 1},
 		{"plotting", []string{"gonum.org/v1/plot/vg", "gonum.org/v1/gonum/mat", "log"}, 2},
 		{"phase", []string{"gonum.org/v1/gonum/floats", "gonum.org/v1/gonum/mat"}, 0},
 		{"store", []string{"google.golang.org/protobuf/encoding/protowire", "google.golang.org/protobuf/proto"}, 1},
@@ -208,7 +254,8 @@ func TestProblems(t *testing.T) {
 		{"store", []string{module + "/analysis", module + "/analysis/pprof"}, 0},
 		{"store", []string{module + "/kernel"}, 1},
 		{"store/storetest", []string{module + "/store", "github.com/google/pprof/profile"}, 1},
-		{"kernel", []string{module + "/store"}, 0},
+		{"kernel/commands", []string{module + "/store"}, 0},
+		{"kernel", []string{module + "/store"}, 1},
 		{"tests/stores/fleet", []string{module + "/store/storetest", module + "/analysis/pprof"}, 0},
 		{"tests/stores/fleet", []string{module + "/kernel"}, 1},
 		{"tools/x", nil, 1},
@@ -219,7 +266,8 @@ func TestProblems(t *testing.T) {
 		{"live/demo", []string{module + "/agent"}, 0},
 		{"live", []string{module + "/phase"}, 1},
 		{"live", []string{module + "/kernel"}, 1},
-		{"kernel", []string{module + "/live", module + "/live/demo"}, 0},
+		{"kernel/commands", []string{module + "/live", module + "/live/demo"}, 0},
+		{"kernel", []string{module + "/live"}, 1},
 	}
 	for _, tt := range tests {
 		if got := problems(tt.rel, tt.imports); len(got) != tt.want {
@@ -235,10 +283,127 @@ func TestGroup(t *testing.T) {
 		"analysis/gen": "gen", "analysis/internal/text": "analysis/internal", "kernel": "kernel", "kernel/jupyter": "jupyter",
 		"kernel/jupyter/wire": "jupyter", "kernel/other": "kernel", "cmd/proflens": "cmd",
 		"internal/version": "internal", "tools": "", "store": "store", "store/storetest": "store", "tests/stores/fleet": "tests",
-		"agent": "agent", "live/demo": "live",
+		"agent": "agent", "live/demo": "live", "kernel/commands": "commands", "kernel/kerneltest": "kerneltest",
+		"avid": "avid", "blueprint": "blueprint", "analysis/analysistest": "analysistest",
 	} {
 		if got := group(rel); got != want {
 			t.Errorf("group(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// seeds are the packages of the seed algorithms, whose functions compute.
+var seeds = []string{"compaction", "phase", "avid", "blueprint"}
+
+// TestPlottingComputesNothing: plotting lays out and paints results; it
+// calls no function of a seed package (it may read their results' types
+// and fields).
+func TestPlottingComputesNothing(t *testing.T) {
+	funcs := map[string]map[string]bool{}
+	for _, s := range seeds {
+		funcs[s] = funcsOf(t, s)
+	}
+	files, err := filepath.Glob("plotting/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		for _, p := range seedCalls(name, string(src), funcs) {
+			t.Error(p)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("checked %d files of plotting; run the test from the module root", checked)
+	}
+}
+
+// funcsOf returns the package-level functions of the package in dir.
+func funcsOf(t *testing.T, dir string) map[string]bool {
+	out := map[string]bool{}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
+				out[fn.Name.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// seedCalls lists the calls of a seed package's functions (funcs, by seed)
+// in the Go source src.
+func seedCalls(name, src string, funcs map[string]map[string]bool) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	local := map[string]string{} // import name → seed
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		seed, ok := strings.CutPrefix(path, module+"/")
+		if !ok || !slices.Contains(seeds, seed) {
+			continue
+		}
+		local[seed] = seed
+		if imp.Name != nil {
+			delete(local, seed)
+			local[imp.Name.Name] = seed
+		}
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && funcs[local[x.Name]][sel.Sel.Name] {
+				out = append(out, fmt.Sprintf("%s: plotting calls %s.%s: a seed's computation belongs to the caller, which hands plotting the result",
+					fset.Position(call.Pos()), x.Name, sel.Sel.Name))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestSeedCalls checks that seedCalls catches a computation and lets types
+// and conversions pass.
+func TestSeedCalls(t *testing.T) {
+	funcs := map[string]map[string]bool{"blueprint": {"Of": true}, "compaction": {"Compact": true}}
+	for _, tt := range []struct {
+		src  string
+		want int
+	}{
+		{"package p\nimport \"" + module + "/blueprint\"\nfunc f(v any) { _ = blueprint.Of(v) }", 1},
+		{"package p\nimport bp \"" + module + "/blueprint\"\nfunc f(v any) { _ = bp.Of(v) }", 1},
+		{"package p\nimport \"" + module + "/blueprint\"\nfunc f(b *blueprint.Blueprint) int8 { return int8(blueprint.Mutation(b.Boxes[0].Mutates)) }", 0},
+		{"package p\nimport \"" + module + "/compaction\"\nfunc f(v *compaction.View) { _ = v.Preorder(); _ = compaction.Compact(nil) }", 1},
+		{"package p\nimport \"other/blueprint\"\nfunc f() { _ = blueprint.Of() }", 0},
+	} {
+		if got := seedCalls("p.go", tt.src, funcs); len(got) != tt.want {
+			t.Errorf("seedCalls(%q) = %q, want %d", tt.src, got, tt.want)
 		}
 	}
 }

@@ -1,54 +1,23 @@
-package analysis
+package analysis_test
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/analysistest"
 )
-
-// recording is a hand-built evented recording: per thread, "+name" enters
-// a frame and "-" leaves the innermost one, one event per time unit from the
-// given start.
-type recording struct {
-	thread string
-	start  int64
-	ops    string
-}
-
-// The time between two events goes to a sample of the stack open in it,
-// as the span loaders do.
-func buildRecording(recs ...recording) *Profile {
-	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
-	for _, r := range recs {
-		t := r.start
-		var stack []int32
-		for _, op := range strings.Fields(r.ops) {
-			if len(stack) > 0 {
-				b.Add(b.Stack(stack), []int64{1}, t-1, true, r.thread, nil)
-			}
-			if op == "-" {
-				b.Exit(r.thread, t)
-				stack = stack[:len(stack)-1]
-			} else {
-				f := b.Frame(Frame{Name: op[1:]})
-				b.Enter(r.thread, f, t)
-				stack = append(stack, f)
-			}
-			t++
-		}
-	}
-	return b.Finish()
-}
 
 // handRecording: on main, main calls A twice (which calls B once each
 // time), then B directly; on w, W calls A and stays open.
-var handRecording = []recording{
-	{"main", 0, "+main +A +B - +B - - +A - +B - -"},
-	{"w", 2, "+W +A -"},
+var handRecording = []analysistest.Recording{
+	{Thread: "main", Start: 0, Ops: "+main +A +B - +B - - +A - +B - -"},
+	{Thread: "w", Start: 2, Ops: "+W +A -"},
 }
 
-func (p *Profile) path(stack int32) string {
+func path(p *analysis.Profile, stack int32) string {
 	var names []string
 	for _, f := range p.Stacks.At(stack) {
 		names = append(names, p.Frames[f].Name)
@@ -57,10 +26,10 @@ func (p *Profile) path(stack int32) string {
 }
 
 func TestCallsOfHandRecording(t *testing.T) {
-	p := buildRecording(handRecording...)
+	p := analysistest.Build(handRecording...)
 	var got []string
 	for i, c := range p.Calls {
-		got = append(got, fmt.Sprintf("%d %s %s [%d,%d] depth %d parent %d", i, p.ThreadName(p.CallThread(&c)), p.path(c.Stack), c.Enter, c.Exit, c.Depth, c.Parent))
+		got = append(got, fmt.Sprintf("%d %s %s [%d,%d] depth %d parent %d", i, p.ThreadName(p.CallThread(&c)), path(p, c.Stack), c.Enter, c.Exit, c.Depth, c.Parent))
 	}
 	want := []string{
 		"0 main main [0,11] depth 0 parent -1",
@@ -96,12 +65,12 @@ func TestCallsOfHandRecording(t *testing.T) {
 // earlier time counts as the previous event's, and an exit with nothing
 // open is refused.
 func TestCallTimesStayInOrder(t *testing.T) {
-	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "wall", Unit: "nanoseconds"})
 	if b.Exit("t", 5) {
 		t.Errorf("Exit with no open call = true, want false")
 	}
-	b.Enter("t", b.Frame(Frame{Name: "f"}), 10)
-	b.Enter("t", b.Frame(Frame{Name: "g"}), 7)
+	b.Enter("t", b.Frame(analysis.Frame{Name: "f"}), 10)
+	b.Enter("t", b.Frame(analysis.Frame{Name: "g"}), 7)
 	b.Exit("t", 3)
 	b.Exit("t", 12)
 	p := b.Finish()

@@ -31,3 +31,16 @@ type Counts struct {
 	Source CountSource
 	Calls  []int64
 }
+
+// Noun is what counts from source s count: "calls", or "objects" and
+// "contentions" for the second value types, which count on call paths
+// through a node rather than entries into it.
+func Noun(s CountSource) string {
+	switch s {
+	case CountObjects:
+		return "objects"
+	case CountContentions:
+		return "contentions"
+	}
+	return "calls"
+}

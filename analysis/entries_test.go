@@ -1,4 +1,4 @@
-package analysis
+package analysis_test
 
 import (
 	"fmt"
@@ -7,20 +7,23 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/analysistest"
 )
 
 // counts returns "path=n" for every node with a count, in node order.
-func (c Counts) lines(t *Tree) string {
+func lines(c analysis.Counts, t *analysis.Tree) string {
 	var out []string
 	for n, k := range c.Calls {
 		if k != 0 {
-			out = append(out, fmt.Sprintf("%s=%d", t.pathName(int32(n)), k))
+			out = append(out, fmt.Sprintf("%s=%d", pathName(t, int32(n)), k))
 		}
 	}
 	return strings.Join(out, " ")
 }
 
-func (t *Tree) pathName(n int32) string {
+func pathName(t *analysis.Tree, n int32) string {
 	var names []string
 	for ; n >= 0; n = t.Parent[n] {
 		names = append(names, t.Name(n))
@@ -30,23 +33,23 @@ func (t *Tree) pathName(n int32) string {
 }
 
 func TestEntryCountsOfHandRecording(t *testing.T) {
-	tree := NewTree(buildRecording(handRecording...))
-	c, ok := EntryCounts(tree)
+	tree := analysis.NewTree(analysistest.Build(handRecording...))
+	c, ok := analysis.EntryCounts(tree)
 	want := "W=1 W;A=1 main=1 main;A=2 main;A;B=2 main;B=1"
-	if got := c.lines(tree); !ok || c.Source != CountEvents || got != want {
+	if got := lines(c, tree); !ok || c.Source != analysis.CountEvents || got != want {
 		t.Errorf("EntryCounts = %v %s %s, want true events %s", ok, c.Source, got, want)
 	}
 }
 
 // timedSamples builds a timed profile of one-per-time-unit samples; each
 // stack is "thread:f;g;h" ("thread:" for an empty stack).
-func timedSamples(stacks ...string) *Profile {
-	b := NewBuilder("test", ValueType{Type: "samples", Unit: "count"})
+func timedSamples(stacks ...string) *analysis.Profile {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
 	for i, s := range stacks {
 		thread, path, _ := strings.Cut(s, ":")
 		var st []int32
 		for _, f := range strings.FieldsFunc(path, func(r rune) bool { return r == ';' }) {
-			st = append(st, b.Frame(Frame{Name: f}))
+			st = append(st, b.Frame(analysis.Frame{Name: f}))
 		}
 		b.Add(b.Stack(st), []int64{1}, int64(i), true, thread, nil)
 	}
@@ -58,15 +61,15 @@ func TestEntryCountsByStackDiffs(t *testing.T) {
 		"m:main", "m:main;A", "w:W;A", "m:main;A;B", "m:main;A;B", // B sampled twice: one entry
 		"w:W;A", "m:main;A", "m:main;B", "m:", "m:main;B", // the empty stack leaves main
 	)
-	tree := NewTree(p)
-	c, ok := EntryCounts(tree)
+	tree := analysis.NewTree(p)
+	c, ok := analysis.EntryCounts(tree)
 	want := "W=1 W;A=1 main=2 main;A=1 main;A;B=1 main;B=2"
-	if got := c.lines(tree); !ok || c.Source != CountStackDiffs || got != want {
+	if got := lines(c, tree); !ok || c.Source != analysis.CountStackDiffs || got != want {
 		t.Errorf("EntryCounts = %v %s %s, want true stack-diffs %s", ok, c.Source, got, want)
 	}
-	b := NewBuilder("test", ValueType{Type: "samples", Unit: "count"})
-	b.Add(b.Stack([]int32{b.Frame(Frame{Name: "f"})}), []int64{1}, 0, false, "", nil)
-	if c, ok := EntryCounts(NewTree(b.Finish())); ok {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
+	b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "f"})}), []int64{1}, 0, false, "", nil)
+	if c, ok := analysis.EntryCounts(analysis.NewTree(b.Finish())); ok {
 		t.Errorf("EntryCounts of an untimed profile = %v, true; want false", c)
 	}
 }
@@ -74,18 +77,18 @@ func TestEntryCountsByStackDiffs(t *testing.T) {
 // Under hide, an entry of a hidden frame enters nothing; its callees count
 // under the hidden frame's caller.
 func TestEntryCountsUnderFilter(t *testing.T) {
-	p := buildRecording(handRecording...)
-	tree := NewTree(p.Filter(Filter{Hide: regexp.MustCompile("^A$")}))
-	c, _ := EntryCounts(tree)
+	p := analysistest.Build(handRecording...)
+	tree := analysis.NewTree(p.Filter(analysis.Filter{Hide: regexp.MustCompile("^A$")}))
+	c, _ := analysis.EntryCounts(tree)
 	want := "W=1 main=1 main;B=3"
-	if got := c.lines(tree); got != want {
+	if got := lines(c, tree); got != want {
 		t.Errorf("EntryCounts under hide=^A$ = %s, want %s", got, want)
 	}
 }
 
 // randomRecording enters and leaves frames on a few threads at random.
-func randomRecording(r *rand.Rand, n int) (*Profile, map[string]int64) {
-	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
+func randomRecording(r *rand.Rand, n int) (*analysis.Profile, map[string]int64) {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "wall", Unit: "nanoseconds"})
 	names := []string{"a", "b", "c", "d"}
 	threads := []string{"", "t1", "t2"}
 	open := map[string][]string{}
@@ -99,7 +102,7 @@ func randomRecording(r *rand.Rand, n int) (*Profile, map[string]int64) {
 			continue
 		}
 		f := names[r.Intn(len(names))]
-		b.Enter(th, b.Frame(Frame{Name: f}), t)
+		b.Enter(th, b.Frame(analysis.Frame{Name: f}), t)
 		open[th] = append(open[th], f)
 		want[strings.Join(open[th], ";")]++
 	}
@@ -112,15 +115,15 @@ func TestEntryCountsRandomRecordings(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for round := range 200 {
 		p, want := randomRecording(r, r.Intn(300))
-		tree := NewTree(p)
-		c, ok := EntryCounts(tree)
+		tree := analysis.NewTree(p)
+		c, ok := analysis.EntryCounts(tree)
 		if len(p.Calls) == 0 {
 			continue
 		}
 		got := map[string]int64{}
 		for n, k := range c.Calls {
 			if k != 0 {
-				got[tree.pathName(int32(n))] = k
+				got[pathName(tree, int32(n))] = k
 			}
 		}
 		if !ok || fmt.Sprint(got) != fmt.Sprint(want) {
@@ -133,7 +136,7 @@ func TestEntryCountsRandomRecordings(t *testing.T) {
 // checkEvents checks that p.Events are in time order, that each call's
 // entry comes before its exit and inside its parent's, and that calls are
 // numbered in entry order.
-func checkEvents(t *testing.T, p *Profile) {
+func checkEvents(t *testing.T, p *analysis.Profile) {
 	t.Helper()
 	entered, exited := make([]bool, len(p.Calls)), make([]bool, len(p.Calls))
 	next := int32(0)
@@ -167,54 +170,22 @@ func TestStackDiffsAreALowerBound(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for round := range 100 {
 		p, _ := randomRecording(r, r.Intn(300))
-		exact, _ := EntryCounts(NewTree(p))
+		exact, _ := analysis.EntryCounts(analysis.NewTree(p))
 		exactBy := map[string]int64{}
-		tree := NewTree(p)
+		tree := analysis.NewTree(p)
 		for n, k := range exact.Calls {
-			exactBy[tree.pathName(int32(n))] = k
+			exactBy[pathName(tree, int32(n))] = k
 		}
-		sampled := intervalSamples(p)
-		st := NewTree(sampled)
-		diffs, ok := EntryCounts(st)
+		sampled := analysistest.Samples(p)
+		st := analysis.NewTree(sampled)
+		diffs, ok := analysis.EntryCounts(st)
 		if !ok && len(sampled.Samples) > 0 {
 			t.Fatalf("round %d: no stack diffs for timed samples", round)
 		}
 		for n, k := range diffs.Calls {
-			if path := st.pathName(int32(n)); k > exactBy[path] {
+			if path := pathName(st, int32(n)); k > exactBy[path] {
 				t.Fatalf("round %d: %s: %d entries by stack diffs, %d exact", round, path, k, exactBy[path])
 			}
 		}
 	}
-}
-
-// intervalSamples turns p's events into samples, as the span loaders do:
-// per thread, the stack open between two events, at the first one's time.
-func intervalSamples(p *Profile) *Profile {
-	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
-	for _, f := range p.Frames {
-		b.Frame(f)
-	}
-	_, steps := Steps(p)
-	type open struct {
-		stack int32
-		at    int64
-	}
-	type sample struct {
-		open
-		thread int32
-		w      int64
-	}
-	var out []sample
-	last := map[int32]open{}
-	for s := range steps {
-		if o, ok := last[s.Thread]; ok && o.stack >= 0 && s.Time > o.at {
-			out = append(out, sample{o, s.Thread, s.Time - o.at})
-		}
-		last[s.Thread] = open{s.Stack, s.Time}
-	}
-	slices.SortStableFunc(out, func(x, y sample) int { return int(x.at - y.at) })
-	for _, s := range out {
-		b.Add(b.Stack(p.Stacks.At(s.stack)), []int64{s.w}, s.at, true, p.ThreadName(s.thread), nil)
-	}
-	return b.Finish()
 }

@@ -8,7 +8,7 @@ import (
 // splitCases are real names: from the corpus (_oracles top lists of the
 // parca, Go PGO and pprof profiles; the xfvrp and BaseX hprof traces;
 // FlameGraph's Java and Rust stacks; the speedscope Chrome profiles), plus the
-// names DESIGN.md and issue 3 give as examples.
+// names DESIGN.md gives as examples.
 var splitCases = []struct {
 	lang Lang
 	name string

@@ -9,7 +9,7 @@ import (
 	"github.com/proflens/proflens/analysis/gen"
 )
 
-// BenchmarkLoadTop is the issue 3 speed target: load the generated pprof
+// BenchmarkLoadTop is the speed target: load the generated pprof
 // file (1M samples, ~120k stacks, 50k functions, depth 40), build the call
 // tree and compute top n=10. The file is generated once into the temporary
 // directory. Run with -benchtime=1x: one iteration takes seconds.

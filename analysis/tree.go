@@ -208,3 +208,11 @@ func commonPrefix(a, b []int32) int {
 	}
 	return n
 }
+
+// WithNames returns a copy of t that names its frames' elements by n (for
+// instance avid's EntityMap.ElementNames); it shares every other field with t.
+func (t *Tree) WithNames(n *Names) *Tree {
+	u := *t
+	u.Names = n
+	return &u
+}

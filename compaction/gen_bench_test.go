@@ -9,7 +9,7 @@ import (
 )
 
 // genTree is the call tree of the generated 1M-sample profile (gen.Default,
-// the issue 3 speed target): about 4-5M call-tree nodes with Go-style names.
+// the speed target): about 4-5M call-tree nodes with Go-style names.
 var genTree = sync.OnceValue(func() *analysis.Tree {
 	return analysis.NewTree(gen.Profile(gen.Default()))
 })

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// checkInvariants checks the properties every view has (issue 4): each
+// checkInvariants checks the properties every view has: each
 // call-tree node in exactly one compacted node; the roots' totals sum to the
 // profile total; a node's total is the sum of its seeds' totals and its self
 // the total minus its children's; siblings have distinct names and are
@@ -85,7 +85,7 @@ func checkInvariants(t *testing.T, v *View) {
 // paperClean reports whether v keeps R1 and R2 as the paper states them,
 // for every name, shortened or not: the states on which the group rule
 // and the literal rules agree (DESIGN.md §5). The engine exempts names at
-// their full length (issue 20), so more states are reachable.
+// their full length, so more states are reachable.
 func paperClean(v *View) bool {
 	ix := v.state.ix
 	for _, i := range v.Preorder() {

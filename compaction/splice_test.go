@@ -203,7 +203,7 @@ func sorted(s []int32) []int32 { return slices.Sorted(slices.Values(s)) }
 
 // TestStepFullNameNotCoarser: expanding a node whose own name is already
 // full leaves its name and seeds as they were, but its members grow finer.
-// R2 concerns only names that compaction shortened (issue 20): the node is
+// R2 concerns only names that compaction shortened: the node is
 // the function a, whose name a.X.f starts with, so the step is taken and a
 // absorbs a.X.f by the group rule, as Compact of the new state does.
 func TestStepFullNameNotCoarser(t *testing.T) {

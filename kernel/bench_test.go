@@ -1,19 +1,21 @@
-package kernel
+package kernel_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // BenchmarkExecuteEcho measures the language's share of an `echo hi` round
 // trip: parse, bind, run, record.
 func BenchmarkExecuteEcho(b *testing.B) {
-	in := New(b.TempDir())
+	in := kernel.New(b.TempDir(), lang.Table())
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := in.Execute(ctx, "echo hi", &Recorder{}); err != nil {
+		if err := in.Execute(ctx, "echo hi", &kernel.Recorder{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -25,7 +27,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(cell)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(cell); err != nil {
+		if _, err := kernel.Parse(cell); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +35,7 @@ func BenchmarkParse(b *testing.B) {
 
 // BenchmarkComplete completes an option value.
 func BenchmarkComplete(b *testing.B) {
-	in := New(b.TempDir())
+	in := kernel.New(b.TempDir(), lang.Table())
 	b.ReportAllocs()
 	for b.Loop() {
 		in.Complete("echo stream=st", 14)

@@ -22,17 +22,23 @@ func helpWord(w Word) (string, bool) {
 
 // lookupWord returns the command the first word names, or a usage error
 // suggesting the nearest names.
-func lookupWord(w Word) (*Command, error) {
-	if c := Lookup(w.Text); c != nil && !w.Quoted {
+func (t *CommandTable) lookupWord(w Word) (*Command, error) {
+	if c := t.Lookup(w.Text); c != nil && !w.Quoted {
 		return c, nil
 	}
-	return nil, unknownCommand(w.Text)
+	return nil, t.unknownCommand(w.Text)
 }
 
-func unknownCommand(name string) error {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+// LookupWord returns the command named by the word text, or a usage error
+// suggesting the nearest names.
+func (t *CommandTable) LookupWord(text string) (*Command, error) {
+	return t.lookupWord(Word{Text: text})
+}
+
+func (t *CommandTable) unknownCommand(name string) error {
+	names := make([]string, 0, len(t.sorted))
+	for _, c := range t.sorted {
+		names = append(names, c.Name)
 	}
 	if near := nearest(name, names); len(near) > 0 {
 		return Usagef("unknown command %q: did you mean %s? (help lists all commands)", name, strings.Join(near, ", "))
@@ -57,9 +63,9 @@ func optionWord(w Word) (key, value string, ok bool) {
 }
 
 // bind checks a statement against its command's declaration and returns
-// the call, or a usage error generated from the registry.
+// the call, or a usage error generated from the command table.
 func bind(st Stmt, s *Session) (*Call, error) {
-	cmd, err := lookupWord(st.Words[0])
+	cmd, err := s.table.lookupWord(st.Words[0])
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +111,7 @@ func (c *Call) checkKinds() error {
 // expression options (before the profiles are bound: they do not depend
 // on them).
 func (c *Call) checkOptionKinds() error {
-	for _, o := range c.Cmd.Options {
+	for _, o := range c.Cmd.AllOptions() {
 		if !c.Has(o.Name) {
 			continue
 		}
@@ -172,11 +178,12 @@ func (c *Call) bindAs(words []Word) ([]Word, error) {
 
 func (c *Call) bindOption(key, value string) error {
 	var o *Option
-	names := make([]string, len(c.Cmd.Options))
-	for i := range c.Cmd.Options {
-		names[i] = c.Cmd.Options[i].Name
+	opts := c.Cmd.AllOptions()
+	names := make([]string, len(opts))
+	for i := range opts {
+		names[i] = opts[i].Name
 		if names[i] == key {
-			o = &c.Cmd.Options[i]
+			o = &opts[i]
 		}
 	}
 	switch {
@@ -223,7 +230,7 @@ func (c *Command) maxArgs() int {
 // Within option, one profile as for a command of one).
 func (c *Call) bindProfiles() error {
 	switch {
-	case c.Cmd.Profiles == 1, c.Cmd.Profiles == 2 && c.within():
+	case c.Cmd.Profiles == 1, c.Cmd.Profiles == 2 && c.Within():
 		return c.bindProfile()
 	case c.Cmd.Profiles == 2:
 		for i, role := range []string{"BASE", "NEW"} {
@@ -239,9 +246,9 @@ func (c *Call) bindProfiles() error {
 	return nil
 }
 
-// within reports whether the call compares two parts of one profile: it
+// Within reports whether the call compares two parts of one profile: it
 // gives its command's Within option.
-func (c *Call) within() bool {
+func (c *Call) Within() bool {
 	_, ok := c.Opts[c.Cmd.Within]
 	return c.Cmd.Within != "" && ok
 }

@@ -1,15 +1,17 @@
-package kernel
+package kernel_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 // bigTable is a table of n rows.
-func bigTable(n int) *Table {
-	t := &Table{Columns: []string{"name", "flat"}, Note: "a note"}
+func bigTable(n int) *kernel.Table {
+	t := &kernel.Table{Columns: []string{"name", "flat"}, Note: "a note"}
 	for i := range n {
 		t.Rows = append(t.Rows, []any{fmt.Sprintf("pkg%d.Function%d", i, i), int64(i)})
 	}
@@ -24,10 +26,10 @@ func TestBudgetCutsTables(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 300 {
 		rows, limit := r.IntN(400), int64(200+r.IntN(20000))
-		st := defaultSettings()
+		st := kernel.DefaultSettings()
 		st.MaxOutput = limit
-		rec := &Recorder{}
-		out := withBudget(rec, &st)
+		rec := &kernel.Recorder{}
+		out := kernel.WithBudget(rec, &st)
 		tab := bigTable(rows)
 		full := tab.Bundle()
 		out.Display(full, nil)
@@ -35,14 +37,14 @@ func TestBudgetCutsTables(t *testing.T) {
 		bs := rec.Bundles()
 		var sent int64
 		for _, b := range bs {
-			sent += bundleSize(b)
+			sent += kernel.BundleSize(b)
 		}
 		if cap := limit + 2*800; sent > cap {
 			t.Fatalf("rows=%d limit=%d: sent %d bytes, want at most %d", rows, limit, sent, cap)
 		}
 		got := bs[0]
-		if bundleSize(full) <= limit {
-			if bundleSize(got) != bundleSize(full) {
+		if kernel.BundleSize(full) <= limit {
+			if kernel.BundleSize(got) != kernel.BundleSize(full) {
 				t.Fatalf("rows=%d limit=%d: a table that fits was changed", rows, limit)
 			}
 			continue
@@ -71,8 +73,8 @@ func TestBudgetCutsTables(t *testing.T) {
 // TestBudgetInCells: the budget applies to a cell's outputs together, set
 // max= changes it, clear gives it back, and streams are cut too.
 func TestBudgetInCells(t *testing.T) {
-	s := NewSession(t.TempDir())
-	rec, err := RunForTest(t, s, "load demo:profvis-toy as toy\nset max=900\nlevel 99\ntree")
+	s := kernel.NewSession(t.TempDir(), lang.Table())
+	rec, err := lang.Run(t, s, "load demo:profvis-toy as toy\nset max=900\nlevel 99\ntree")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +83,14 @@ func TestBudgetInCells(t *testing.T) {
 		t.Errorf("with max=900, the cell shows\n%s\nwant a cut note", text)
 	}
 	long := "echo " + strings.Repeat("x ", 4000)
-	rec, err = RunForTest(t, s, "set max=6000\n"+long+"\nclear\ntree")
+	rec, err = lang.Run(t, s, "set max=6000\n"+long+"\nclear\ntree")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b := rec.Bundles(); len(b) != 1 || strings.Contains(b[0]["text/plain"].(string), "[cut: ") {
 		t.Errorf("after clear, tree was cut: %v", rec.Text())
 	}
-	rec, err = RunForTest(t, s, long)
+	rec, err = lang.Run(t, s, long)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -41,14 +42,14 @@ func (c *Call) resolve() error {
 		}
 		c.Profiles = append(c.Profiles, l)
 	}
-	if (c.Cmd.Profiles == 1 || c.within()) && len(c.Named) == 0 {
+	if (c.Cmd.Profiles == 1 || c.Within()) && len(c.Named) == 0 {
 		l := c.Session.Current()
 		if l == nil {
 			return fmt.Errorf("no profile loaded: use load PATH first")
 		}
 		c.Profiles = []*Loaded{l}
 	}
-	if c.within() {
+	if c.Within() {
 		c.Profiles = append(c.Profiles, c.Profiles[0]) // one profile is BASE and NEW
 	}
 	if len(c.Profiles) > 0 {
@@ -58,11 +59,18 @@ func (c *Call) resolve() error {
 		return nil
 	}
 	var err error
-	if c.filter, err = c.readFilter(); err != nil {
+	if c.filter, err = c.ReadFilter(); err != nil {
 		return err
 	}
-	c.value, err = c.readValue(c.Profile())
+	c.value, err = c.ReadValue(c.Profile())
 	return err
+}
+
+// NewCall returns a call of cmd on l made outside a statement (a live
+// profile's phases run again when it grows): it reads l's tree and value
+// type, with no options of its own.
+func NewCall(ctx context.Context, s *Session, cmd *Command, l *Loaded) *Call {
+	return &Call{Ctx: ctx, Session: s, Cmd: cmd, Profiles: []*Loaded{l}, value: l.Value}
 }
 
 // Profile returns the profile the call reads: the named or the current

@@ -35,8 +35,8 @@ func (in *Interp) Complete(code string, cursor int) jupyter.Completion {
 	}
 	var found []match
 	if len(words) == 0 {
-		found = commandNames(prefix)
-	} else if cmd := Lookup(words[0].Text); cmd != nil {
+		found = commandNames(in.s.table, prefix)
+	} else if cmd := in.s.table.Lookup(words[0].Text); cmd != nil {
 		found = in.completeWord(cmd, words[1:], prefix)
 	}
 	c := jupyter.Completion{
@@ -73,9 +73,9 @@ func quoteIfNeeded(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func commandNames(prefix string) []match {
+func commandNames(t *CommandTable, prefix string) []match {
 	var out []match
-	for _, c := range Commands() {
+	for _, c := range t.Commands() {
 		if strings.HasPrefix(c.Name, prefix) {
 			out = append(out, match{c.Name, "command"})
 		}
@@ -102,15 +102,16 @@ func (in *Interp) completeWord(cmd *Command, words []Word, prefix string) []matc
 	}
 	in.takeNames(c)
 	if k, v, ok := optionWord(Word{Text: prefix, Eq: strings.IndexByte(prefix, '=')}); ok {
-		for i := range cmd.Options {
-			if o := &cmd.Options[i]; o.Name == k {
+		opts := cmd.AllOptions()
+		for i := range opts {
+			if o := &opts[i]; o.Name == k {
 				return withPrefix(k+"=", in.values(c, o.Kind, o.Values, o.Complete, v))
 			}
 		}
 		return nil
 	}
 	out := in.positional(c, prefix)
-	for _, o := range cmd.Options {
+	for _, o := range cmd.AllOptions() {
 		if _, given := c.Opts[o.Name]; !given && strings.HasPrefix(o.Name+"=", prefix) {
 			out = append(out, match{o.Name + "=", "option"})
 		}
@@ -169,7 +170,7 @@ func (in *Interp) values(c *Call, kind Kind, fixed []string, hook func(*Call, st
 	case KindProfile:
 		add("profile", in.s.Names())
 	case KindCommand:
-		out = append(out, commandNames(prefix)...)
+		out = append(out, commandNames(in.s.table, prefix)...)
 	}
 	if hook != nil && in.mu.TryLock() {
 		defer in.mu.Unlock()
@@ -232,10 +233,11 @@ func (in *Interp) Inspect(code string, cursor int, detail int) jupyter.Bundle {
 	if !ok {
 		return nil
 	}
-	cmd := commandOf(st.Words[0])
+	t := in.s.table
+	cmd := t.commandOf(st.Words[0])
 	for _, w := range st.Words[1:] {
-		if cmd != nil && cmd.Name == "help" && w.Start <= b && b <= w.End && Lookup(w.Text) != nil {
-			cmd = Lookup(w.Text)
+		if cmd != nil && cmd.Name == "help" && w.Start <= b && b <= w.End && t.Lookup(w.Text) != nil {
+			cmd = t.Lookup(w.Text)
 		}
 	}
 	if cmd == nil {
@@ -247,14 +249,14 @@ func (in *Interp) Inspect(code string, cursor int, detail int) jupyter.Bundle {
 
 // commandOf returns the command a statement's first word names, also in
 // the form CMD?.
-func commandOf(w Word) *Command {
+func (t *CommandTable) commandOf(w Word) *Command {
 	if name, ok := helpWord(w); ok {
-		return Lookup(name)
+		return t.Lookup(name)
 	}
 	if w.Quoted {
 		return nil
 	}
-	return Lookup(w.Text)
+	return t.Lookup(w.Text)
 }
 
 // stmtAt returns the statement the byte offset b is in or just after (on the
@@ -281,7 +283,7 @@ func (in *Interp) IsComplete(code string) (status, indent string) {
 		return "incomplete", ""
 	}
 	for _, st := range l.stmts {
-		if commandOf(st.Words[0]) == nil {
+		if in.s.table.commandOf(st.Words[0]) == nil {
 			return "invalid", ""
 		}
 	}

@@ -1,4 +1,4 @@
-package kernel
+package kernel_test
 
 import (
 	"context"
@@ -10,23 +10,25 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 func TestComplete(t *testing.T) {
-	withCommand(t, &Command{Name: "zload", Summary: "loads", AllowAs: true,
-		Args:    []Arg{{Name: "PATH", Kind: KindFile}},
-		Options: []Option{{Name: "format", Values: []string{"auto", "pprof", "folded"}}, {Name: "out", Kind: KindFile}}})
-	withCommand(t, &Command{Name: "ztop", Summary: "tops", Profiles: 1,
-		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Optional: true, Complete: func(c *Call, p string) []string { return []string{"h1", "h2", "x9"} }}},
-		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}, {Name: "n", Default: "20"}}})
+	lang.Add(t, &kernel.Command{Name: "zload", Summary: "loads", AllowAs: true,
+		Args:    []kernel.Arg{{Name: "PATH", Kind: kernel.KindFile}},
+		Options: []kernel.Option{{Name: "format", Values: []string{"auto", "pprof", "folded"}}, {Name: "out", Kind: kernel.KindFile}}})
+	lang.Add(t, &kernel.Command{Name: "ztop", Summary: "tops", Profiles: 1,
+		Args:    []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Optional: true, Complete: func(c *kernel.Call, p string) []string { return []string{"h1", "h2", "x9"} }}},
+		Options: []kernel.Option{{Name: "by", Values: []string{"flat", "cum"}}, {Name: "n", Default: "20"}}})
 	dir := t.TempDir()
 	for _, f := range []string{"cpu.pprof", "cpu two.pprof", "data/heap.pb.gz", ".hidden"} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}
-	in := New(dir)
-	in.Session().Add(&Loaded{Name: "cpu"})
-	in.Session().Add(&Loaded{Name: "heap"})
+	in := kernel.New(dir, lang.Table())
+	in.Session().Add(&kernel.Loaded{Name: "cpu"})
+	in.Session().Add(&kernel.Loaded{Name: "heap"})
 	tests := []struct {
 		code    string // | marks the cursor
 		start   int
@@ -54,7 +56,7 @@ func TestComplete(t *testing.T) {
 		{"ztop cpu n=|", 9, ""},
 	}
 	var all []string
-	for _, c := range Commands() {
+	for _, c := range lang.Table().Commands() {
 		all = append(all, c.Name)
 	}
 	if got := in.Complete("", 0); strings.Join(got.Matches, " ") != strings.Join(all, " ") {
@@ -72,11 +74,11 @@ func TestComplete(t *testing.T) {
 }
 
 func TestCompleteTypes(t *testing.T) {
-	withCommand(t, &Command{Name: "ztyped", Summary: "typed", Profiles: 1,
-		Args:    []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"cpu", "h1"} }}},
-		Options: []Option{{Name: "by", Values: []string{"flat", "cum"}}}})
-	in := New(t.TempDir())
-	in.Session().Add(&Loaded{Name: "cpu"})
+	lang.Add(t, &kernel.Command{Name: "ztyped", Summary: "typed", Profiles: 1,
+		Args:    []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Complete: func(c *kernel.Call, p string) []string { return []string{"cpu", "h1"} }}},
+		Options: []kernel.Option{{Name: "by", Values: []string{"flat", "cum"}}}})
+	in := kernel.New(t.TempDir(), lang.Table())
+	in.Session().Add(&kernel.Loaded{Name: "cpu"})
 	got := in.Complete("ztyped ", 7)
 	var pairs []string
 	for _, m := range got.Metadata["_jupyter_types_experimental"].([]map[string]any) {
@@ -96,20 +98,20 @@ func TestCompleteTypes(t *testing.T) {
 // TestCompleteWhileRunning checks that completion answers while a cell
 // holds the session, skipping only the hooks.
 func TestCompleteWhileRunning(t *testing.T) {
-	withCommand(t, &Command{Name: "ztarget", Summary: "targets", Profiles: 1,
-		Args: []Arg{{Name: "TARGET", Kind: KindTarget, Complete: func(c *Call, p string) []string { return []string{"h1"} }}}})
-	in := New(t.TempDir())
-	in.Session().Add(&Loaded{Name: "cpu"})
-	in.mu.Lock()
+	lang.Add(t, &kernel.Command{Name: "ztarget", Summary: "targets", Profiles: 1,
+		Args: []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Complete: func(c *kernel.Call, p string) []string { return []string{"h1"} }}}})
+	in := kernel.New(t.TempDir(), lang.Table())
+	in.Session().Add(&kernel.Loaded{Name: "cpu"})
+	done := kernel.Busy(in)
 	got := in.Complete("ztarget ", 8)
-	in.mu.Unlock()
+	done()
 	if strings.Join(got.Matches, " ") != "cpu" {
 		t.Errorf("Complete while running = %q, want [cpu]", got.Matches)
 	}
 }
 
 func TestInspect(t *testing.T) {
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	tests := []struct {
 		code string // | marks the cursor
 		cmd  string // "" for no answer
@@ -140,7 +142,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestIsComplete(t *testing.T) {
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	tests := []struct{ code, want string }{
 		{"", "complete"},
 		{"echo hi", "complete"},
@@ -168,13 +170,13 @@ func TestIsComplete(t *testing.T) {
 // -race (make test runs the package so) it also proves that completion
 // reads the session's names through their snapshot, not the live map.
 func TestConcurrentComplete(t *testing.T) {
-	withCommand(t, &Command{Name: "zadd", Summary: "adds a profile",
-		Args: []Arg{{Name: "N", Kind: KindProfile}},
-		Run: func(c *Call) error {
-			c.Session.Add(&Loaded{Name: c.Args[0]})
+	lang.Add(t, &kernel.Command{Name: "zadd", Summary: "adds a profile",
+		Args: []kernel.Arg{{Name: "N", Kind: kernel.KindProfile}},
+		Run: func(c *kernel.Call) error {
+			c.Session.Add(&kernel.Loaded{Name: c.Args[0]})
 			return nil
 		}})
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	var names []string
 	for i := range 7 {
 		names = append(names, "p"+strconv.Itoa(i))
@@ -206,7 +208,7 @@ func TestConcurrentComplete(t *testing.T) {
 	}
 	started.Wait()
 	for i := range 200 {
-		if err := in.Execute(context.Background(), "zadd "+names[i%7], &Recorder{}); err != nil {
+		if err := in.Execute(context.Background(), "zadd "+names[i%7], &kernel.Recorder{}); err != nil {
 			t.Errorf("zadd: %v", err)
 			break
 		}
@@ -224,7 +226,7 @@ func TestConcurrentComplete(t *testing.T) {
 
 // checkCompletion completes, inspects and checks "zadd " once, and says
 // what is wrong, or "".
-func checkCompletion(in *Interp, names []string) string {
+func checkCompletion(in *kernel.Interp, names []string) string {
 	got := in.Complete("zadd ", 5).Matches
 	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
 		return fmt.Sprintf("Complete(zadd ) = %q while profiles were added, want loaded names, sorted, each once", got)
@@ -245,7 +247,7 @@ func checkCompletion(in *Interp, names []string) string {
 
 // TestCompleteFormats: load's format= proposes the registered formats.
 func TestCompleteFormats(t *testing.T) {
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	code := "load x.prof format=p"
 	got := in.Complete(code, len(code)).Matches
 	if !slices.Contains(got, "format=pprof") || !slices.Contains(got, "format=perf") || slices.Contains(got, "format=folded") {
@@ -256,9 +258,9 @@ func TestCompleteFormats(t *testing.T) {
 // TestCompleteValue: value= of a tree command proposes the value types of
 // the profile the call names (or the current one).
 func TestCompleteValue(t *testing.T) {
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	fib, _ := filepath.Abs("../analysis/pprof/testdata/pprof-oracle/fib.pb.gz")
-	if err := in.Execute(context.Background(), "load "+fib+"\nload demo:profvis-toy as toy", &Recorder{}); err != nil {
+	if err := in.Execute(context.Background(), "load "+fib+"\nload demo:profvis-toy as toy", &kernel.Recorder{}); err != nil {
 		t.Fatal(err)
 	}
 	for code, want := range map[string]string{

@@ -126,5 +126,5 @@ func nameLen(s string) int {
 	return len(s)
 }
 
-// validParam reports whether name can be set and used as $name.
-func validParam(name string) bool { return name != "" && nameLen(name) == len(name) }
+// ValidParam reports whether name can be set and used as $name.
+func ValidParam(name string) bool { return name != "" && nameLen(name) == len(name) }

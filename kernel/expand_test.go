@@ -1,9 +1,11 @@
-package kernel
+package kernel_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
 )
 
 func TestExpand(t *testing.T) {
@@ -30,8 +32,8 @@ func TestExpand(t *testing.T) {
 		{"${MISSING}", "", "MISSING"},
 	}
 	for _, tt := range tests {
-		got, err := Expand(tt.in, lookup)
-		var u undefinedName
+		got, err := kernel.Expand(tt.in, lookup)
+		var u kernel.UndefinedName
 		switch {
 		case tt.undefined != "" && (!errors.As(err, &u) || string(u) != tt.undefined):
 			t.Errorf("Expand(%q) = %q, %v; want an error naming %s", tt.in, got, err, tt.undefined)
@@ -46,9 +48,9 @@ func TestExpand(t *testing.T) {
 // an undefined name is an error naming it and leaves the session as it was.
 func TestSetAndExpand(t *testing.T) {
 	t.Setenv("PROFLENS_TEST_PROFILE", "demo:profvis-toy")
-	s := NewSession(t.TempDir())
+	s := kernel.NewSession(t.TempDir(), lang.Table())
 	code := "set WHO \"a b\"\nset N 2\nload $PROFLENS_TEST_PROFILE as toy\necho ${WHO}c $$N\ntop n=$N focus=inhale$\nset N 1\ntop n=${N}"
-	rec, err := RunForTest(t, s, code)
+	rec, err := lang.Run(t, s, code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,27 +66,27 @@ func TestSetAndExpand(t *testing.T) {
 		t.Errorf("load $PROFLENS_TEST_PROFILE as toy loaded no toy")
 	}
 	// The environment is a default: set wins.
-	if _, err := RunForTest(t, s, "set PROFLENS_TEST_PROFILE nothing-here\nload $PROFLENS_TEST_PROFILE"); err == nil || !strings.Contains(err.Error(), "nothing-here") {
+	if _, err := lang.Run(t, s, "set PROFLENS_TEST_PROFILE nothing-here\nload $PROFLENS_TEST_PROFILE"); err == nil || !strings.Contains(err.Error(), "nothing-here") {
 		t.Errorf("load after set: error %v, want one about nothing-here", err)
 	}
-	_, err = RunForTest(t, s, "echo before\nlevel 1 where=$NOPE_NOT_SET")
+	_, err = lang.Run(t, s, "echo before\nlevel 1 where=$NOPE_NOT_SET")
 	if err == nil || !strings.Contains(err.Error(), "$NOPE_NOT_SET") || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("undefined name: error %v, want one naming $NOPE_NOT_SET at line 2", err)
 	}
-	if s.Get("toy").State != nil {
+	if s.Get("toy").State() != nil {
 		t.Errorf("a failed expansion changed the profile's levels")
 	}
 }
 
 func TestSetSettings(t *testing.T) {
-	s := NewSession(t.TempDir())
-	if _, err := RunForTest(t, s, "set pictures=both max=4MiB\nset V 1"); err != nil {
+	s := kernel.NewSession(t.TempDir(), lang.Table())
+	if _, err := lang.Run(t, s, "set pictures=both max=4MiB\nset V 1"); err != nil {
 		t.Fatal(err)
 	}
-	if st := s.Settings; st.Pictures != PicturesBoth || st.MaxOutput != 4<<20 || st.Params["V"] != "1" {
+	if st := s.Settings; st.Pictures != kernel.PicturesBoth || st.MaxOutput != 4<<20 || st.Params["V"] != "1" {
 		t.Errorf("settings = %+v, want pictures=both, max=4MiB, V=1", st)
 	}
-	rec, err := RunForTest(t, s, "set")
+	rec, err := lang.Run(t, s, "set")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +104,11 @@ func TestSetSettings(t *testing.T) {
 		{"set X y z", "too many arguments"},
 		{"set pictures=svg max=0", "max=0"},
 	} {
-		if _, err := RunForTest(t, s, tc.code); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := lang.Run(t, s, tc.code); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.code, err, tc.want)
 		}
 	}
-	if s.Settings.Pictures != PicturesBoth {
+	if s.Settings.Pictures != kernel.PicturesBoth {
 		t.Errorf("a failed set changed pictures to %s", s.Settings.Pictures)
 	}
 }

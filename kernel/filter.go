@@ -23,17 +23,17 @@ var (
 	processOpt   = Option{Name: "process", Kind: KindRegexp, Doc: "keep only samples of the process with this id, or of the processes whose name matches this regular expression (see threads)"}
 	tagfocusOpt  = Option{Name: "tagfocus", Doc: "keep only samples whose labels match, as pprof's -tagfocus: KEY=RE, RE (on key:value), or KEY=RANGE for numeric labels (1kb:4mb, :10ms)"}
 	tagignoreOpt = Option{Name: "tagignore", Doc: "drop samples whose labels match, as pprof's -tagignore (same forms as tagfocus)"}
-	valueOpt     = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
+	ValueOption  = Option{Name: "value", Kind: KindValue, Doc: "value type (default: the profile's)", Complete: completeValue}
 
-	// filterOptions are the options of a filter: a call's own, or the
+	// FilterOptions are the options of a filter: a call's own, or the
 	// profile's standing one.
-	filterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
-	treeOptions   = append(filterOptions[:len(filterOptions):len(filterOptions)], valueOpt)
+	FilterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
+	treeOptions   = append(FilterOptions[:len(FilterOptions):len(FilterOptions)], ValueOption)
 )
 
-// readFilter reads the call's filter options that it has (all of them for
+// ReadFilter reads the call's filter options that it has (all of them for
 // a command that reads a tree).
-func (c *Call) readFilter() (analysis.Filter, error) {
+func (c *Call) ReadFilter() (analysis.Filter, error) {
 	var f analysis.Filter
 	for _, o := range []struct {
 		name string
@@ -66,9 +66,9 @@ func completeThread(c *Call, prefix string) []string {
 	return out
 }
 
-// readValue resolves the value= option against l's value types; empty
+// ReadValue resolves the value= option against l's value types; empty
 // means the profile's current value type.
-func (c *Call) readValue(l *Loaded) (int, error) {
+func (c *Call) ReadValue(l *Loaded) (int, error) {
 	name := c.Opt("value")
 	if name == "" {
 		return l.Value, nil
@@ -91,11 +91,11 @@ func valueTypes(l *Loaded) []string {
 // completeValue proposes the value types of the call's profile.
 func completeValue(c *Call, prefix string) []string { return valueTypes(c.Profile()) }
 
-// filters lists the filters the call reads the tree under, in order: the
+// Filters lists the filters the call reads the tree under, in order: the
 // profile's standing filter, then the call's own; each as its options.
-func (c *Call) filters() []map[string]string {
+func (c *Call) Filters() []map[string]string {
 	out := []map[string]string{}
-	for _, f := range []analysis.Filter{c.Profile().Filter, c.filter} {
+	for _, f := range []analysis.Filter{c.Profile().filter, c.filter} {
 		if f.IsZero() {
 			continue
 		}
@@ -113,11 +113,11 @@ func (c *Call) filters() []map[string]string {
 func (c *Call) Subject() string {
 	l := c.Profile()
 	var parts []string
-	if !l.Filter.IsZero() {
-		parts = append(parts, "filter "+l.Filter.String())
+	if !l.filter.IsZero() {
+		parts = append(parts, "filter "+l.filter.String())
 	}
-	if !l.Recursion.IsZero() {
-		parts = append(parts, "collapse-recursion "+l.Recursion.String())
+	if !l.recursion.IsZero() {
+		parts = append(parts, "collapse-recursion "+l.recursion.String())
 	}
 	if !c.filter.IsZero() {
 		parts = append(parts, c.filter.String())
@@ -133,9 +133,9 @@ func (c *Call) Subject() string {
 func (c *Call) Tree() *analysis.Tree {
 	if c.tree == nil {
 		l := c.Profile()
-		c.tree = l.Tree
+		c.tree = l.tree
 		if !c.filter.IsZero() { // a call not run by the interpreter (completion, live)
-			c.tree = withMapping(l, analysis.NewTree(l.Tree.Profile.Filter(c.filter)))
+			c.tree = l.named(analysis.NewTree(l.tree.Profile.Filter(c.filter)))
 		}
 	}
 	return c.tree
@@ -148,13 +148,17 @@ func (c *Call) filterTree() error {
 		return nil
 	}
 	l := c.Profile()
-	t, err := analysis.NewTreeContext(c.Ctx, l.Tree.Profile.Filter(c.filter))
+	t, err := analysis.NewTreeContext(c.Ctx, l.tree.Profile.Filter(c.filter))
 	if err != nil {
 		return err
 	}
-	c.tree = withMapping(l, t)
+	c.tree = l.named(t)
 	return nil
 }
+
+// Filter returns the call's own filter (focus, ignore, hide...), on top of
+// the profile's standing one.
+func (c *Call) Filter() analysis.Filter { return c.filter }
 
 // Value returns the value type index the call reads.
 func (c *Call) Value() int { return c.value }
@@ -170,59 +174,31 @@ func (c *Call) View() (*compaction.View, error) {
 	l, t := c.Profile(), c.Tree()
 	var err error
 	switch {
-	case c.Cmd.FullNames && l.State == nil:
+	case c.Cmd.FullNames && l.state == nil:
 		c.view, err = fullView(c.Ctx, l, t, c.value)
-	case t == l.Tree && c.value == l.Value:
-		c.view, err = CompactedView(c.Ctx, l)
-	case t == l.Tree:
-		c.view, err = compaction.CompactContext(c.Ctx, t, profileState(l), c.value)
+	case t == l.tree && c.value == l.Value:
+		c.view, err = l.CompactedView(c.Ctx)
+	case t == l.tree:
+		c.view, err = compaction.CompactContext(c.Ctx, t, l.Granularity(), c.value)
 	default:
-		c.view, err = compaction.CompactContext(c.Ctx, t, carryState(l.Tree.Profile, l.Tree, profileState(l), t), c.value)
+		c.view, err = compaction.CompactContext(c.Ctx, t, carryState(l.tree.Profile, l.tree, l.Granularity(), t), c.value)
 	}
 	return c.view, err
 }
 
-// setFilter makes f the standing filter of l: its tree is rebuilt, and the
-// granularity state the user set carried over to the new tree.
-func setFilter(l *Loaded, f analysis.Filter) { setTree(l, f, l.Recursion) }
-
-// setTree gives l the tree of its profile under the standing filter f with
-// the recursion r folded out (named by its mapping, if any), carrying the
-// granularity state the user set over to the new tree.
-func setTree(l *Loaded, f analysis.Filter, r analysis.Recursion) {
-	t := withMapping(l, analysis.NewTree(l.Profile.Filter(f).CollapseRecursion(r)))
-	if l.State != nil {
-		l.State = carryState(l.Profile, l.Tree, l.State, t)
-	}
-	l.Filter, l.Recursion, l.Tree, l.View, l.Drawn, l.initial, l.full = f, r, t, nil, nil, nil, nil
-}
-
-// profileState returns the granularity state commands read: the one the
-// user set on l, else the initial one, level 1 everywhere, as ProfVis
-// starts.
-func profileState(l *Loaded) *compaction.State {
-	if l.State != nil {
-		return l.State
-	}
-	if l.initial == nil {
-		l.initial = compaction.NewState(l.Tree, 1)
-	}
-	return l.initial
-}
-
-// fullLevel is a level beyond every name's length: full names.
-const fullLevel = 1 << 20
+// FullLevel is a level beyond every name's length: full names.
+const FullLevel = 1 << 20
 
 // fullView returns the compacted tree of t (l's tree, or l's under a
 // call's own filter) with every node at its full name, in value type v:
 // what a FullNames command reads until the user sets a level on l. l's own
 // is cached.
 func fullView(ctx context.Context, l *Loaded, t *analysis.Tree, v int) (*compaction.View, error) {
-	if t != l.Tree || v != l.Value {
-		return compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
+	if t != l.tree || v != l.Value {
+		return compaction.CompactContext(ctx, t, compaction.NewState(t, FullLevel), v)
 	}
 	if l.full == nil || l.full.Tree != t || l.full.Value != v {
-		full, err := compaction.CompactContext(ctx, t, compaction.NewState(t, fullLevel), v)
+		full, err := compaction.CompactContext(ctx, t, compaction.NewState(t, FullLevel), v)
 		if err != nil {
 			return nil, err
 		}

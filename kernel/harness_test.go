@@ -1,52 +1,10 @@
-package kernel
+package kernel_test
 
 import (
-	"context"
-	"encoding/base64"
-	"strings"
-	"testing"
-	"time"
-
-	"github.com/proflens/proflens/compaction"
-	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/kernel/commands"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
-// RunForTest runs one cell in session s (a fresh one when nil) with a
-// one-minute deadline and returns what it produced and its error (a
-// *jupyter.Error or nil). Tests in package kernel (and kernel_test) use it
-// to check commands.
-func RunForTest(t testing.TB, s *Session, code string) (*Recorder, error) {
-	t.Helper()
-	if s == nil {
-		s = NewSession(t.TempDir())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	return RunCell(ctx, s, code)
-}
-
-// svgOf returns the SVG of a picture bundle in any pictures mode: its
-// image/svg+xml, else the SVG its text/html's <img> carries as a data URL.
-func svgOf(b jupyter.Bundle) (string, bool) {
-	if s, ok := b["image/svg+xml"].(string); ok {
-		return s, true
-	}
-	h, _ := b["text/html"].(string)
-	_, rest, ok := strings.Cut(h, `src="data:image/svg+xml;base64,`)
-	if !ok {
-		return "", false
-	}
-	data, _, _ := strings.Cut(rest, `"`)
-	svg, err := base64.StdEncoding.DecodeString(data)
-	return string(svg), err == nil
-}
-
-// viewOf returns l's compacted view, failing the test on an error.
-func viewOf(t testing.TB, l *Loaded) *compaction.View {
-	t.Helper()
-	v, err := CompactedView(t.Context(), l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
+// lang is the language the engine's tests run: the commands of
+// kernel/commands, and those a test adds (kerneltest.Language.Add).
+var lang = &kerneltest.Language{Base: commands.All}

@@ -8,7 +8,7 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-// A helpPage is documentation as a list of blocks, built from the registry
+// A helpPage is documentation as a list of blocks, built from the commands
 // and rendered alike into plain text, markdown and HTML: help, help CMD,
 // CMD? and inspect all show one. Text in blocks is inline markdown whose
 // only markup is `code`.
@@ -48,9 +48,9 @@ func commandPage(c *Command) helpPage {
 	if args := argItems(c); len(args) > 0 {
 		p = append(p, helpBlock{kind: blockList, label: "Arguments", items: args})
 	}
-	if len(c.Options) > 0 {
+	if all := c.AllOptions(); len(all) > 0 {
 		var opts []helpItem
-		for _, o := range c.Options {
+		for _, o := range all {
 			opts = append(opts, helpItem{o.Name + "=", o.Doc + optionNote(o)})
 		}
 		p = append(p, helpBlock{kind: blockList, label: "Options", items: opts})
@@ -83,9 +83,9 @@ func argItems(c *Command) []helpItem {
 }
 
 // indexPage lists every command with its summary.
-func indexPage() helpPage {
+func indexPage(t *CommandTable) helpPage {
 	var rows []helpItem
-	for _, c := range Commands() {
+	for _, c := range t.Commands() {
 		rows = append(rows, helpItem{c.Name, c.Summary})
 	}
 	return helpPage{
@@ -117,7 +117,7 @@ func usageLine(c *Command) string {
 	if c.AllowAs {
 		parts = append(parts, "[as NAME]")
 	}
-	for _, o := range c.Options {
+	for _, o := range c.AllOptions() {
 		parts = append(parts, "["+o.Name+"="+optionPlaceholder(o)+"]")
 	}
 	return strings.Join(parts, " ")
@@ -277,7 +277,7 @@ func (p helpPage) Bundle() jupyter.Bundle {
 func HelpBundle(c *Command) jupyter.Bundle { return commandPage(c).Bundle() }
 
 // IndexBundle lists every command with its summary.
-func IndexBundle() jupyter.Bundle { return indexPage().Bundle() }
+func IndexBundle(t *CommandTable) jupyter.Bundle { return indexPage(t).Bundle() }
 
 // pager returns the execute_reply payload that shows a command's doc in the
 // front end's pager, like IPython's `?`.

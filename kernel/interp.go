@@ -26,9 +26,9 @@ type Interp struct {
 
 var _ jupyter.Handler = (*Interp)(nil)
 
-// New returns an interpreter with a fresh session resolving relative paths
-// against dir.
-func New(dir string) *Interp { return NewInterp(NewSession(dir)) }
+// New returns an interpreter of the commands of t with a fresh session
+// resolving relative paths against dir.
+func New(dir string, t *CommandTable) *Interp { return NewInterp(NewSession(dir, t)) }
 
 // NewInterp returns an interpreter over an existing session.
 func NewInterp(s *Session) *Interp { return &Interp{s: s} }
@@ -104,11 +104,13 @@ func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyte
 	if err != nil {
 		return &jupyter.Error{Name: "NameError", Value: err.Error()}
 	}
-	if name, ok := helpWord(st.Words[0]); ok && Lookup(name) != nil {
-		out.Payload(pager(Lookup(name)))
+	if name, ok := helpWord(st.Words[0]); ok && in.s.table.Lookup(name) != nil {
+		out.Payload(pager(in.s.table.Lookup(name)))
 		return nil
 	}
-	in.s.syncLive(ctx) // windows gathered in the background join their profiles
+	if sync := in.s.table.hooks.Sync; sync != nil {
+		sync(ctx, in.s) // work done in the background joins the session
+	}
 	c, err := bind(st, in.s)
 	if err != nil {
 		return toJupyter(ctx, st.Line, err)
@@ -117,8 +119,11 @@ func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyte
 	return toJupyter(ctx, st.Line, in.call(c))
 }
 
-// call runs the command, turning a panic into an InternalError.
+// call runs the command, turning a panic into an InternalError. When the
+// command fails (an error, an interrupt, a panic), the profiles it read are
+// put back as they were: a command's changes are all or nothing.
 func (in *Interp) call(c *Call) (err error) {
+	var was []saved
 	defer func() {
 		if r := recover(); r != nil {
 			log := in.Log
@@ -129,10 +134,14 @@ func (in *Interp) call(c *Call) (err error) {
 			err = &jupyter.Error{Name: "InternalError",
 				Value: fmt.Sprintf("%s failed inside proflens (%v); the session is intact, please report this", c.Cmd.Name, r)}
 		}
+		if err != nil {
+			restore(was)
+		}
 	}()
 	if err := c.resolve(); err != nil {
 		return err
 	}
+	was = save(c.Profiles)
 	if err := c.filterTree(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package kernel
+package kernel_test
 
 import (
 	"context"
@@ -9,28 +9,24 @@ import (
 	"time"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 // withCommand registers c for the duration of the test.
-func withCommand(t *testing.T, c *Command) {
-	t.Helper()
-	Register(c)
-	t.Cleanup(func() { delete(registry, c.Name) })
-}
 
 // probe is a command that records its call, for binding tests.
-func probe(t *testing.T) *Call {
-	var got Call
-	withCommand(t, &Command{
+func probe(t *testing.T) *kernel.Call {
+	var got kernel.Call
+	lang.Add(t, &kernel.Command{
 		Name: "probe", Summary: "records its call", Profiles: 1, AllowAs: true,
-		Args: []Arg{{Name: "A"}, {Name: "B", Optional: true}},
-		Options: []Option{
+		Args: []kernel.Arg{{Name: "A"}, {Name: "B", Optional: true}},
+		Options: []kernel.Option{
 			{Name: "by", Default: "flat", Values: []string{"flat", "cum"}},
 			{Name: "n", Default: "20"}, {Name: "focus"}, {Name: "min", Default: "1%"},
 			{Name: "wait", Default: "1s"}, {Name: "inverted", Default: "false"},
 		},
-		Run: func(c *Call) error { got = *c; return nil },
+		Run: func(c *kernel.Call) error { got = *c; return nil },
 	})
 	return &got
 }
@@ -46,11 +42,11 @@ func jerr(t *testing.T, err error) *jupyter.Error {
 
 func TestUsageErrors(t *testing.T) {
 	probe(t)
-	withCommand(t, &Command{Name: "znum", Summary: "numbers",
-		Args:    []Arg{{Name: "N", Kind: KindNumber, Variadic: true}},
-		Options: []Option{{Name: "every", Kind: KindDuration}, {Name: "min", Kind: KindNumber}},
-		Run:     func(c *Call) error { return nil }})
-	if _, err := RunForTest(t, nil, "znum 1 2.5 3% every=1m min=0.5"); err != nil {
+	lang.Add(t, &kernel.Command{Name: "znum", Summary: "numbers",
+		Args:    []kernel.Arg{{Name: "N", Kind: kernel.KindNumber, Variadic: true}},
+		Options: []kernel.Option{{Name: "every", Kind: kernel.KindDuration}, {Name: "min", Kind: kernel.KindNumber}},
+		Run:     func(c *kernel.Call) error { return nil }})
+	if _, err := lang.Run(t, nil, "znum 1 2.5 3% every=1m min=0.5"); err != nil {
 		t.Errorf("znum with good numbers: %v", err)
 	}
 	tests := []struct{ code, name, want string }{
@@ -86,7 +82,7 @@ func TestUsageErrors(t *testing.T) {
 			withIntCheck(t)
 			code = "probeint n=x"
 		}
-		_, err := RunForTest(t, nil, code)
+		_, err := lang.Run(t, nil, code)
 		je := jerr(t, err)
 		if je.Name != tt.name || !strings.Contains(je.Value, tt.want) {
 			t.Errorf("%q: %s: %s, want %s containing %q", code, je.Name, je.Value, tt.name, tt.want)
@@ -98,17 +94,17 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func withIntCheck(t *testing.T) {
-	if Lookup("probeint") != nil {
+	if lang.Table().Lookup("probeint") != nil {
 		return
 	}
-	withCommand(t, &Command{Name: "probeint", Summary: "checks n", Options: []Option{{Name: "n", Default: "1"}},
-		Run: func(c *Call) error { _, err := c.Int("n"); return err }})
+	lang.Add(t, &kernel.Command{Name: "probeint", Summary: "checks n", Options: []kernel.Option{{Name: "n", Default: "1"}},
+		Run: func(c *kernel.Call) error { _, err := c.Int("n"); return err }})
 }
 
 func TestBind(t *testing.T) {
 	got := probe(t)
-	s := NewSession(t.TempDir())
-	s.Add(&Loaded{Name: "cpu"})
+	s := kernel.NewSession(t.TempDir(), lang.Table())
+	s.Add(&kernel.Loaded{Name: "cpu"})
 	tests := []struct {
 		code, profile, args, as, opts string
 	}{
@@ -124,12 +120,12 @@ func TestBind(t *testing.T) {
 		{`probe x as "two words"`, "", "x", "two words", ""},
 	}
 	for _, tt := range tests {
-		if _, err := RunForTest(t, s, tt.code); err != nil {
+		if _, err := lang.Run(t, s, tt.code); err != nil {
 			t.Errorf("%q: %v", tt.code, err)
 			continue
 		}
 		var opts []string
-		for _, o := range got.Cmd.Options {
+		for _, o := range got.Cmd.AllOptions() {
 			if v, ok := got.Opts[o.Name]; ok {
 				opts = append(opts, o.Name+"="+v)
 			}
@@ -144,13 +140,13 @@ func TestBind(t *testing.T) {
 
 func TestCallHelpers(t *testing.T) {
 	got := probe(t)
-	s := NewSession("/data")
-	if _, err := RunForTest(t, s, "probe x"); err == nil || !strings.Contains(err.Error(), "no profile loaded: use load PATH first") {
+	s := kernel.NewSession("/data", lang.Table())
+	if _, err := lang.Run(t, s, "probe x"); err == nil || !strings.Contains(err.Error(), "no profile loaded: use load PATH first") {
 		t.Errorf("probe x with nothing loaded: %v, want no profile loaded", err)
 	}
-	s.Add(&Loaded{Name: "a"})
-	s.Add(&Loaded{Name: "b"})
-	if _, err := RunForTest(t, s, "probe x n=7 min=5% wait=250ms inverted=yes"); err != nil {
+	s.Add(&kernel.Loaded{Name: "a"})
+	s.Add(&kernel.Loaded{Name: "b"})
+	if _, err := lang.Run(t, s, "probe x n=7 min=5% wait=250ms inverted=yes"); err != nil {
 		t.Fatal(err)
 	}
 	n, err1 := got.Int("n")
@@ -169,13 +165,13 @@ func TestCallHelpers(t *testing.T) {
 	if p := got.Path("/abs/x"); p != "/abs/x" {
 		t.Errorf("Path(/abs/x) = %q, want /abs/x", p)
 	}
-	if _, err := RunForTest(t, s, "probe a x"); err != nil {
+	if _, err := lang.Run(t, s, "probe a x"); err != nil {
 		t.Fatal(err)
 	}
 	if l := got.Profile(); l.Name != "a" {
 		t.Errorf("Profile() after probe a x = %v, want a", l.Name)
 	}
-	if _, err := RunForTest(t, s, "probe x"); err != nil {
+	if _, err := lang.Run(t, s, "probe x"); err != nil {
 		t.Fatal(err)
 	}
 	if l := got.Profile(); l.Name != "b" {
@@ -184,16 +180,16 @@ func TestCallHelpers(t *testing.T) {
 }
 
 func TestPanicKeepsSession(t *testing.T) {
-	withCommand(t, &Command{Name: "boom", Summary: "panics", Run: func(c *Call) error {
-		c.Session.Add(&Loaded{Name: "half"})
+	lang.Add(t, &kernel.Command{Name: "boom", Summary: "panics", Run: func(c *kernel.Call) error {
+		c.Session.Add(&kernel.Loaded{Name: "half"})
 		var m map[string]int
 		m["x"] = 1
 		return nil
 	}})
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	in.Log = slog.New(slog.DiscardHandler)
-	in.Session().Add(&Loaded{Name: "cpu", Profile: &analysis.Profile{}})
-	rec := &Recorder{}
+	in.Session().Add(&kernel.Loaded{Name: "cpu", Profile: &analysis.Profile{}})
+	rec := &kernel.Recorder{}
 	err := in.Execute(context.Background(), "echo before\nboom\necho after", rec)
 	je := jerr(t, err)
 	if je.Name != "InternalError" || !strings.Contains(je.Value, "line 2: boom failed inside proflens") {
@@ -205,27 +201,27 @@ func TestPanicKeepsSession(t *testing.T) {
 	if l := in.Session().Get("cpu"); l == nil || l.Profile == nil {
 		t.Errorf("the loaded profile did not survive the panic")
 	}
-	rec = &Recorder{}
+	rec = &kernel.Recorder{}
 	if err := in.Execute(context.Background(), "echo still here", rec); err != nil || rec.Text() != "still here\n" {
 		t.Errorf("after the panic: %q, %v", rec.Text(), err)
 	}
 }
 
 func TestOtherErrors(t *testing.T) {
-	withCommand(t, &Command{Name: "fail", Summary: "fails", Run: func(c *Call) error {
+	lang.Add(t, &kernel.Command{Name: "fail", Summary: "fails", Run: func(c *kernel.Call) error {
 		return errors.New("read x.pprof: line 3:\n  bad")
 	}})
-	_, err := RunForTest(t, nil, "fail")
+	_, err := lang.Run(t, nil, "fail")
 	if je := jerr(t, err); je.Name != "Error" || je.Value != "read x.pprof: line 3: bad" {
 		t.Errorf("fail gave %s: %q", je.Name, je.Value)
 	}
 }
 
 func TestInterrupt(t *testing.T) {
-	in := New(t.TempDir())
+	in := kernel.New(t.TempDir(), lang.Table())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
-	rec := &Recorder{}
+	rec := &kernel.Recorder{}
 	go func() { done <- in.Execute(ctx, "sleep 1m\necho not reached", rec) }()
 	time.Sleep(20 * time.Millisecond)
 	cancel()
@@ -240,14 +236,14 @@ func TestInterrupt(t *testing.T) {
 	if rec.Text() != "" {
 		t.Errorf("output after interrupt: %q", rec.Text())
 	}
-	rec = &Recorder{}
+	rec = &kernel.Recorder{}
 	if err := in.Execute(context.Background(), "echo next", rec); err != nil || rec.Text() != "next\n" {
 		t.Errorf("the next cell gave %q, %v", rec.Text(), err)
 	}
 }
 
 func TestCommands(t *testing.T) {
-	rec, err := RunForTest(t, nil, "echo  a   \"b  c\" # comment\necho stream=stderr oops\nversion\nclear\necho?")
+	rec, err := lang.Run(t, nil, "echo  a   \"b  c\" # comment\necho stream=stderr oops\nversion\nclear\necho?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,29 +265,29 @@ func TestCommands(t *testing.T) {
 	if p["source"] != "page" || p["start"] != 0 || !strings.Contains(data["text/plain"].(string), "usage: echo [TEXT...] [stream=stdout|stderr]") {
 		t.Errorf("echo? payload %v", p)
 	}
-	rec, err = RunForTest(t, nil, "?sleep")
+	rec, err = lang.Run(t, nil, "?sleep")
 	if err != nil || len(rec.Events) != 1 || rec.Events[0].Kind != "payload" {
 		t.Errorf("?sleep gave %v, %v; want one pager payload", rec.Events, err)
 	}
-	if _, err := RunForTest(t, nil, "nosuch?"); err == nil || !strings.Contains(err.Error(), `unknown command "nosuch?"`) {
+	if _, err := lang.Run(t, nil, "nosuch?"); err == nil || !strings.Contains(err.Error(), `unknown command "nosuch?"`) {
 		t.Errorf("nosuch? gave %v, want an unknown command error", err)
 	}
 }
 
 // TestTwoProfiles: a command of two profiles gets BASE and NEW bound and
-// resolved by the registry, with usage, help and completion of both.
+// resolved by the command table, with usage, help and completion of both.
 func TestTwoProfiles(t *testing.T) {
-	var got Call
-	withCommand(t, &Command{Name: "zdiff", Summary: "compares", Profiles: 2, AllowAs: true,
-		Args:    []Arg{{Name: "X", Optional: true, Complete: func(c *Call, p string) []string { return []string{c.Profiles[1].Name + "-x"} }}},
-		Options: []Option{{Name: "n", Default: "1"}},
-		Run:     func(c *Call) error { got = *c; return nil }})
-	in := New(t.TempDir())
+	var got kernel.Call
+	lang.Add(t, &kernel.Command{Name: "zdiff", Summary: "compares", Profiles: 2, AllowAs: true,
+		Args:    []kernel.Arg{{Name: "X", Optional: true, Complete: func(c *kernel.Call, p string) []string { return []string{c.Profiles[1].Name + "-x"} }}},
+		Options: []kernel.Option{{Name: "n", Default: "1"}},
+		Run:     func(c *kernel.Call) error { got = *c; return nil }})
+	in := kernel.New(t.TempDir(), lang.Table())
 	s := in.Session()
 	for _, n := range []string{"old", "new", "cur"} {
-		s.Add(&Loaded{Name: n})
+		s.Add(&kernel.Loaded{Name: n})
 	}
-	if _, err := RunCell(context.Background(), s, "zdiff old new x as d n=2"); err != nil {
+	if _, err := kernel.RunCell(context.Background(), s, "zdiff old new x as d n=2"); err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Profiles) != 2 || got.Profiles[0] != s.Get("old") || got.Profiles[1] != s.Get("new") ||
@@ -305,7 +301,7 @@ func TestTwoProfiles(t *testing.T) {
 		{"zdiff x old", "BASE: no profile is named x"},
 		{"zdiff old new x y", `"y" is one too many`},
 	} {
-		_, err := RunCell(context.Background(), s, tc.code)
+		_, err := kernel.RunCell(context.Background(), s, tc.code)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "usage: zdiff BASE NEW [X] [as NAME] [n=1]") {
 			t.Errorf("%q: %v, want an error containing %q and the usage", tc.code, err, tc.want)
 		}
@@ -321,7 +317,7 @@ func TestTwoProfiles(t *testing.T) {
 			t.Errorf("Complete(%q) = %q, want %q", tc.code, m, tc.want)
 		}
 	}
-	if h := HelpBundle(Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
+	if h := kernel.HelpBundle(lang.Table().Lookup("zdiff"))["text/plain"].(string); !strings.Contains(h, "  BASE     a loaded profile, the baseline\n  NEW      a loaded profile compared with BASE\n") {
 		t.Errorf("help zdiff does not document BASE and NEW:\n%s", h)
 	}
 }

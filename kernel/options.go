@@ -49,9 +49,10 @@ func (c *Call) Has(name string) bool {
 // option returns the declared option named name; asking for an undeclared
 // option is a programming mistake and panics.
 func (c *Call) option(name string) *Option {
-	for i := range c.Cmd.Options {
-		if c.Cmd.Options[i].Name == name {
-			return &c.Cmd.Options[i]
+	opts := c.Cmd.AllOptions()
+	for i := range opts {
+		if opts[i].Name == name {
+			return &opts[i]
 		}
 	}
 	panic(fmt.Sprintf("kernel: command %s has no option %q", c.Cmd.Name, name))
@@ -166,7 +167,7 @@ func ParseDuration(v string) (time.Duration, error) {
 	return d, nil
 }
 
-// sizeUnits are the suffixes parseSize accepts, longest first.
+// sizeUnits are the suffixes ParseSize accepts, longest first.
 var sizeUnits = []struct {
 	suffix string
 	factor int64
@@ -176,9 +177,9 @@ var sizeUnits = []struct {
 	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1},
 }
 
-// parseSize parses a byte count from 1 to 2^62, such as 512MiB, 2GB or
+// ParseSize parses a byte count from 1 to 2^62, such as 512MiB, 2GB or
 // 1048576.
-func parseSize(s string) (int64, error) {
+func ParseSize(s string) (int64, error) {
 	low := strings.ToLower(strings.TrimSpace(s))
 	factor := int64(1)
 	for _, u := range sizeUnits {
@@ -197,9 +198,9 @@ func parseSize(s string) (int64, error) {
 	return int64(f * float64(factor)), nil
 }
 
-// parseCount parses a positive count of at most 2^62, such as 65536, 2k or
+// ParseCount parses a positive count of at most 2^62, such as 65536, 2k or
 // 10M (decimal units: k = 10^3, M = 10^6, G = 10^9).
-func parseCount(s string) (int64, error) {
+func ParseCount(s string) (int64, error) {
 	low := strings.ToLower(strings.TrimSpace(s))
 	factor := 1.0
 	for _, u := range []struct {

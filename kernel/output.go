@@ -206,14 +206,14 @@ func (t *Table) JSON() []map[string]any {
 // Table shows t as display_data.
 func (c *Call) Table(t *Table) { c.Out.Display(t.Bundle(), nil) }
 
-// valueCell shows a raw value in its unit; its JSON is the integer.
-func valueCell(x int64, unit string) Cell {
+// ValueCell shows a raw value in its unit; its JSON is the integer.
+func ValueCell(x int64, unit string) Cell {
 	return Cell{Text: analysis.FormatValue(x, unit), Value: x}
 }
 
-// percentCell shows part as a percentage of whole; its JSON is the
+// PercentCell shows part as a percentage of whole; its JSON is the
 // fraction (0 when whole is 0).
-func percentCell(part, whole int64) Cell {
+func PercentCell(part, whole int64) Cell {
 	f := 0.0
 	if whole != 0 {
 		f = float64(part) / float64(whole)
@@ -221,8 +221,8 @@ func percentCell(part, whole int64) Cell {
 	return Cell{Text: analysis.Percent(part, whole), Value: f}
 }
 
-// countOf says "1 thread", "3 threads".
-func countOf(n int, noun string) string {
+// CountOf says "1 thread", "3 threads".
+func CountOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

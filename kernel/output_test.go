@@ -1,4 +1,4 @@
-package kernel
+package kernel_test
 
 import (
 	"encoding/json"
@@ -6,14 +6,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/kerneltest"
 )
 
 func TestTable(t *testing.T) {
-	tab := &Table{
+	tab := &kernel.Table{
 		Title:   "top",
 		Columns: []string{"flat", "flat%", "name"},
 		Rows: [][]any{
-			{int64(1200), Cell{Text: "60.00%", Value: 0.6}, "main.work"},
+			{int64(1200), kernel.Cell{Text: "60.00%", Value: 0.6}, "main.work"},
 			{int64(5), 2.5, "<b>&co</b>"},
 			{int64(800), nil},
 		},
@@ -58,19 +61,19 @@ func TestPictureBundle(t *testing.T) {
 		mimes []string
 	}{
 		{"", []string{"text/html", "text/plain"}},
-		{PicturesHTML, []string{"text/html", "text/plain"}},
-		{PicturesSVG, []string{"image/svg+xml", "text/plain"}},
-		{PicturesBoth, []string{"image/svg+xml", "text/html", "text/plain"}},
+		{kernel.PicturesHTML, []string{"text/html", "text/plain"}},
+		{kernel.PicturesSVG, []string{"image/svg+xml", "text/plain"}},
+		{kernel.PicturesBoth, []string{"image/svg+xml", "text/html", "text/plain"}},
 	} {
-		b := PictureBundle([]byte(svg), alt, tt.mode)
+		b := kernel.PictureBundle([]byte(svg), alt, tt.mode)
 		if got := slices.Sorted(maps.Keys(b)); !slices.Equal(got, tt.mimes) {
 			t.Errorf("PictureBundle(mode %q) has %v, want %v", tt.mode, got, tt.mimes)
 		}
-		if got, ok := svgOf(b); !ok || got != svg || b["text/plain"] != alt {
+		if got, ok := kerneltest.SVG(b); !ok || got != svg || b["text/plain"] != alt {
 			t.Errorf("PictureBundle(mode %q) carries SVG %q and text %q, want %q and %q", tt.mode, got, b["text/plain"], svg, alt)
 		}
 	}
-	h := PictureHTML([]byte(svg), alt)
+	h := kernel.PictureHTML([]byte(svg), alt)
 	if !strings.Contains(h, `alt="a &lt;tree&gt; of 3 nodes"`) || strings.Contains(h, "<svg") || !strings.Contains(h, ` onload="`) {
 		t.Errorf("PictureHTML = %s, want an <img> with the escaped first line as alt and an onload handler", h)
 	}
@@ -82,7 +85,7 @@ func FuzzLanguage(f *testing.F) {
 	for _, s := range []string{"ech", "echo stream=", "help e", `echo "a`, "sleep 0\\\n", "echo?", "é ü \"x"} {
 		f.Add(s, 3)
 	}
-	in := New(f.TempDir())
+	in := kernel.New(f.TempDir(), lang.Table())
 	f.Fuzz(func(t *testing.T, code string, cursor int) {
 		if cursor < 0 || cursor > len([]rune(code)) {
 			cursor = len([]rune(code))
@@ -96,7 +99,7 @@ func FuzzLanguage(f *testing.F) {
 			t.Fatalf("IsComplete(%q) = %s", code, s)
 		}
 		if safeToRun(code) {
-			in.Execute(t.Context(), code, &Recorder{})
+			in.Execute(t.Context(), code, &kernel.Recorder{})
 		}
 	})
 }
@@ -105,12 +108,12 @@ func FuzzLanguage(f *testing.F) {
 // or waits, or unknown ones (the fuzzer must not write files or load
 // URLs).
 func safeToRun(code string) bool {
-	stmts, _ := Parse(code)
+	stmts, _ := kernel.Parse(code)
 	for _, st := range stmts {
 		switch name := st.Words[0].Text; name {
 		case "echo", "help", "version", "clear":
 		default:
-			if Lookup(name) != nil {
+			if lang.Table().Lookup(name) != nil {
 				return false
 			}
 		}
@@ -123,8 +126,8 @@ func TestCountOf(t *testing.T) {
 		n          int
 		noun, want string
 	}{{1, "phase", "1 phase"}, {0, "phase", "0 phases"}, {4, "interval", "4 intervals"}, {2, "process", "2 processes"}, {1, "process", "1 process"}} {
-		if got := countOf(tc.n, tc.noun); got != tc.want {
-			t.Errorf("countOf(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		if got := kernel.CountOf(tc.n, tc.noun); got != tc.want {
+			t.Errorf("CountOf(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
 		}
 	}
 }

@@ -15,8 +15,8 @@ const (
 	PicturesBoth = "both" // both of them
 )
 
-// pictureModes are the values of the pictures setting, the default first.
-var pictureModes = []string{PicturesHTML, PicturesSVG, PicturesBoth}
+// PictureModes are the values of the pictures setting, the default first.
+var PictureModes = []string{PicturesHTML, PicturesSVG, PicturesBoth}
 
 // upgrade is the onload handler of a picture's <img>: it decodes the SVG
 // from the image's own data URL and puts it inline in the image's place,

@@ -7,23 +7,23 @@ import (
 	"github.com/proflens/proflens/kernel/jupyter"
 )
 
-// A progress line shows the steps of a long command (a large load, phases
+// Progress is a progress line. A progress line shows the steps of a long command (a large load, phases
 // on a long recording) in one output that front ends update in place, and
 // turns into a one-line summary when the command is done, or says it
 // stopped. Whether a command shows one depends on its input's size, never
 // on time, and the saved output is only the summary, so a notebook still
 // gives the same bytes on every run. Where the output cannot update (proflens
 // run), only the summary shows.
-type progress struct {
+type Progress struct {
 	c     *Call
 	u     jupyter.Updater // nil: only the summary shows
 	id    string
 	quiet bool // the command is not long: nothing shows
 }
 
-// startProgress shows text as the first step of a progress line.
-func startProgress(c *Call, text string) *progress {
-	p := &progress{c: c}
+// StartProgress shows text as the first step of a progress line.
+func StartProgress(c *Call, text string) *Progress {
+	p := &Progress{c: c}
 	if u, ok := c.Out.(jupyter.Updater); ok {
 		c.Session.displays++
 		p.u, p.id = u, fmt.Sprintf("proflens-progress-%d", c.Session.displays)
@@ -32,18 +32,22 @@ func startProgress(c *Call, text string) *progress {
 	return p
 }
 
+// QuietProgress returns a progress that shows nothing, for a command that
+// is not long this time: its Step and Done do nothing.
+func QuietProgress(c *Call) *Progress { return &Progress{c: c, quiet: true} }
+
 func progressLine(text string) jupyter.Bundle { return jupyter.Bundle{"text/plain": text} }
 
-// step replaces the line by text.
-func (p *progress) step(text string) {
+// Step replaces the line by text.
+func (p *Progress) Step(text string) {
 	if p.u != nil {
 		p.u.Update(p.id, progressLine(text), nil)
 	}
 }
 
-// done replaces the line by summary, or, when err is not nil, says that
+// Done replaces the line by summary, or, when err is not nil, says that
 // what was in progress stopped and why.
-func (p *progress) done(summary string, err error) {
+func (p *Progress) Done(summary string, err error) {
 	if err != nil {
 		reason := "failed"
 		if p.c.Ctx.Err() != nil || errors.Is(err, p.c.Ctx.Err()) {

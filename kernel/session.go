@@ -5,36 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/proflens/proflens/analysis"
-	"github.com/proflens/proflens/compaction"
-	"github.com/proflens/proflens/store"
 )
-
-// Loaded is a profile in the session, with everything the user has set on it.
-type Loaded struct {
-	Name    string
-	Profile *analysis.Profile // as loaded
-	Filter  analysis.Filter   // the standing filter (filter.go); zero for none
-	// Recursion is the recursion folded out of the tree
-	// (collapse-recursion); zero for none.
-	Recursion analysis.Recursion
-	Tree      *analysis.Tree    // the call tree of Profile under Filter and Recursion: what commands read
-	Value     int               // value type index shown by default
-	State     *compaction.State // granularity state the user set (level, expand, compact); nil until then
-	View      *compaction.View  // cached compacted tree of State and Value (see CompactedView)
-	Picture   []byte            // the last SVG drawn for this profile, for export
-	Cels      []byte            // the last cels player, as an HTML page, for export (avid.go)
-	Mapping   *analysis.Mapping // the mapping its frames are named by (level using=), or nil
-	Drawn     *compaction.View  // the view of the last picture, to outline what changed since (cmd_pictures.go)
-	Phases    *PhaseState       // the last phases run and the user's labels (cmd_phases.go)
-	// DiffBase is, for a difference made by diff that go tool pprof
-	// -diff_base=DiffBase Profile.Source makes the same, BASE's source; "".
-	DiffBase string
-
-	initial *compaction.State // the state read while State is nil: level 1 (profileState)
-	full    *compaction.View  // the view at full names, for FullNames commands while State is nil
-}
 
 // Session is the state of one kernel process or one `proflens run`: the
 // loaded profiles and the current one. It survives failed and panicking
@@ -44,22 +15,30 @@ type Session struct {
 	Settings Settings
 	profiles map[string]*Loaded
 	current  string
-	loads    int                          // profiles loaded so far, for default names
-	displays int                          // progress lines shown so far, for unique display ids (progress.go)
-	mappings map[string]*analysis.Mapping // defined by the mapping command (avid.go)
+	table    *CommandTable
+	loads    int // profiles loaded so far, for default names
+	displays int // progress lines shown so far, for unique display ids (progress.go)
 	// names is a copy of the profile names, replaced on every change, so
 	// that completion can read them while a cell runs.
 	names atomic.Pointer[[]string]
-	// stores holds what each store listed held, for completion
-	// (storecatalog.go).
-	stores map[string]*store.Catalog
-	// live are the attachments feeding profiles (live.go), by main name.
-	live map[string]*attachment
+	kept  map[any]any // what the commands keep on the session (keep.go)
 }
 
-// NewSession returns an empty session resolving paths against dir.
-func NewSession(dir string) *Session {
-	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings(), live: map[string]*attachment{}}
+// NewSession returns an empty session of the commands of t, resolving
+// paths against dir.
+func NewSession(dir string, t *CommandTable) *Session {
+	return &Session{Dir: dir, profiles: map[string]*Loaded{}, Settings: defaultSettings(), table: t}
+}
+
+// Commands returns the commands of the session's language.
+func (s *Session) Commands() *CommandTable { return s.table }
+
+// Close ends what the commands left running for the session (live
+// collections, and the demo targets they started). The profiles stay.
+func (s *Session) Close() {
+	if s.table.hooks.Close != nil {
+		s.table.hooks.Close(s)
+	}
 }
 
 // Add stores l under l.Name (replacing a profile of the same name) and makes
@@ -69,6 +48,16 @@ func (s *Session) Add(l *Loaded) {
 	s.current = l.Name
 	s.loads++
 	s.snapshot()
+}
+
+// Put stores l under l.Name as Add does, but leaves the current profile
+// current; l becomes current only when no profile is.
+func (s *Session) Put(l *Loaded) {
+	was := s.current
+	s.Add(l)
+	if s.Get(was) != nil {
+		s.current = was
+	}
 }
 
 // Remove drops the profile named name; when it was current, no profile is
@@ -109,8 +98,8 @@ func (s *Session) Names() []string {
 	return nil
 }
 
-// uniqueName returns name, or name2, name3... when it is taken.
-func uniqueName(s *Session, name string) string {
+// UniqueName returns name, or name2, name3... when it is taken.
+func (s *Session) UniqueName(name string) string {
 	if s.Get(name) == nil {
 		return name
 	}

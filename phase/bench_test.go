@@ -65,7 +65,7 @@ func benchRun(n, d, perInterval, run int) (*Vectors, []int32) {
 // counts stored per interval; W_i and the phase vectors are dense over all
 // 200 names), switching phase every ~100 intervals: 10k switches, each
 // leaving JIVE's one-interval transition phases, ~25k phases in all, which
-// the search for an earlier phase must visit. Goal (issue 6): under 1 s.
+// the search for an earlier phase must visit. Goal: under 1 s.
 func BenchmarkDetect(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 100)
 	b.ReportAllocs()

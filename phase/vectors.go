@@ -9,7 +9,7 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-// Count says what an interval vector counts for each name (issue 6).
+// Count says what an interval vector counts for each name.
 type Count uint8
 
 const (

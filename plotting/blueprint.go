@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/blueprint"
 	"github.com/proflens/proflens/compaction"
 )
 
@@ -244,16 +245,16 @@ func (c *blueprintPainter) box(i int32) {
 }
 
 // bx returns the box of view node n.
-func (c *blueprintPainter) bx(n int32) *analysis.Box { return &c.bp.Boxes.Boxes[c.src.box[n]] }
+func (c *blueprintPainter) bx(n int32) *blueprint.Box { return &c.bp.Boxes.Boxes[c.src.box[n]] }
 
 // boxFill is the paper's shading where mutation data says (grey mutates,
 // yellow does not), else the colour of the name.
 func (c *blueprintPainter) boxFill(i int32) string {
 	if it := &c.p.Items[i]; len(it.Nodes) == 1 {
 		switch c.bx(it.Nodes[0]).Mutates {
-		case analysis.Mutates:
+		case blueprint.Mutates:
 			return "#a9a9a9"
-		case analysis.Pure:
+		case blueprint.Pure:
 			return "#f6dd6b"
 		}
 	}
@@ -322,14 +323,14 @@ func (c *blueprintPainter) tip(i int32) string {
 	}
 	for _, p := range c.bp.Patterns {
 		if p.Box == c.src.box[it.Nodes[0]] {
-			extra += "\npattern " + p.Letter + ": " + analysis.PatternNames[p.Letter] + c.related(p)
+			extra += "\npattern " + p.Letter + ": " + blueprint.PatternNames[p.Letter] + c.related(p)
 		}
 	}
 	return name + "\n" + extra + "\n" + rest
 }
 
 // related names a pattern's related boxes: " (with b, c)".
-func (c *blueprintPainter) related(p analysis.Pattern) string {
+func (c *blueprintPainter) related(p blueprint.Pattern) string {
 	var names []string
 	for _, r := range p.Related {
 		names = append(names, c.bp.Boxes.Boxes[r].Name)

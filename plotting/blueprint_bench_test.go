@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/blueprint"
 )
 
 // BenchmarkBlueprint1M makes the boxes of the 1M-sample generated profile's
@@ -21,8 +22,8 @@ func BenchmarkBlueprint1M(b *testing.B) {
 			b.ReportAllocs()
 			var pic *Picture
 			for b.Loop() {
-				boxes := BlueprintOf(v, c, nil, nil)
-				bp := &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(analysis.DefaultPatternOptions)}
+				boxes := blueprint.Of(v, c, nil, nil)
+				bp := &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(blueprint.DefaultPatternOptions)}
 				var err error
 				if pic, err = Draw(v, Options{Layout: LayoutBlueprint, Blueprint: bp}); err != nil {
 					b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/blueprint"
 	"github.com/proflens/proflens/compaction"
 )
 
@@ -77,17 +79,17 @@ func blueprintOfProfile(t *testing.T, p *analysis.Profile, g int) (*compaction.V
 	t.Helper()
 	tree := analysis.NewTree(p)
 	v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
-	c, err := analysis.CallCounts(tree, p, 0)
+	c, err := blueprint.CallCounts(tree, p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first, _ := analysis.FirstEntries(tree)
-	boxes := BlueprintOf(v, c, first, nil)
-	return v, &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(analysis.DefaultPatternOptions)}
+	boxes := blueprint.Of(v, c, first, nil)
+	return v, &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(blueprint.DefaultPatternOptions)}
 }
 
 // boxLines renders boxes as "name total ×calls", indented, in pre-order.
-func boxLines(b *analysis.Blueprint) string {
+func boxLines(b *blueprint.Blueprint) string {
 	var out strings.Builder
 	var walk func(i int32, depth int)
 	walk = func(i int32, depth int) {
@@ -141,19 +143,19 @@ func TestBlueprintOf(t *testing.T) {
 func TestBlueprintMutations(t *testing.T) {
 	p := record(call{"main", 0, 100, []call{{"cart.add", 1, 50, []call{{"cart.total", 2, 10, nil}}}, {"cart.total", 60, 70, nil}}})
 	tree := analysis.NewTree(p)
-	m, err := analysis.ParseMapping("mut", "mutates function cart.add\npure function cart.total\npure function main")
+	m, err := avid.ParseMapping("mut", "mutates function cart.add\npure function cart.total\npure function main")
 	if err != nil {
 		t.Fatal(err)
 	}
-	muts, err := analysis.Mutations(m, tree)
+	muts, err := blueprint.Mutations(m, tree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := analysis.CallCounts(tree, p, 0)
+	c, _ := blueprint.CallCounts(tree, p, 0)
 	for _, g := range []int{1, 99} {
 		v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
 		var got []string
-		for _, b := range BlueprintOf(v, c, nil, muts).Boxes {
+		for _, b := range blueprint.Of(v, c, nil, muts).Boxes {
 			got = append(got, fmt.Sprintf("%s:%d", b.Name, b.Mutates))
 		}
 		want := map[int]string{1: "[main:2 cart:1]", 99: "[main:2 cart.add:1 cart.total:2 cart.total:2]"}[g]

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 // CelsPicture is a recording's cels drawn (AVID's cel mode): one entity
@@ -25,7 +26,7 @@ const celColumns = 2
 // DrawCels draws the cels of cs, its entities placed as in DrawEntities(e)
 // (e and cs come from one tree and mapping). The same input gives the same
 // bytes.
-func DrawCels(cs *analysis.Cels, e *analysis.Entities, profile string) (*CelsPicture, error) {
+func DrawCels(cs *avid.Cels, e *avid.Entities, profile string) (*CelsPicture, error) {
 	pic := &CelsPicture{}
 	var most int64
 	if len(cs.Arcs) > 0 {
@@ -56,7 +57,7 @@ func celsName(profile string) string {
 }
 
 // celGraph is cel k as an entity graph.
-func celGraph(cs *analysis.Cels, e *analysis.Entities, k int, most int64) *graph {
+func celGraph(cs *avid.Cels, e *avid.Entities, k int, most int64) *graph {
 	c := &cs.Cels[k]
 	g := newGraph(e, celScale)
 	g.title = fmt.Sprintf("cel %d/%d · %s–%s · %d entries", k+1, len(cs.Cels),
@@ -77,7 +78,7 @@ func celGraph(cs *analysis.Cels, e *analysis.Entities, k int, most int64) *graph
 }
 
 // celLine is cel k as text: its span, entries, stack and arcs.
-func celLine(cs *analysis.Cels, k int) string {
+func celLine(cs *avid.Cels, k int) string {
 	c := &cs.Cels[k]
 	names := cs.Map.Names
 	var stack, arcs []string

@@ -36,6 +36,7 @@ func TestGoldenConprof(t *testing.T) {
 			o     Options
 		}{99, o})
 	}
+	var texts texts
 	for _, c := range cases {
 		v := compaction.Compact(tr, compaction.NewState(tr, c.level), p.DefaultValue)
 		o := withTips(c.o, "conprof")
@@ -46,13 +47,14 @@ func TestGoldenConprof(t *testing.T) {
 		if o.MaxNodes > 0 {
 			name += fmt.Sprintf("-max%d", o.MaxNodes)
 		}
-		pic, err := Draw(v, o)
+		pic, err := Draw(v, boxed(v, o))
 		if err != nil {
 			t.Fatal(err)
 		}
 		golden(t, name+".svg", pic.SVG)
-		golden(t, name+".txt", []byte(pic.Text))
+		texts.add(name, pic.Text)
 	}
+	texts.check(t)
 }
 
 // TestCorpus draws every profile of the shared corpus that loads, in every

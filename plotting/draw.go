@@ -31,7 +31,7 @@ const (
 
 // Options say what to draw.
 type Options struct {
-	Layout   string  // a kind's name (Kinds): LayoutRadial (default), LayoutTree or LayoutFlame
+	Layout   string  // a kind's name (Kinds): LayoutRadial (default), LayoutTree, LayoutFlame, LayoutBlueprint, LayoutSandwich or LayoutDiff
 	Order    string  // OrderName or OrderWeight; default: the kind's
 	Inverted bool    // the bottom-up graph (callers of the leaves), for kinds that invert
 	Roots    []int32 // draw only these view nodes' subtrees; nil: the whole view
@@ -49,9 +49,9 @@ type Options struct {
 	// members: what an expand or compact split or merged) are outlined and
 	// fade in, ProfVis's animation between states in a still picture.
 	Since *compaction.View
-	// Blueprint is what LayoutBlueprint draws besides the view: its boxes'
-	// counts, patterns and scales; nil draws every box with an unknown
-	// count.
+	// Blueprint is what LayoutBlueprint draws besides the view: its boxes
+	// (made by blueprint.Of for the view), patterns and scales; the layout
+	// needs it.
 	Blueprint *Blueprint
 	// Callers is, for LayoutSandwich, the callers half of a sandwich
 	// (compaction.Sandwich); the view drawn is its callees half.
@@ -132,7 +132,7 @@ func (o *Options) check(v *compaction.View) error {
 		return fmt.Errorf("draw: unknown order %q: want name or weight", o.Order)
 	}
 	if k.Name == LayoutBlueprint && o.Blueprint == nil {
-		o.Blueprint = &Blueprint{Boxes: BlueprintOf(v, analysis.Counts{}, nil, nil)}
+		return fmt.Errorf("draw: the %s layout draws Options.Blueprint (blueprint.Of), and there is none", LayoutBlueprint)
 	}
 	if o.Inverted && !k.Inverts {
 		return fmt.Errorf("draw: inverted is for the %s layout only", orList(inverting()))

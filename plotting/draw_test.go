@@ -113,6 +113,7 @@ func TestKinds(t *testing.T) {
 	v := toyViews(t)["fig2"]
 	for _, o := range append(everyKind(), Options{}) {
 		o.Profile = "toy"
+		o = boxed(v, o)
 		pic, err := Draw(v, o)
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +269,7 @@ func TestDrawEmpty(t *testing.T) {
 		makeView(&tnode{name: "a", kids: []*tnode{{name: "a.b"}}}),
 	} {
 		for _, o := range everyKind() {
-			pic, err := Draw(v, o)
+			pic, err := Draw(v, boxed(v, o))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -376,7 +377,7 @@ func TestOrder(t *testing.T) {
 		v := randomView(r, 20+r.Intn(300))
 		for _, o := range everyKind() {
 			o.Order = []string{OrderName, OrderWeight}[i%2]
-			p, err := Select(v, Options{Layout: o.Layout, Inverted: o.Inverted, Order: o.Order, MaxNodes: 5 + r.Intn(100)})
+			p, err := Select(v, boxed(v, Options{Layout: o.Layout, Inverted: o.Inverted, Order: o.Order, MaxNodes: 5 + r.Intn(100)}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -439,7 +440,7 @@ func TestDrawRandom(t *testing.T) {
 		if r.Intn(3) == 0 {
 			o.Roots = []int32{int32(r.Intn(len(v.Nodes)))}
 		}
-		pic, err := Draw(v, o)
+		pic, err := Draw(v, boxed(v, o))
 		if err != nil {
 			t.Fatalf("view %d, %+v: %v", i, o, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
 )
 
 // An entity graph is AVID's picture (seed 001): one box per entity, its
@@ -35,7 +36,7 @@ type EntityPicture struct {
 
 // DrawEntities draws e. profile names the profile in the title; the same
 // input gives the same bytes.
-func DrawEntities(e *analysis.Entities, profile string) (*EntityPicture, error) {
+func DrawEntities(e *avid.Entities, profile string) (*EntityPicture, error) {
 	g := newGraph(e, 1)
 	g.title = entitiesTitle(e, profile)
 	for _, a := range e.Arcs {
@@ -48,7 +49,7 @@ func DrawEntities(e *analysis.Entities, profile string) (*EntityPicture, error) 
 	return &EntityPicture{SVG: b.Bytes(), Text: entitiesText(e, g.title)}, nil
 }
 
-func entitiesTitle(e *analysis.Entities, profile string) string {
+func entitiesTitle(e *avid.Entities, profile string) string {
 	vt := e.ValueType
 	s := "entities"
 	if profile != "" {
@@ -67,7 +68,7 @@ func sourceName(s analysis.CountSource) string {
 }
 
 // entitiesText lists the drawn entities and arcs: the text/plain form.
-func entitiesText(e *analysis.Entities, title string) string {
+func entitiesText(e *avid.Entities, title string) string {
 	var b strings.Builder
 	b.WriteString(title + "\n")
 	vt := e.ValueType
@@ -116,7 +117,7 @@ type graphArc struct {
 
 // shownEntities returns the entities drawn: all of the mapping's, and
 // (other) when it has a frame with a value or a call.
-func shownEntities(e *analysis.Entities) []int32 {
+func shownEntities(e *avid.Entities) []int32 {
 	var out []int32
 	other := e.Map.Other()
 	for i := range e.Map.Names {
@@ -128,7 +129,7 @@ func shownEntities(e *analysis.Entities) []int32 {
 	return out
 }
 
-func hasArcFrom(e *analysis.Entities, id int32) bool {
+func hasArcFrom(e *avid.Entities, id int32) bool {
 	for _, a := range e.Arcs {
 		if a.From == id {
 			return true
@@ -138,7 +139,7 @@ func hasArcFrom(e *analysis.Entities, id int32) bool {
 }
 
 // newGraph places e's entities on a circle at scale s of the full size.
-func newGraph(e *analysis.Entities, s float64) *graph {
+func newGraph(e *avid.Entities, s float64) *graph {
 	g := &graph{w: graphWidth * s, h: graphHeight * s, scale: s, boxes: make([]entityBox, len(e.Map.Names))}
 	shown := shownEntities(e)
 	pal := &palette{place: spread(append([]string(nil), e.Map.Names...), places, topPlace)}
@@ -177,7 +178,7 @@ func newGraph(e *analysis.Entities, s float64) *graph {
 
 // arc makes the arc of a with a label; its width grows with calls up to
 // most.
-func (g *graph) arc(a analysis.Arc, label string, most int64, hot bool) graphArc {
+func (g *graph) arc(a avid.Arc, label string, most int64, hot bool) graphArc {
 	from, to := g.boxes[a.From].name, g.boxes[a.To].name
 	return graphArc{from: a.From, to: a.To, label: label, hot: hot,
 		width: (1 + 3*frac(a.Calls, most)) * g.scale,

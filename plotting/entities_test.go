@@ -10,28 +10,29 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/formats"
+	"github.com/proflens/proflens/avid"
 )
 
 const shopMapping = "UI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\n"
 
 // shop returns demo:shop's entities and its cels of two entries.
-func shop(t *testing.T) (*analysis.Entities, *analysis.Cels) {
+func shop(t *testing.T) (*avid.Entities, *avid.Cels) {
 	t.Helper()
 	p, err := formats.Demo("shop")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := analysis.ParseMapping("shop.map", shopMapping)
+	m, err := avid.ParseMapping("shop.map", shopMapping)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tree := analysis.NewTree(p)
 	em := m.Apply(p)
-	cs, err := analysis.NewCels(tree, em, analysis.CelStep{Entries: 2}, 100)
+	cs, err := avid.NewCels(tree, em, avid.CelStep{Entries: 2}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analysis.NewEntities(tree, em, p.DefaultValue), cs
+	return avid.NewEntities(tree, em, p.DefaultValue), cs
 }
 
 func TestGoldenEntities(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/blueprint"
 	"github.com/proflens/proflens/compaction"
 )
 
@@ -111,6 +113,15 @@ func everyKind() []Options {
 		}
 	}
 	return out
+}
+
+// boxed gives the blueprint layout what it draws, the view's boxes without
+// counts (blueprint.Of with none); other layouts are left as they are.
+func boxed(v *compaction.View, o Options) Options {
+	if o.Layout == LayoutBlueprint && o.Blueprint == nil {
+		o.Blueprint = &Blueprint{Boxes: blueprint.Of(v, analysis.Counts{}, nil, nil)}
+	}
+	return o
 }
 
 // withTips returns o with the kernel's tooltip lines for a profile named

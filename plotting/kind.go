@@ -13,9 +13,10 @@ import (
 // it (Options.Layout), what its title calls it, its defaults, its budget rule
 // and its painter, which lays the selection out and writes the SVG.
 //
-// A new kind is a painter in a file of its own (paint_NAME.go: a layout
-// function and a func(io.Writer, *Pic, Options) error that draws through a
-// canvas) and one entry in kinds.
+// A new kind is a painter in a file of its own, named for the kind
+// (radial.go, tidy.go, flame.go, blueprint.go, sandwich.go, diff.go): a
+// layout function and a func(io.Writer, *Pic, Options) error that draws
+// through a canvas, and one entry in kinds.
 type Kind struct {
 	Name    string // the value of Options.Layout
 	Title   string // what the picture's first line calls it

@@ -50,8 +50,8 @@ func TestSteppedViewDrawsAsFresh(t *testing.T) {
 			fresh := compaction.Compact(tr, ns, 0)
 			for _, o := range layouts {
 				o.Order = []string{OrderName, OrderWeight}[r.Intn(2)]
-				got, err1 := Draw(nv, o)
-				want, err2 := Draw(fresh, o)
+				got, err1 := Draw(nv, boxed(nv, o))
+				want, err2 := Draw(fresh, boxed(fresh, o))
 				if err1 != nil || err2 != nil {
 					t.Fatalf("tree %d, %+v: %v, %v", i, o, err1, err2)
 				}

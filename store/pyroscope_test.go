@@ -17,6 +17,7 @@ import (
 	"github.com/proflens/proflens/internal/golden"
 	"github.com/proflens/proflens/internal/testtool"
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/commands"
 	"github.com/proflens/proflens/store"
 	"github.com/proflens/proflens/store/storetest"
 )
@@ -137,7 +138,7 @@ func checkStore(t *testing.T, ctx context.Context, kind, addr, typ, badRegexp st
 	waitFor(t, ctx, url)
 	rec.Exchanges = nil
 
-	s := kernel.NewSession(t.TempDir())
+	s := kernel.NewSession(t.TempDir(), commands.All)
 	for _, c := range []struct {
 		from, to time.Duration
 		want     []*profile.Profile
@@ -254,7 +255,7 @@ func checkPhases(t *testing.T, s *kernel.Session, url string) {
 	if n := len(l.Profile.Intervals) - 1; n != 6 {
 		t.Fatalf("the series has %d steps, want 6", n)
 	}
-	of := l.Phases.Result.Of
+	of := commands.LastPhases(l).Result.Of
 	if len(of) != 6 || of[0] != of[1] || of[1] != of[2] || of[3] != of[4] || of[4] != of[5] || of[0] == of[3] {
 		t.Errorf("phases of the six steps = %v, want A A A B B B", of)
 	}

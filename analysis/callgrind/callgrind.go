@@ -20,7 +20,7 @@
 // says how and why it is built that way); its value types are the events,
 // then "calls": on the sample of each call path, how many times that path
 // was entered, which is where the Profiling Blueprint takes its call counts
-// (analysis.CallCounts). The file has no times, so the profile is untimed.
+// (blueprint.CallCounts). The file has no times, so the profile is untimed.
 package callgrind
 
 import (

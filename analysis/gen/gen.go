@@ -1,6 +1,6 @@
 // Package gen generates large synthetic profiles with realistic Go-style
 // names, for benchmarks: a deterministic function of a Config. The default
-// is the speed target of issue 3: one million samples over about 120,000
+// is the speed target: one million samples over about 120,000
 // distinct stacks of 50,000 functions, 40 frames deep on average.
 package gen
 
@@ -26,7 +26,7 @@ type Config struct {
 	Seed      uint64 // same seed, same profile
 }
 
-// Default is the configuration of the issue 3 speed benchmark.
+// Default is the configuration of the speed benchmark.
 func Default() Config {
 	return Config{Samples: 1_000_000, Stacks: 120_000, Functions: 50_000, MeanDepth: 40, Seed: 1}
 }

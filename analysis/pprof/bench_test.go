@@ -15,7 +15,7 @@ import (
 	"github.com/proflens/proflens/analysis/pprof"
 )
 
-// BenchmarkLoadGenerated loads the issue 3 benchmark profile (1M samples,
+// BenchmarkLoadGenerated loads the speed benchmark's profile (1M samples,
 // ~120k stacks, 50k functions, depth 40), generated once into the temp dir.
 func BenchmarkLoadGenerated(b *testing.B) {
 	path, err := gen.File(os.TempDir(), gen.Default())

@@ -20,6 +20,7 @@ import (
 
 	"github.com/proflens/proflens/internal/version"
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/commands"
 	"github.com/proflens/proflens/kernel/jupyter"
 	"github.com/proflens/proflens/live/demo"
 )
@@ -36,6 +37,9 @@ usage:
                                        profiles, for attach (see help attach)
   proflens help                        print this text
 `
+
+// language is the commands the kernel and run serve.
+var language = commands.All
 
 func main() { os.Exit(mainArgs(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -92,7 +96,7 @@ func kernelMain(args []string, stderr io.Writer) int {
 	if err != nil {
 		dir = "."
 	}
-	in := kernel.New(dir)
+	in := kernel.New(dir, language)
 	in.Log = log
 	k, err := jupyter.Listen(ci, in, log)
 	if err != nil {

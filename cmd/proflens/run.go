@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		dir = "."
 	}
 	out := &textOutput{stdout: stdout, stderr: stderr}
-	in := kernel.New(dir)
+	in := kernel.New(dir, language)
 	defer in.Session().Close() // a background attach ends with the run
 	line, jerr := in.Run(ctx, code, out)
 	if jerr == nil {

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	kernel.Register(&kernel.Command{Name: "zpicture", Summary: "shows a picture (test only)",
+	language = language.With(&kernel.Command{Name: "zpicture", Summary: "shows a picture (test only)",
 		Run: func(c *kernel.Call) error {
 			c.Picture([]byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), "a picture of nothing")
 			return nil

@@ -1,5 +1,5 @@
 // Command phasedemo is a small program with known phases, for testing and
-// showing phase detection (issue 6). It runs a schedule of CPU-bound phases,
+// showing phase detection. It runs a schedule of CPU-bound phases,
 // each in a different part of the standard library, plus idle stretches, and
 // records a Go execution trace with CPU samples: the CPU profiler runs at
 // the same time, so the trace carries timestamped stack samples. Each phase

@@ -1,0 +1,102 @@
+package commands
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/avid"
+	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/jupyter"
+	"github.com/proflens/proflens/plotting"
+)
+
+var celsCommand = &kernel.Command{
+	Name:    "cels",
+	Summary: "Animate a recording as AVID's cels: the calls between entities step by step, with the call stack.",
+	Doc: "Cuts the recording into cels of `step` entries (`step=100`) or of a span of time (`step=10ms`); by " +
+		"default into about 12 cels. Each cel is the entity graph of `entities` with, on every arc, the calls " +
+		"made up to the cel's end and, in colour, \"(+N)\" for those made in the cel, and the call stack at the " +
+		"cel's end as a grey hyperarc through its entities. Inline, the cels are small multiples that a script " +
+		"turns into a player (step back, play, step forward, a slider) where the notebook runs scripts (a " +
+		"trusted notebook); elsewhere they stay small multiples (`set pictures=` chooses how they are sent); " +
+		"`export cels FILE.html` writes the player as a page that works offline. Cels need time order: an " +
+		"evented recording, or samples with times (calls then recovered by stack diffs). The JSON is " +
+		"`{\"cels\": [{\"start\", \"end\", \"stack\": [entity…], \"arcs\": [{\"from\", \"to\", \"step\", \"total\"}]}]}`.",
+	Options: []kernel.Option{mappingOpt,
+		{Name: "step", Doc: "entries per cel (a number) or time per cel (a duration); default: about 12 cels"},
+		{Name: "max", Doc: "most cels", Default: "100", Kind: kernel.KindNumber}},
+	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
+		"cels mapping=m step=2", "cels shop mapping=m step=8us", "export cels shop-cels.html"},
+	Profiles: 1,
+	Tree:     true,
+	Run:      runCels,
+}
+
+// defaultCels is about how many cels cels cuts without step=.
+const defaultCels = 12
+
+func runCels(c *kernel.Call) error {
+	limit, err := c.PositiveInt("max")
+	if err != nil {
+		return err
+	}
+	l, t := c.Profile(), c.Tree()
+	step, err := celStep(c, t)
+	if err != nil {
+		return err
+	}
+	em, by, err := entityMap(c, t.Profile)
+	if err != nil {
+		return err
+	}
+	cs, err := avid.NewCels(t, em, step, limit)
+	if err != nil {
+		return fmt.Errorf("cels %s: %w", c.Subject(), err)
+	}
+	pic, err := plotting.DrawCels(cs, avid.NewEntities(t, em, c.Value()), l.Name)
+	if err != nil {
+		return fmt.Errorf("cels %s: %w", l.Name, err)
+	}
+	note := mappingNotes(c.Subject(), cs.Source, em)
+	l.SetPicture(pic.Sheet, nil)
+	celsKey.Set(l, plotting.CelsPage(pic, l.Name+" · cels by "+by))
+	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}
+	mode := c.Session.Settings.Pictures
+	if mode != kernel.PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
+		embed := func(svg []byte, k int) string {
+			return kernel.PictureHTML(svg, fmt.Sprintf("cel %d of %d", k+1, len(pic.Cels)))
+		}
+		b["text/html"] = string(plotting.CelsPlayer(pic.Cels, embed))
+	}
+	if mode == kernel.PicturesSVG || mode == kernel.PicturesBoth {
+		b["image/svg+xml"] = string(pic.Sheet)
+	}
+	c.Out.Display(b, nil)
+	c.Print(note + "\n")
+	return nil
+}
+
+// celStep reads step=: a number of entries or a duration; without it, the
+// entries of t in about defaultCels cels.
+func celStep(c *kernel.Call, t *analysis.Tree) (avid.CelStep, error) {
+	if !c.Has("step") {
+		counts, ok := analysis.EntryCounts(t)
+		if !ok {
+			return avid.CelStep{}, fmt.Errorf("cels %s: %w", c.Subject(), avid.ErrNoTimeOrder)
+		}
+		var entries int64
+		for _, n := range counts.Calls {
+			entries += n
+		}
+		return avid.CelStep{Entries: max(1, (entries+defaultCels-1)/defaultCels)}, nil
+	}
+	v := c.Opt("step")
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		return avid.CelStep{Entries: n}, nil
+	}
+	if d, err := kernel.ParseDuration(v); err == nil && d > 0 {
+		return avid.CelStep{Period: int64(d)}, nil
+	}
+	return avid.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)
+}
