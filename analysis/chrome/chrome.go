@@ -10,7 +10,10 @@
 // undeclared profiles and chunks without data are skipped with a warning,
 // as speedscope does. Other events are ignored when a CPU profile is
 // present; a trace without one is read from its sampled stacks or its B/E/X
-// spans instead (spans.go).
+// spans instead (spans.go). A span keeps its own duration: spans of one
+// thread that overlap without nesting go on further tracks of the thread,
+// shown as threads of their own ("…, track 2"), and info says how many
+// (tracks.go).
 package chrome
 
 import (
