@@ -12,7 +12,8 @@
 // names.go), cleaned as every loader's names are (analysis.CleanName); so
 // folded.Write of a loaded file equals the script's output with its names
 // tidied the same way (the tests check the 78 expected outputs of
-// FlameGraph's suite). The last sample counts even when the file does not end
+// FlameGraph's suite). A symbol that begins with '(' is a function
+// ("(anonymous namespace)::f", "(lambda)"), kept (the script drops it). The last sample counts even when the file does not end
 // with a blank line (the script drops it); samples keep their time (ns since
 // the earliest sample), their thread "comm-pid/tid" (id tid, process comm
 // with id pid), and their order
@@ -272,8 +273,8 @@ func (pp *perfParser) frameLine(line string) bool {
 // address, the symbol and the dso.
 func (pp *perfParser) frameIDs(m []string) []int32 {
 	pc, raw, mod := m[1], stripOffset(m[2]), m[3]
-	if strings.HasPrefix(raw, "(") {
-		return nil // a process name
+	if pp.o.flamegraph && strings.HasPrefix(raw, "(") {
+		return nil // the script takes these for process names
 	}
 	parts := strings.Split(raw, "->")
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
