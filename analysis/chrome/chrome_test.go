@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -166,5 +167,39 @@ func TestChromeCallsLimit(t *testing.T) {
 	var le *analysis.LimitError
 	if !errors.As(err, &le) || le.What != "calls" || le.Option != "max-samples" {
 		t.Errorf("Parse with max-samples=2 of 3 calls: error %v, want a limit on calls", err)
+	}
+}
+
+// A CPU profile's thread gets its process's name from process_name
+// metadata, and its duration runs from the Profile's startTime to the
+// last sample when no chunk gives an endTime; a profile without a
+// startTime starts at its first sample.
+func TestChromeProcessAndDuration(t *testing.T) {
+	trace := `[
+ {"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"Renderer"}},
+ {"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"Main"}},
+ {"name":"Profile","ph":"P","pid":1,"tid":2,"ts":1000,"id":"0x1","args":{"data":{"startTime":1000}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":1100,"id":"0x1","args":{"data":{
+   "cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"callFrame":{"functionName":"f","url":"a.js"},"parent":1}],
+   "samples":[2,2,2]},"timeDeltas":[5,10,20]}}},
+ {"name":"Profile","ph":"P","pid":1,"tid":3,"ts":1000,"id":"0x2","args":{"data":{}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":3,"ts":1100,"id":"0x2","args":{"data":{
+   "cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"callFrame":{"functionName":"g","url":"b.js"},"parent":1}],
+   "samples":[2,2]},"timeDeltas":[1040,30]}}}
+]`
+	p, err := analysis.Parse(context.Background(), "pd.json", []byte(trace), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var threads []string
+	for _, th := range p.Threads() {
+		threads = append(threads, th.Name+" = "+th.Process+"/"+th.PID+"/"+th.ID)
+	}
+	// 0x1 runs 1000-1035 µs, 0x2 1040-1070: the trace's profiles 1000-1070.
+	want := "Main = Renderer/1/2, 1:3 = Renderer/1/3"
+	notes := []string{"profile 0x1: the file gives no endTime: the duration ends at the last sample",
+		"profile 0x2: the file gives no startTime and no endTime: the duration runs from the first sample to the last"}
+	if got := strings.Join(threads, ", "); got != want || p.Duration.Microseconds() != 70 || !slices.Equal(p.Notes, notes) {
+		t.Errorf("threads %q, duration %v, notes %q; want %q, 70µs, %q", got, p.Duration, p.Notes, want, notes)
 	}
 }
