@@ -126,8 +126,10 @@ func TestUnrolling(t *testing.T) {
 }
 
 // TestFormatDetails: subposition compression, hexadecimal, fewer costs
-// than events, fi= naming the callee's file, cob=, jumps and unknown
-// lines skipped, "totals:" checked.
+// than events, fi= naming the callee's file and making the code after it
+// main's code inlined from inline.h (callgrind_annotate's
+// "inline.h:main", which calls helper), cob=, jumps and unknown lines
+// skipped, "totals:" checked.
 func TestFormatDetails(t *testing.T) {
 	in := `# callgrind format
 version: 1
@@ -162,7 +164,7 @@ fn=puts
 totals: 48 5
 `
 	p := load(t, "details.out", in, analysis.LoadOptions{})
-	if got, want := dump(p), "main 48/21 ×1\nmain;helper 20/20 ×2\nmain;puts 7/7 ×1\n"; got != want {
+	if got, want := dump(p), "main 48/21 ×1\nmain;main [inlined from inline.h] 20/0 ×0\nmain;main [inlined from inline.h];helper 20/20 ×2\nmain;puts 7/7 ×1\n"; got != want {
 		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
 	if len(p.Warnings) != 0 || p.Total(1) != 5 || p.Thread(&p.Samples[0]) != "thread 2" {
