@@ -7,13 +7,19 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-// Dump writes a profile as text for golden files: its facts, its threads,
+// Dump writes a profile as text for golden files: its facts, its frames'
+// files and lines, its threads,
 // its calls, its samples (stack, values, time, thread), its notes and its
 // warnings. Samples are written at most maxSamples (all when 0); the rest
 // are summed up in one line.
 func Dump(p *analysis.Profile, maxSamples int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", Facts(p))
+	for _, f := range p.Frames {
+		if f.File != "" || f.Line != 0 {
+			fmt.Fprintf(&b, "frame %q file=%q line=%d\n", f.Name, f.File, f.Line)
+		}
+	}
 	for _, t := range p.Threads() {
 		fmt.Fprintf(&b, "thread %q id=%q process=%q pid=%q\n", t.Name, t.ID, t.Process, t.PID)
 	}
