@@ -292,3 +292,14 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("Parse = %v, want %s", err, want)
 	}
 }
+
+// A summary that wrapped below zero (crabgrind writes 18446744073709551395)
+// is read, with a warning, and the cost lines give the totals.
+func TestWrappedSummary(t *testing.T) {
+	in := "# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 100\nsummary: 18446744073709551395\ntotals: 18446744073709551395\n"
+	p := load(t, "wrapped.out", in, analysis.LoadOptions{})
+	if p.Total(0) != 100 || len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "wrapped below zero") ||
+		!strings.Contains(p.Warnings[1], "the file's totals give -221 Ir, its cost lines 100") {
+		t.Errorf("total %d, warnings %q; want 100 and the wrapped totals said", p.Total(0), p.Warnings)
+	}
+}

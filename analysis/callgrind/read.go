@@ -15,11 +15,12 @@ import (
 // graph is what a callgrind file says: functions with their self costs,
 // and the calls between them.
 type graph struct {
-	events []string
-	thread string
-	funcs  []function // in the order the file first names them
-	edges  []edge     // in the order the file first gives them
-	totals []int64    // the "totals:" (or "summary:") line, nil when absent
+	events  []string
+	thread  string
+	funcs   []function // in the order the file first names them
+	edges   []edge     // in the order the file first gives them
+	totals  []int64    // the "totals:" (or "summary:") line, nil when absent
+	wrapped bool       // the totals passed 2^63 (wrappedCosts)
 
 	byKey  map[fnKey]int32
 	byEdge map[[2]int32]int32
@@ -167,6 +168,9 @@ func (r *reader) header(key string, value []byte, n int) error {
 		}
 		costs, err := r.parseCosts(bytes.Fields(value))
 		if err != nil {
+			costs, err = r.wrappedCosts(bytes.Fields(value), err)
+		}
+		if err != nil {
 			return analysis.LineError(r.file, n, "%s: %v", key, err)
 		}
 		if key == "totals" || r.g.totals == nil {
@@ -307,6 +311,28 @@ func (r *reader) costLine(l []byte, n int) error {
 		self[i] += c
 	}
 	return nil
+}
+
+// wrappedCosts reads a summary whose counters passed 2^63: the tools that
+// wrote it (crabgrind) let a total wrap below zero and printed it unsigned.
+// Like callgrind_annotate, which reads the file anyway, it is read, as the
+// negative numbers it stands for; the totals check (warn) then says that it
+// disagrees with the cost lines. err is parseCosts's error, returned when a
+// counter is not an unsigned number either.
+func (r *reader) wrappedCosts(f [][]byte, err error) ([]int64, error) {
+	if len(f) > len(r.g.events) {
+		return nil, err
+	}
+	costs := make([]int64, len(r.g.events))
+	for i, s := range f {
+		u, uerr := strconv.ParseUint(string(s), 10, 64)
+		if uerr != nil {
+			return nil, err
+		}
+		costs[i] = int64(u)
+	}
+	r.g.wrapped = true
+	return costs, nil
 }
 
 var subposition = regexp.MustCompile(`^(\*|[+-]?([0-9]+|0x[0-9a-fA-F]+))$`)

@@ -313,6 +313,9 @@ func (u *unroller) warn() {
 	if u.folded > 0 {
 		u.b.Warn(fmt.Sprintf("the call graph unrolls into more call paths than a profile holds here (%d paths, %d stack frames): %d calls, the lightest, were not expanded and count their callees' cost as their own", u.max, u.maxFrames, u.folded))
 	}
+	if u.g.wrapped {
+		u.b.Warn("the file's totals have counts past 2^63: they wrapped below zero when written; they are read as the negative numbers they stand for, and the cost lines give the totals")
+	}
 	if t := u.g.totals; t != nil {
 		self := make([]int64, len(u.g.events))
 		for _, f := range u.g.funcs {
