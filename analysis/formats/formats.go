@@ -6,6 +6,7 @@
 package formats
 
 import (
+	_ "github.com/proflens/proflens/analysis/austin"
 	_ "github.com/proflens/proflens/analysis/cachegrind"
 	_ "github.com/proflens/proflens/analysis/callgrind"
 	_ "github.com/proflens/proflens/analysis/chrome"
