@@ -19,6 +19,7 @@ import (
 	_ "github.com/proflens/proflens/analysis/macsample"
 	_ "github.com/proflens/proflens/analysis/perf"
 	_ "github.com/proflens/proflens/analysis/pprof"
+	_ "github.com/proflens/proflens/analysis/pyinstrument"
 	_ "github.com/proflens/proflens/analysis/speedscope"
 	_ "github.com/proflens/proflens/analysis/v8"
 )
