@@ -94,7 +94,7 @@ func TestSpeedscopeErrors(t *testing.T) {
 		{"weights.json", head + `[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`, "expected one weight per sample"},
 		{"type.json", head + `[{"type":"stacked","unit":"none"}]}`, `expected "type" to be "sampled" or "evented", found "stacked"`},
 		{"time.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":4}]}]}`, "events[1]: expected times in order"},
-		{"json.json", head + `[{"type":"evented","events":[{"type":"O","frame":"A"}]}]}`, `byte 162: expected int64 at "profiles.events.frame"`},
+		{"json.json", head + `[{"type":"evented","events":[{"type":"O","frame":"A"}]}]}`, `profiles[0]: expected float64 at "events.frame", found JSON string`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
@@ -124,5 +124,34 @@ func TestSpeedscopeMixedUnits(t *testing.T) {
 	_, err = analysis.Parse(context.Background(), "mixed.json", []byte(data), analysis.LoadOptions{Profile: "all"})
 	if want := "mixed.json: profile=all: the file's profiles have different units (milliseconds, bytes)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("profile=all: error %v, want %q", err, want)
+	}
+}
+
+// A file is read as speedscope reads it: each profile is decoded when it is
+// loaded, so that another profile of another shape does not stop it;
+// frames' lines and columns may be strings or null, frame indices numbers
+// written with a fraction of zero, samples arrays of indices ([[32]]).
+func TestSpeedscopeLenient(t *testing.T) {
+	const file = `{"$schema":"https://www.speedscope.app/file-format-schema.json",
+ "shared":{"frames":[{"name":"main","file":"a.py","line":"3","col":null},{"name":"f","file":"a.py","line":7}]},
+ "profiles":[
+  {"type":"sampled","name":"ok","unit":"milliseconds","startValue":0,"endValue":5,"samples":[[0],[0,1.0],[0,1]],"weights":[1,2,2]},
+  {"type":"sampled","name":"odd","unit":"milliseconds","startValue":0,"endValue":5,"samples":{"0":[0]},"weights":"2"}],
+ "activeProfileIndex":0.0}`
+	p, err := analysis.Parse(context.Background(), "lenient.json", []byte(file), analysis.LoadOptions{Profile: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range p.Samples {
+		got = append(got, testprof.StackNames(p, &p.Samples[i])+" "+strconv.FormatInt(p.Value(&p.Samples[i], 0)/1e6, 10))
+	}
+	want := []string{"main (a.py:3) 1", "main (a.py:3);f (a.py:7) 2", "main (a.py:3);f (a.py:7) 2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("samples %q, want %q", got, want)
+	}
+	_, err = analysis.Parse(context.Background(), "lenient.json", []byte(file), analysis.LoadOptions{Profile: "odd"})
+	if err == nil || !strings.Contains(err.Error(), "lenient.json: profiles[1]: expected") {
+		t.Errorf("profile=odd: error %v, want one naming profiles[1]", err)
 	}
 }
