@@ -37,6 +37,8 @@ type Profile struct {
 
 	Head       *OldNode  `json:"head"`       // old shape
 	Timestamps []float64 `json:"timestamps"` // old shape
+
+	coarse bool // the old shape's start and end times were whole seconds (FromOld)
 }
 
 // Node is one node of the flat shape.
@@ -87,7 +89,13 @@ func (p *Profile) FromOld() {
 		}
 	}
 	walk(p.Head)
+	// v8-profiler wrote startTime and endTime in whole seconds: too coarse
+	// for a span of samples timed in microseconds, so the samples give it.
 	var start float64
+	whole := func(t *float64) bool { return t != nil && *t == math.Trunc(*t) }
+	if whole(p.StartTime) && (p.EndTime == nil || whole(p.EndTime)) {
+		p.StartTime, p.EndTime, p.coarse = nil, nil, true
+	}
 	if p.StartTime != nil {
 		start = *p.StartTime * 1e6
 		p.StartTime = &start

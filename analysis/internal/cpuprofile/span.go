@@ -32,6 +32,8 @@ func (p *Profile) Span() (start, end float64, note string) {
 		start, note = *p.StartTime, "the file gives no endTime: the duration ends at the last sample"
 	case p.EndTime != nil:
 		end, note = max(*p.EndTime, last), "the file gives no startTime: the duration starts at the first sample"
+	case p.coarse:
+		note = "the file gives its startTime and endTime in whole seconds: the duration runs from the first sample to the last"
 	default:
 		note = "the file gives no startTime and no endTime: the duration runs from the first sample to the last"
 	}
