@@ -236,7 +236,7 @@ func (c *spanConv) advance(thread string, st []*span, t float64, clock *float64)
 		}
 		c.out = append(c.out, jsonprof.Sample{Stack: c.b.Stack(ids), Weight: jsonprof.Nanos(t - *clock), Time: jsonprof.Nanos(*clock - c.origin), Thread: thread})
 	}
-	if len(st) == 0 || t > *clock {
+	if t > *clock {
 		*clock = t
 	}
 }

@@ -143,6 +143,9 @@ func parseCPUTrace(in *analysis.Input, events []traceEvent) (*analysis.Profile, 
 	origin, end, notes := tp.span()
 	var out []jsonprof.Sample
 	for _, id := range tp.order {
+		if len(tp.byID[id].Samples) == 0 && len(tp.byID[id].TimeDeltas) == 0 {
+			continue // a profile without samples is no thread
+		}
 		if out, err = tp.byID[id].Convert(b, tp.describe(b, id), origin, out); err != nil {
 			return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("profile %s: %v", id, err)}
 		}

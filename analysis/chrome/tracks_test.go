@@ -250,3 +250,24 @@ func union(iv [][2]int64) int64 {
 	}
 	return n
 }
+
+// placedBefore orders spans by begin; at equal begins a B/E span closed in
+// the file before the other opened comes first, then the longer span, then
+// a B/E span before an X event of the same extent, then the file's order.
+// Each rule is checked both ways round.
+func TestPlacedBefore(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		a, b span
+	}{
+		{"earlier begin", span{begin: 1, end: 9, endAt: -1}, span{begin: 2, end: 3, endAt: -1, beginAt: -5}},
+		{"closed before the other opened", span{begin: 1, end: 1, beginAt: 3, endAt: 4}, span{begin: 1, end: 9, beginAt: 5, endAt: -1}},
+		{"longer", span{begin: 1, end: 9, beginAt: 6, endAt: -1}, span{begin: 1, end: 5, beginAt: 2, endAt: -1}},
+		{"B/E outside X", span{begin: 1, end: 5, beginAt: 6, endAt: 9}, span{begin: 1, end: 5, beginAt: 2, endAt: -1, x: true}},
+		{"file order", span{begin: 1, end: 5, beginAt: 2, endAt: -1, x: true}, span{begin: 1, end: 5, beginAt: 3, endAt: -1, x: true}},
+	} {
+		if !placedBefore(&c.a, &c.b) || placedBefore(&c.b, &c.a) {
+			t.Errorf("%s: placedBefore(a, b) = %v, placedBefore(b, a) = %v; want true, false", c.name, placedBefore(&c.a, &c.b), placedBefore(&c.b, &c.a))
+		}
+	}
+}
