@@ -89,22 +89,32 @@ func TestSpeedscopeErrors(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
 		{"testdata/speedscope-invalid-incomplete-trace.json", "", `profiles[0]: expected every opened frame to be closed; the events end with 1 open, "A" on top`},
 		{"testdata/speedscope-invalid-out-of-order-events.json", "", `profiles[0]: events[6]: closes frame "B" at 4 while "A" is on top`},
-		{"none.json", head + `[]}`, "expected at least one profile"},
+		{"none.json", head + `[]}`, `expected at least one profile in "profiles"`},
 		{"frame.json", head + `[{"type":"sampled","unit":"none","samples":[[0,3]],"weights":[1]}]}`, "profiles[0]: samples[0][1]: expected a frame index below 1, found 3"},
-		{"weights.json", head + `[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`, "expected one weight per sample"},
-		{"type.json", head + `[{"type":"stacked","unit":"none"}]}`, `expected "type" to be "sampled" or "evented", found "stacked"`},
-		{"time.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":4}]}]}`, "events[1]: expected times in order"},
+		{"weights.json", head + `[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`, "profiles[0]: expected one weight per sample, found 1 samples and 0 weights"},
+		{"weight.json", head + `[{"type":"sampled","unit":"none","samples":[[0]],"weights":[-1]}]}`, "profiles[0]: weights[0]: expected a finite weight ≥ 0, found -1"},
+		{"type.json", head + `[{"type":"stacked","unit":"none"}]}`, `profiles[0]: expected "type" to be "sampled" or "evented", found "stacked"`},
+		{"time.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":5},{"type":"C","frame":0,"at":4}]}]}`, "profiles[0]: events[1]: expected times in order, found 4 after 5"},
+		{"event.json", head + `[{"type":"evented","unit":"none","events":[{"type":"X","frame":0,"at":5}]}]}`, `profiles[0]: events[0]: expected "type" "O" or "C", found "X"`},
+		{"eframe.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":2,"at":5}]}]}`, `profiles[0]: events[0]: expected a frame index below 1, found 2`},
+		{"close.json", head + `[{"type":"evented","unit":"none","events":[{"type":"C","frame":0,"at":5}]}]}`, `profiles[0]: events[0]: closes frame "A" at 5 while no frame is on top`},
+		{"close2.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":7,"at":5}]}]}`, `profiles[0]: events[1]: closes frame #7 at 5 while "A" is on top`},
+		{"all.json", head + `[{"type":"sampled","unit":"bytes","samples":[],"weights":[]},{"type":"sampled","unit":"seconds","samples":[],"weights":[]}]}`, `profile=all: the file's profiles have different units (bytes, seconds): load one of 0 "", 1 ""`},
 		{"json.json", head + `[{"type":"evented","events":[{"type":"O","frame":"A"}]}]}`, `profiles[0]: expected float64 at "events.frame", found JSON string`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
-			if c.data == "" {
-				_, err = analysis.Load(context.Background(), c.name, analysis.LoadOptions{})
-			} else {
-				_, err = analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{})
+			opts := analysis.LoadOptions{}
+			if c.name == "all.json" {
+				opts.Profile = "all"
 			}
-			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.name+": ") {
-				t.Errorf("load %s: error = %v, want one naming the file and %q", c.name, err, c.want)
+			if c.data == "" {
+				_, err = analysis.Load(context.Background(), c.name, opts)
+			} else {
+				_, err = analysis.Parse(context.Background(), c.name, []byte(c.data), opts)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), c.name+": "+c.want) && !strings.HasPrefix(err.Error(), "load "+c.name+": "+c.want) {
+				t.Errorf("load %s: error = %v, want %q after the file's name", c.name, err, c.want)
 			}
 		})
 	}
