@@ -178,3 +178,12 @@ func cgAnnotate(t *testing.T, dir string) (events []string, totals []int64, func
 	}
 	return events, totals, funcs
 }
+
+// A cost line before any fl= or fn= line is an error, not a cost of a
+// function that does not exist yet.
+func TestCostBeforeFunction(t *testing.T) {
+	_, err := analysis.Parse(context.Background(), "c.out", []byte("events: Ir\n1 2\n"), analysis.LoadOptions{Format: "cachegrind"})
+	if err == nil || err.Error() != "c.out: line 2: expected fn= before the first cost line" {
+		t.Errorf("error %v", err)
+	}
+}

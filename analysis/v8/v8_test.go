@@ -118,16 +118,16 @@ func TestV8Files(t *testing.T) {
 
 func TestV8Errors(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
-		{"cycle", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"},"children":[2]},{"id":2,"callFrame":{"functionName":"b"},"children":[1]}],"samples":[1],"timeDeltas":[1]}`, "its own ancestor"},
+		{"cycle", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"},"children":[2]},{"id":2,"callFrame":{"functionName":"b"},"children":[1]}],"samples":[1],"timeDeltas":[1]}`, "nodes[0]: node id 1 is its own ancestor"},
 		{"dup", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}},{"id":1,"callFrame":{"functionName":"b"}}],"samples":[1],"timeDeltas":[1]}`, "nodes[1]: node id 1 appears twice"},
-		{"deltas", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,1],"timeDeltas":[1]}`, "one time delta per sample"},
-		{"type", `{"nodes":[{"id":"x","callFrame":{"functionName":"a"}}],"samples":[1],"timeDeltas":[1]}`, `expected int64 at "nodes.id"`},
+		{"deltas", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samples":[1,1],"timeDeltas":[1]}`, "expected one time delta per sample, found 2 samples and 1 timeDeltas"},
+		{"type", `{"nodes":[{"id":"x","callFrame":{"functionName":"a"}}],"samples":[1],"timeDeltas":[1]}`, `byte 19: expected int64 at "nodes.id", found JSON string`},
 		{"truncated", `{"nodes":[{"id":1,"callFrame":{"functionName":"a"}}],"samp`, "byte 58"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := analysis.Parse(context.Background(), c.name+".cpuprofile", []byte(c.data), analysis.LoadOptions{Format: "v8"})
-			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".cpuprofile: ") {
-				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
+			if err == nil || !strings.HasPrefix(err.Error(), c.name+".cpuprofile: "+c.want) {
+				t.Errorf("Parse(%s) error = %v, want %q after the file's name", c.name, err, c.want)
 			}
 		})
 	}
@@ -284,4 +284,12 @@ func selfByNode(t *testing.T, data []byte) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// A profile without samples has nothing to recover: no note.
+func TestV8NoSamples(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "e.cpuprofile", []byte(`{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[],"timeDeltas":[]}`), analysis.LoadOptions{})
+	if err != nil || len(p.Samples) != 0 || len(p.Notes) != 0 {
+		t.Errorf("Parse = %v, %v; want no samples and no notes", p, err)
+	}
 }
