@@ -65,3 +65,20 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestSplitFrame(t *testing.T) {
+	for in, want := range map[string]string{
+		"/app/x.py:main:12": "/app/x.py|main|12",
+		"<frozen importlib._bootstrap>:_find_and_load:1007": "<frozen importlib._bootstrap>|_find_and_load|1007",
+		`C:\app\x.py:f:3`: `C:\app\x.py|f|3`,
+		"/app/x.py:main":  "/app/x.py|main|",
+		":f:3":            "|f|3",
+		"f":               "|f|",
+		"x.py:f:":         "x.py:f||",
+	} {
+		file, fn, line := splitFrame(in)
+		if got := file + "|" + fn + "|" + line; got != want {
+			t.Errorf("splitFrame(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

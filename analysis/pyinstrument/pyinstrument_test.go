@@ -94,17 +94,29 @@ func TestHTMLTree(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
-		{"record", `{"frame_records": [[["a\u0000b\u00001"]]]}`, "expected a frame record"},
+		{"record", `{"frame_records": [[["a\u0000b\u00001"]]]}`, "expected a pyinstrument session or renderer object: expected a frame record"},
 		{"time", `{"frame_records": [[["a\u0000b\u00001"], -1]]}`, "frame_records[0]: expected a time in seconds, found -1"},
 		{"none", `{"sample_count": 3, "root_frame": null}`, `expected "frame_records", "frame_tree" or "root_frame"`},
-		{"json", `{"frame_tree": {"identifier": 3}}`, "expected string"},
+		{"json", `{"frame_tree": {"identifier": 3}}`, "byte 31: expected string at \"frame_tree.identifier\", found JSON number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{Format: "pyinstrument"})
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %v, want %q", err, c.want)
+			if err == nil || !strings.HasPrefix(err.Error(), c.name+": "+c.want) {
+				t.Errorf("error %v, want %q after the file's name", err, c.want)
 			}
 			testprof.CheckError(t, c.name, err)
 		})
+	}
+}
+
+// A tree without a session's facts has no start, no duration and no
+// session note; a start time of 0 is none.
+func TestNoSession(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "t.json", []byte(`{"start_time": 0, "root_frame": {"function": "f", "file_path": "a.py", "line_no": 1, "time": 0.5, "children": []}, "sample_count": 0}`), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Start.IsZero() || p.Duration != 0 || len(p.Notes) != 1 || p.Total(0) != 5e8 {
+		t.Errorf("start %v, duration %v, notes %q, total %d; want none, 0, the renderer note only, 0.5 s", p.Start, p.Duration, p.Notes, p.Total(0))
 	}
 }
