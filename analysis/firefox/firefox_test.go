@@ -321,3 +321,28 @@ func samplyLeafLibs(t *testing.T, path string) map[string]int64 {
 	}
 	return out
 }
+
+// Threads that share a name are told apart by their id, else by their
+// index, and a thread without samples is none; an unsymbolicated function
+// is named with its library when its resource leads to a named one, and
+// keeps its address otherwise (a resource out of range or null, a library
+// without a name).
+func TestThreadsAndLibraries(t *testing.T) {
+	p := load(t, "testdata/processed-threads-libs.json")
+	var threads []string
+	for _, th := range p.Threads() {
+		threads = append(threads, th.Name+" = "+th.ID+"/"+th.Process+"/"+th.PID)
+	}
+	want := []string{"w tid 5 = 5/app/100", "w tid 6 = 6/app/100", "x #2 = /app/100", "x #3 = /app/100"}
+	if !slices.Equal(threads, want) {
+		t.Errorf("threads %q, want %q", threads, want)
+	}
+	var frames []string
+	for _, f := range p.Frames {
+		frames = append(frames, f.Name)
+	}
+	slices.Sort(frames)
+	if got, want := strings.Join(frames, " "), "0x20 0x30 0x40 app+0x10 libc.so.6+0x10 main"; got != want {
+		t.Errorf("frames %q, want %q", got, want)
+	}
+}
