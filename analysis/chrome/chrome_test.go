@@ -262,3 +262,24 @@ func TestChromeTraceSamples(t *testing.T) {
 		t.Errorf("a loop of stack frames: error %v", err)
 	}
 }
+
+// Hermes is recognised by the file's first event, whatever its time; an
+// array cut before its closing bracket (a crash) is read to its end.
+func TestChromeFirstEventAndCut(t *testing.T) {
+	hermes := `[{"ph":"X","name":"f","ts":10,"dur":1,"pid":1,"tid":1,"args":{"line":2,"column":1,"name":"f","category":"JS","url":"a.js","params":"","allocatedCategory":"JS","allocatedName":"f"}},
+ {"ph":"X","name":"g","ts":0,"dur":1,"pid":1,"tid":1,"args":{}}`
+	for _, c := range []struct{ name, data string }{{"closed", hermes + "]"}, {"cut", hermes + ",\n"}} {
+		p, err := analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var names []string
+		for _, f := range p.Frames {
+			names = append(names, f.Name)
+		}
+		slices.Sort(names)
+		if got := strings.Join(names, ", "); got != "f a.js:2:1, g" {
+			t.Errorf("%s: frames %q, want the Hermes name of f", c.name, got)
+		}
+	}
+}
