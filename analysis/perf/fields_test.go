@@ -167,7 +167,7 @@ func TestPerfEvents(t *testing.T) {
 // sniff: the first event line is followed by a stack line, a blank line or
 // another event line; a head of 4096 bytes may end inside its second line.
 func TestPerfSniff(t *testing.T) {
-	long := "dd 1 1.0: 1 cpu-clock:\n\t" + strings.Repeat("a", 5000)
+	long := "dd 1 1.0: 1 cpu-clock:\n\t" + strings.Repeat("z", 5000)
 	for _, c := range []struct {
 		head string
 		want bool
@@ -184,5 +184,18 @@ func TestPerfSniff(t *testing.T) {
 		if got := sniff([]byte(c.head)); got != c.want {
 			t.Errorf("sniff(%.40q) = %v, want %v", c.head, got, c.want)
 		}
+	}
+}
+
+// The script's emulation names the value type after an event line without
+// a period; a symbol that is only an offset names no frame.
+func TestPerfEventNameAndEmptySymbol(t *testing.T) {
+	p, err := parseWith(&analysis.Input{Name: "j", Data: []byte("java 19983 cycles:\nffff81 f ([kernel.kallsyms])\n\n")}, perfOptions{flamegraph: true})
+	if err != nil || p.ValueTypes[1].Type != "cycles" {
+		t.Errorf("flamegraph mode: %v, %v; want the value type cycles", p, err)
+	}
+	q, err := analysis.Parse(context.Background(), "o.txt", []byte("app 1 1.0: 1 c:\n\t1 +0x1f (/x)\n\t2 main (/x)\n\n"), analysis.LoadOptions{Format: "perf"})
+	if err != nil || testprof.StackNames(q, &q.Samples[0]) != "app;main" {
+		t.Errorf("offset-only symbol: %v, %v; want the stack app;main", q, err)
 	}
 }

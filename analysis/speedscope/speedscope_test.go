@@ -99,7 +99,8 @@ func TestSpeedscopeErrors(t *testing.T) {
 		{"event.json", head + `[{"type":"evented","unit":"none","events":[{"type":"X","frame":0,"at":5}]}]}`, `profiles[0]: events[0]: expected "type" "O" or "C", found "X"`},
 		{"eframe.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":1,"at":5}]}]}`, `profiles[0]: events[0]: expected a frame index below 1, found 1`},
 		{"close.json", head + `[{"type":"evented","unit":"none","events":[{"type":"C","frame":0,"at":5}]}]}`, `profiles[0]: events[0]: closes frame "A" at 5 while no frame is on top`},
-		{"close2.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":7,"at":5}]}]}`, `profiles[0]: events[1]: closes frame #7 at 5 while "A" is on top`},
+		{"close2.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":12,"at":5}]}]}`, `profiles[0]: events[1]: closes frame #12 at 5 while "A" is on top`},
+		{"close3.json", head + `[{"type":"evented","unit":"none","events":[{"type":"O","frame":0,"at":1},{"type":"C","frame":1,"at":5}]}]}`, `profiles[0]: events[1]: closes frame #1 at 5 while "A" is on top`},
 		{"all.json", head + `[{"type":"sampled","unit":"bytes","samples":[],"weights":[]},{"type":"sampled","unit":"seconds","samples":[],"weights":[]}]}`, `profile=all: the file's profiles have different units (bytes, seconds): load one of 0 "", 1 ""`},
 		{"json.json", head + `[{"type":"evented","events":[{"type":"O","frame":"A"}]}]}`, `profiles[0]: expected float64 at "events.frame", found JSON string`},
 	} {
@@ -183,6 +184,8 @@ func TestSpeedscopeValues(t *testing.T) {
 			"A 2000000 @0, A;B 0 @2000000, B 5000000 @2000000", 7 * time.Millisecond, false},
 		{"evented", head + `[{"type":"evented","unit":"microseconds","startValue":10,"endValue":20,"events":[{"type":"O","frame":0,"at":10},{"type":"O","frame":1,"at":10},{"type":"C","frame":1,"at":14},{"type":"C","frame":0,"at":20}]}]}`,
 			"A;B 4000 @0, A 6000 @4000", 10 * time.Microsecond, false},
+		{"gap", head + `[{"type":"evented","unit":"microseconds","startValue":0,"endValue":20,"events":[{"type":"O","frame":0,"at":12},{"type":"C","frame":0,"at":20}]}]}`,
+			"A 8000 @12000", 20 * time.Microsecond, false},
 		{"fraction", head + `[{"type":"sampled","unit":"nanoseconds","startValue":0,"endValue":3,"samples":[[0]],"weights":[2.5]}]}`,
 			"A 3 @0", 3, true},
 		{"nounit", head + `[{"type":"sampled","startValue":0,"endValue":3,"samples":[[0]],"weights":[3]}]}`,
@@ -203,6 +206,12 @@ func TestSpeedscopeValues(t *testing.T) {
 			}
 			if c.name == "nounit" && p.ValueTypes[0] != (analysis.ValueType{Type: "weight", Unit: "none"}) {
 				t.Errorf("value type %v, want weight/none", p.ValueTypes[0])
+			}
+			if len(p.Threads()) != 0 {
+				t.Errorf("threads %v, want none for a single profile", p.Threads())
+			}
+			if c.name == "evented" && (len(p.Calls) != 2 || p.Calls[0].Enter != 0 || p.Calls[1].Exit != 4000) {
+				t.Errorf("calls %+v, want A and B entered at 0, B left at 4 µs", p.Calls)
 			}
 		})
 	}
