@@ -342,7 +342,7 @@ func TestThreadsAndLibraries(t *testing.T) {
 		frames = append(frames, f.Name)
 	}
 	slices.Sort(frames)
-	if got, want := strings.Join(frames, " "), "0x20 0x30 0x40 app+0x10 libc.so.6+0x10 main"; got != want {
+	if got, want := strings.Join(frames, " "), "0x20 0x30 0x40 0x60 0x70 app+0x10 libc.so.6+0x10 main"; got != want {
 		t.Errorf("frames %q, want %q", got, want)
 	}
 }
