@@ -61,6 +61,7 @@ func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 		nonZeroDefault(p)
 	}
 	notePlausibility(p)
+	noteNegative(p)
 	return p, nil
 }
 
