@@ -14,6 +14,7 @@ import (
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
 	"github.com/proflens/proflens/internal/golden"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // TestGoldens loads the minimal files of testdata and compares each
@@ -77,15 +78,10 @@ func TestErrors(t *testing.T) {
 // TestCgAnnotate records the callgrind package's prog.c under cachegrind
 // (cache simulation on: nine events) and checks every function's costs,
 // per event, and the program's totals, against cg_annotate's exactly. It
-// skips when gcc, valgrind or cg_annotate is missing, unless CI=true.
+// needs gcc, valgrind and cg_annotate (testtool.Need).
 func TestCgAnnotate(t *testing.T) {
 	for _, tool := range []string{"gcc", "valgrind", "cg_annotate"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is missing (CI=true)", tool)
-			}
-			t.Skipf("%s is missing", tool)
-		}
+		testtool.Need(t, tool)
 	}
 	dir := t.TempDir()
 	src, err := filepath.Abs("../callgrind/testdata/prog.c")

@@ -22,7 +22,7 @@ import (
 // how many times it was called, and how many times it called each callee.
 // All are exact but for sq, whose nodes divide its figures by the average
 // (unroll.go): their sums are exact to within a unit per node. It skips
-// when gcc, valgrind or callgrind_annotate is missing, unless CI=true.
+// when gcc, valgrind or callgrind_annotate is missing (testtool.Need).
 func TestAnnotate(t *testing.T) {
 	dir := record(t)
 	p, err := analysis.Load(context.Background(), filepath.Join(dir, "cg.out"), analysis.LoadOptions{})
