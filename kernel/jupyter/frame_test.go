@@ -184,3 +184,75 @@ func FuzzFrameReader(f *testing.F) {
 		}
 	})
 }
+
+// TestWriteFramesRoundTrip: what writeFrames writes, frameReader reads back
+// frame for frame, MORE on all but the last, sizes up to 255 in one octet and
+// from 256 in eight; a command carries COMMAND on its frame.
+func TestWriteFramesRoundTrip(t *testing.T) {
+	lim := limits{message: 1 << 20, frames: 64, command: 1 << 10}
+	for _, sizes := range [][]int{{0}, {255}, {256}, {1, 255, 256, 0, 70000}, {3, 3, 3}} {
+		var frames [][]byte
+		for i, n := range sizes {
+			frames = append(frames, bytes.Repeat([]byte{byte('a' + i)}, n))
+		}
+		var buf bytes.Buffer
+		if err := writeFrames(&buf, 0, frames); err != nil {
+			t.Fatal(err)
+		}
+		wantLen := 0
+		for _, n := range sizes {
+			wantLen += n + 2
+			if n > 255 {
+				wantLen += 7
+			}
+		}
+		if buf.Len() != wantLen {
+			t.Errorf("sizes %v: wrote %d octets, want %d", sizes, buf.Len(), wantLen)
+		}
+		fr := &frameReader{r: &buf, f: framer{lim: lim}}
+		for i, want := range frames {
+			flags, size, err := fr.next()
+			if err != nil {
+				t.Fatalf("sizes %v: frame %d: %v", sizes, i, err)
+			}
+			body, _ := fr.body(size)
+			more := flags&flagMore != 0
+			if !bytes.Equal(body, want) || more != (i < len(frames)-1) || flags&flagCommand != 0 {
+				t.Errorf("sizes %v: frame %d read back as %d octets, flags %#x", sizes, i, len(body), flags)
+			}
+		}
+		if _, _, err := fr.next(); err != io.EOF {
+			t.Errorf("sizes %v: after the message: %v, want io.EOF", sizes, err)
+		}
+	}
+	var buf bytes.Buffer
+	writeFrames(&buf, flagCommand, [][]byte{readyBody("ROUTER")})
+	if want := zframe(flagCommand, readyBody("ROUTER"), false); !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("READY command written as %q, want %q", buf.Bytes(), want)
+	}
+}
+
+// TestFrameErrorSays: a refused frame's error, which the kernel logs, says
+// how large the message would have been, even past 2^64, and the limit.
+func TestFrameErrorSays(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 200)
+	tests := []struct {
+		stream []byte
+		want   string
+	}{
+		{cat(zframe(flagMore, big, false), zframe(0, big[:101], false)), "zmtp frame: message of at least 301 bytes: the limit is 300"},
+		{cat(zframe(flagMore, big, false), header9(0, ^uint64(0))), "zmtp frame: message of at least 18446744073709551615 bytes: the limit is 300"},
+		{header9(0, 1<<62), "zmtp frame: message of at least 4611686018427387904 bytes: the limit is 300"},
+		{zframe(flagCommand, big[:41], false), "zmtp frame: command of 41 bytes: the limit is 40"},
+		{cat(zframe(flagMore, nil, false), zframe(flagMore, nil, false), zframe(flagMore, nil, false), zframe(flagMore, nil, false), zframe(0, nil, false)), "zmtp frame: message of more than 4 frames"},
+		{zframe(0x08, nil, false), "zmtp frame: flags 0x08: reserved bits set"},
+		{zframe(flagCommand|flagMore, nil, false), "zmtp frame: command frame with MORE set"},
+		{cat(zframe(flagMore, nil, false), zframe(flagCommand, nil, false)), "zmtp frame: command frame inside a message"},
+	}
+	for _, tt := range tests {
+		_, err := passed(&frameReader{r: bytes.NewReader(tt.stream), f: framer{lim: testLimits}})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%q: %v, want %q", tt.stream, err, tt.want)
+		}
+	}
+}

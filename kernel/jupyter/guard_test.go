@@ -211,3 +211,16 @@ func TestOverLimitFrameKeepsKernel(t *testing.T) {
 		t.Errorf("after the attack: %v", got)
 	}
 }
+
+// TestReadyBody: the READY we send is one our own check and the front
+// ends' accept: well formed, naming our socket type.
+func TestReadyBody(t *testing.T) {
+	for _, pol := range []policy{shellPolicy, controlPolicy, stdinPolicy, hbPolicy, iopubPolicy} {
+		if err := checkReady(readyBody(pol.typ), []string{pol.typ}); err != nil {
+			t.Errorf("%s: our READY: %v", pol.channel, err)
+		}
+		if err := checkReady(readyBody(pol.typ), []string{"X" + pol.typ}); err == nil {
+			t.Errorf("%s: our READY passes as another socket type", pol.channel)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package jupyter
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"testing"
+	"time"
+)
+
+// TestOneIdentityTwoClients: two front ends that claim one ZMQ identity
+// each get the replies to their own requests and never the other's.
+func TestOneIdentityTwoClients(t *testing.T) {
+	k, c1 := startKernel(t, &fakeHandler{})
+	c2 := dial(t, k.Conn(), "c1") // the same identities, c1-shell and c1-control
+	id1, id2 := c1.execute("echo one", true), c2.execute("echo two", true)
+	for _, x := range []struct {
+		c  *client
+		id string
+	}{{c1, id1}, {c2, id2}} {
+		var p Header
+		json.Unmarshal(x.c.next(x.c.shellC, "its own reply").Parent, &p)
+		if p.MsgID != x.id {
+			t.Errorf("%s got the reply to %s, want %s", x.c.session, p.MsgID, x.id)
+		}
+	}
+	select {
+	case m := <-c1.shellC:
+		t.Errorf("c1 got a second reply: %s", m.Parent)
+	case m := <-c2.shellC:
+		t.Errorf("c2 got a second reply: %s", m.Parent)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// pipePeer is a peer on one end of a net.Pipe, which blocks every write
+// until the other end reads.
+func pipePeer(t *testing.T) (*peer, net.Conn) {
+	a, b := net.Pipe()
+	t.Cleanup(func() { a.Close(); b.Close() })
+	adm := newAdmission(4, 1<<20)
+	tk, _ := adm.admit("shell", func() { a.Close() })
+	return &peer{conn: a, fr: frameReader{r: a, f: framer{lim: shellPolicy.limits}}, adm: adm, t: tk, log: quiet()}, b
+}
+
+// TestRouteQueueFull: send never blocks on a connection that does not
+// read; once its queue is full the connection is reset and later sends fail.
+func TestRouteQueueFull(t *testing.T) {
+	p, other := pipePeer(t)
+	r := &router{routes: map[string]*route{}, done: make(chan struct{})}
+	q := r.add(p)
+	reply := [][]byte{q.id, []byte("<IDS|MSG>"), []byte("reply")}
+	start := time.Now()
+	var err error
+	n := 0
+	for ; n < 2*routeQueue && err == nil; n++ {
+		err = r.send(reply)
+	}
+	if err == nil || n > routeQueue+2 {
+		t.Fatalf("%d sends to a connection that reads nothing: last error %v; want an error by send %d", n, err, routeQueue+2)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the sends took %v: send blocked", d)
+	}
+	other.SetReadDeadline(time.Now().Add(2 * time.Second))
+	buf := make([]byte, 1<<16)
+	for {
+		if _, err := other.Read(buf); err != nil {
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Fatal("the stalled connection was not closed")
+			}
+			break
+		}
+	}
+	r.remove(q)
+	if err := r.send(reply); err != errGone {
+		t.Errorf("send to a removed connection: %v, want errGone", err)
+	}
+}
+
+// TestRouteWritesInOrder: replies reach the connection in the order sent,
+// routing id stripped, as ZMTP messages.
+func TestRouteWritesInOrder(t *testing.T) {
+	p, other := pipePeer(t)
+	r := &router{routes: map[string]*route{}, done: make(chan struct{})}
+	q := r.add(p)
+	defer r.remove(q)
+	var want bytes.Buffer
+	for _, s := range []string{"first", "second", "third"} {
+		if err := r.send([][]byte{q.id, []byte("<IDS|MSG>"), []byte(s)}); err != nil {
+			t.Fatal(err)
+		}
+		writeFrames(&want, 0, [][]byte{[]byte("<IDS|MSG>"), []byte(s)})
+	}
+	got := make([]byte, want.Len())
+	other.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, err := io.ReadFull(other, got); err != nil || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the connection read %q, %v; want %q", got, err, want.Bytes())
+	}
+}
