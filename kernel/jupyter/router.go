@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
-const (
-	routeQueue      = 1024     // replies queued per connection before it counts as stalled
-	routeQueueBytes = 64 << 20 // and octets
-)
+// routeQueueBytes is how many octets of replies a connection may leave
+// unread before it counts as stalled.
+const routeQueueBytes = 64 << 20
 
 // router is the ROUTER side of shell, control and stdin. zmq4's ROUTER
 // routes a reply to every connection whose peer claimed the identity it
@@ -25,8 +23,8 @@ const (
 // claim no identity), whatever identity the peer claims, so a reply goes to
 // the connection its request came on and to no other; two clients that
 // claim one identity are two routes. Each connection has its own reader and
-// a writer with a bounded queue: send never blocks, and a connection whose
-// writes block for writeTimeout, or whose queue fills, is reset.
+// its own writer: send never blocks, and a connection whose writes block for
+// writeTimeout, or that leaves routeQueueBytes of replies unread, is reset.
 type router struct {
 	g      *guardListener
 	check  func(frames [][]byte) (*Message, error) // decode and verify; nil error vouches for the connection
@@ -42,11 +40,13 @@ type router struct {
 type route struct {
 	*peer
 	id    []byte
-	start sync.Once // out and its writer, made at the first send
-	out   chan [][]byte
-	bytes atomic.Int64 // octets queued in out
-	busy  atomic.Int64 // messages queued or being written
+	start sync.Once // the writer, started at the first send
+	wake  chan struct{}
 	quit  chan struct{}
+	mu    sync.Mutex
+	out   [][][]byte // messages to write, in order
+	bytes int        // their octets
+	busy  bool       // the writer holds a message
 }
 
 var errGone = errors.New("the connection the request came on is closed")
@@ -93,7 +93,7 @@ func (r *router) serve(p *peer) {
 }
 
 func (r *router) add(p *peer) *route {
-	q := &route{peer: p, quit: make(chan struct{})}
+	q := &route{peer: p, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.next++
@@ -113,19 +113,58 @@ func (r *router) remove(q *route) {
 // write sends q's queue in order until q is removed.
 func (q *route) write() {
 	for {
-		select {
-		case f := <-q.out:
-			q.bytes.Add(-int64(size(f)))
-			err := q.peer.write(f)
-			q.busy.Add(-1)
-			if err != nil {
-				q.fail(fmt.Errorf("write: %w", err))
+		f := q.take()
+		if f == nil {
+			select {
+			case <-q.wake:
+				continue
+			case <-q.quit:
 				return
 			}
-		case <-q.quit:
+		}
+		err := q.peer.write(f)
+		q.mu.Lock()
+		q.busy = false
+		q.mu.Unlock()
+		if err != nil {
+			q.fail(fmt.Errorf("write: %w", err))
 			return
 		}
 	}
+}
+
+// take removes the first message queued, or returns nil.
+func (q *route) take() [][]byte {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.out) == 0 {
+		return nil
+	}
+	f := q.out[0]
+	q.out[0] = nil
+	q.out = q.out[1:]
+	q.bytes -= size(f)
+	q.busy = true
+	return f
+}
+
+// put queues f unless that would leave more than routeQueueBytes unread.
+func (q *route) put(f [][]byte) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.bytes+size(f) > routeQueueBytes {
+		return fmt.Errorf("%d octets of replies not read: the limit is %d", q.bytes+size(f), routeQueueBytes)
+	}
+	q.out = append(q.out, f)
+	q.bytes += size(f)
+	return nil
+}
+
+// pending reports whether q has messages queued or being written.
+func (q *route) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.out) > 0 || q.busy
 }
 
 // recv returns the next verified message, or false once the router is closed.
@@ -147,26 +186,16 @@ func (r *router) send(frames [][]byte) error {
 	if q == nil {
 		return errGone
 	}
-	msg := frames[1:]
-	q.start.Do(func() {
-		q.out = make(chan [][]byte, routeQueue)
-		go q.write()
-	})
-	if q.bytes.Add(int64(size(msg))) > routeQueueBytes {
-		err := fmt.Errorf("%d octets of replies not read: the limit is %d", q.bytes.Load(), routeQueueBytes)
+	q.start.Do(func() { go q.write() })
+	if err := q.put(frames[1:]); err != nil {
 		q.fail(err)
 		return err
 	}
-	q.busy.Add(1)
 	select {
-	case q.out <- msg:
-		return nil
+	case q.wake <- struct{}{}:
 	default:
-		q.busy.Add(-1)
-		err := fmt.Errorf("%d replies not read: the limit is %d", routeQueue, routeQueue)
-		q.fail(err)
-		return err
 	}
+	return nil
 }
 
 // flush waits until every connection has written what is queued for it,
@@ -176,7 +205,7 @@ func (r *router) flush(deadline time.Time) {
 		r.mu.Lock()
 		busy := false
 		for _, q := range r.routes {
-			busy = busy || q.busy.Load() > 0
+			busy = busy || q.pending()
 		}
 		r.mu.Unlock()
 		if !busy {

@@ -45,20 +45,22 @@ func pipePeer(t *testing.T) (*peer, net.Conn) {
 }
 
 // TestRouteQueueFull: send never blocks on a connection that does not
-// read; once its queue is full the connection is reset and later sends fail.
+// read; once routeQueueBytes of replies wait for it, the connection is reset
+// and later sends fail.
 func TestRouteQueueFull(t *testing.T) {
 	p, other := pipePeer(t)
 	r := &router{routes: map[string]*route{}, done: make(chan struct{})}
 	q := r.add(p)
-	reply := [][]byte{q.id, []byte("<IDS|MSG>"), []byte("reply")}
+	reply := [][]byte{q.id, make([]byte, 64<<10)}
+	most := routeQueueBytes/(64<<10) + 2 // the queue, the message being written, the one refused
 	start := time.Now()
 	var err error
 	n := 0
-	for ; n < 2*routeQueue && err == nil; n++ {
+	for ; n < 2*most && err == nil; n++ {
 		err = r.send(reply)
 	}
-	if err == nil || n > routeQueue+2 {
-		t.Fatalf("%d sends to a connection that reads nothing: last error %v; want an error by send %d", n, err, routeQueue+2)
+	if err == nil || n > most {
+		t.Fatalf("%d sends to a connection that reads nothing: last error %v; want an error by send %d", n, err, most)
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("the sends took %v: send blocked", d)
