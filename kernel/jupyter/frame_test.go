@@ -47,6 +47,7 @@ func TestFramer(t *testing.T) {
 		{"size 2^64-1", header9(0, ^uint64(0)), false},
 		{"size 2^64-1 after a frame", cat(zframe(flagMore, big, false), header9(0, ^uint64(0))), false},
 		{"a command", zframe(flagCommand, []byte("\x04PING\x00\x00"), false), true},
+		{"a command at its limit", zframe(flagCommand, big[:40], false), true},
 		{"a command over its limit", zframe(flagCommand, big[:41], false), false},
 		{"a command with MORE", zframe(flagCommand|flagMore, []byte("\x04PING"), false), false},
 		{"a command inside a message", cat(zframe(flagMore, nil, false), zframe(flagCommand, []byte("\x04PING"), false)), false},
