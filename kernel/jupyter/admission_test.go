@@ -3,6 +3,7 @@ package jupyter
 import (
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -68,14 +69,18 @@ func TestAdmissionBytes(t *testing.T) {
 			t.Fatalf("reserve %d: %v", r.n, err)
 		}
 	}
+	if s1.reset || s2.reset || s3.reset || a.used != 100 {
+		t.Fatalf("100 octets reserved of 100: resets %v %v %v, used %d; want no reset", s1.reset, s2.reset, s3.reset, a.used)
+	}
 	if err := a.reserve(s3.t, 50); err != nil {
 		t.Fatalf("reserve 50 more on s3: %v", err)
 	}
 	if !s1.reset || !s2.reset || s3.reset || a.used != 80 {
 		t.Fatalf("after s3 asked 50 more: s1 reset %v, s2 reset %v, s3 reset %v, used %d; want s1 and s2 evicted, 80 used", s1.reset, s2.reset, s3.reset, a.used)
 	}
-	if err := a.reserve(s3.t, 21); err == nil {
-		t.Fatal("s3 reserved past the bound alone")
+	want := "unsigned message of 101 octets: with what this connection holds it passes the 100 octets all unsigned messages may hold"
+	if err := a.reserve(s3.t, 21); err == nil || err.Error() != want {
+		t.Fatalf("s3 reserving past the bound alone: %v, want %q", err, want)
 	}
 	a.settle(s3.t)
 	if a.used != 0 {
@@ -155,5 +160,17 @@ func checkAccounts(t *testing.T, a *admission, live []*seated, seed uint64, step
 		if n != count[ch] || n > a.seats {
 			t.Fatalf("seed %d step %d: %s counts %d seats, %d live, %d allowed", seed, step, ch, n, count[ch], a.seats)
 		}
+	}
+}
+
+// TestSeatsFor: each channel gets a tenth of the descriptors the process may
+// open, between 16 and 1000, so the five channels hold at most half.
+func TestSeatsFor(t *testing.T) {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		t.Skip(err)
+	}
+	if got, want := seatsFor(), int(min(max(rl.Cur/10, 16), 1000)); got != want {
+		t.Errorf("seatsFor() = %d with %d descriptors, want %d", got, rl.Cur, want)
 	}
 }

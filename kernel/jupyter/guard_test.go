@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -221,6 +222,73 @@ func TestReadyBody(t *testing.T) {
 		}
 		if err := checkReady(readyBody(pol.typ), []string{"X" + pol.typ}); err == nil {
 			t.Errorf("%s: our READY passes as another socket type", pol.channel)
+		}
+	}
+}
+
+// TestCheckReady: READY commands as peers send them are accepted whatever
+// the order of their properties and however their values end; each
+// malformed one is refused with an error naming where and what.
+func TestCheckReady(t *testing.T) {
+	body := func(props ...string) []byte { c := readyCmd(props...); return c[headerLen(c[0]):] }
+	good := [][]byte{
+		body("Socket-Type", "DEALER"),
+		body("socket-type", "DEALER"),
+		body("Socket-Type", "DEALER", "Identity", ""),
+		body("Identity", "", "Socket-Type", "DEALER"),
+		body("Identity", strings.Repeat("i", 255), "Socket-Type", "REQ", "X-Other", "v"),
+	}
+	for _, b := range good {
+		if err := checkReady(b, routerPeers); err != nil {
+			t.Errorf("checkReady(%q) = %v, want nil", b, err)
+		}
+	}
+	bad := []struct {
+		body []byte
+		want string
+	}{
+		{[]byte("\x05READ"), "first command is not READY"},
+		{[]byte("\x05ERROR\x03bad"), "first command is not READY"},
+		{[]byte("\x05READY"), `socket type "": want one of DEALER, REQ, ROUTER`},
+		{body("Socket-Type", "PUB"), `socket type "PUB": want one of DEALER, REQ, ROUTER`},
+		{[]byte("\x05READY\x0bSocket"), "READY metadata at octet 6: property cut short"},
+		{append(body("Identity", ""), "\x0bSocket-Type\x00\x00\x00\x09DEA"...), "READY metadata at octet 19: property Socket-Type: value of 9 octets, 3 left"},
+		{[]byte("\x05READY\x00\x00\x00\x00\x00"), "READY metadata at octet 6: property cut short"},
+	}
+	for _, tt := range bad {
+		if err := checkReady(tt.body, routerPeers); err == nil || err.Error() != tt.want {
+			t.Errorf("checkReady(%q) = %v, want %q", tt.body, err, tt.want)
+		}
+	}
+}
+
+// TestPropertyNameChars: a property name may hold exactly ZMTP's name-char
+// set (rfc.zeromq.org/spec/23: ALPHA, DIGIT, "-", "_", ".", "+").
+func TestPropertyNameChars(t *testing.T) {
+	const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+"
+	for c := range 256 {
+		b := readyCmd("Socket-Type", "DEALER", "X"+string(rune(c)), "")[2:]
+		if c >= 0x80 {
+			b = append(readyCmd("Socket-Type", "DEALER")[2:], 2, 'X', byte(c), 0, 0, 0, 0)
+		}
+		err := checkReady(b, routerPeers)
+		if ok := strings.IndexByte(allowed, byte(c)) >= 0; ok != (err == nil) {
+			t.Errorf("property name X%q: %v, allowed %v", byte(c), err, ok)
+		}
+	}
+}
+
+// TestCheckGreeting: ZMTP 3.0 and later with NULL, as client or server,
+// pass; the rest are refused.
+func TestCheckGreeting(t *testing.T) {
+	for _, g := range [][]byte{greeting, peerGreeting(11, 1), peerGreeting(10, 4), peerGreeting(32, 1)} {
+		if err := checkGreeting(g); err != nil {
+			t.Errorf("checkGreeting(%q) = %v, want nil", g, err)
+		}
+	}
+	for _, g := range [][]byte{peerGreeting(0, 0xfe), peerGreeting(9, 0x7e), peerGreeting(10, 2), peerGreeting(12, 'P'), peerGreeting(32, 2)} {
+		if err := checkGreeting(g); err == nil {
+			t.Errorf("checkGreeting(%q) passed", g)
 		}
 	}
 }

@@ -101,3 +101,35 @@ func TestRouteWritesInOrder(t *testing.T) {
 		t.Errorf("the connection read %q, %v; want %q", got, err, want.Bytes())
 	}
 }
+
+// TestSignedClientKeepsSeat: when shell's seats fill with connections that
+// never signed a message (one sent an unsigned one), they evict each other
+// and never the client that signed.
+func TestSignedClientKeepsSeat(t *testing.T) {
+	k, c := startKernel(t, &fakeHandler{})
+	k.adm.mu.Lock()
+	k.adm.seats = 4
+	k.adm.mu.Unlock()
+	addr := k.Conn().endpoint(k.Conn().ShellPort)[len("tcp://"):]
+	for i := range 12 {
+		raw, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer raw.Close()
+		raw.Write(cat(greeting, readyCmd("Socket-Type", "DEALER")))
+		if i == 0 {
+			raw.Write(cat(zframe(flagMore, []byte("<IDS|MSG>"), false), zframe(0, []byte("unsigned"), false)))
+		}
+		io.ReadFull(raw, make([]byte, greetingLen))
+	}
+	c.execute("echo still here", true)
+	if got := content(c.next(c.shellC, "the signed client's reply")); got["status"] != "ok" {
+		t.Errorf("reply = %v", got)
+	}
+	k.adm.mu.Lock()
+	defer k.adm.mu.Unlock()
+	if n := k.adm.count["shell"]; n != 4 {
+		t.Errorf("shell holds %d connections, want its 4 seats", n)
+	}
+}
