@@ -3,6 +3,7 @@ package jupyter
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -45,24 +46,32 @@ func pipePeer(t *testing.T) (*peer, net.Conn) {
 }
 
 // TestRouteQueueFull: send never blocks on a connection that does not
-// read; once routeQueueBytes of replies wait for it, the connection is reset
-// and later sends fail.
+// read; it may leave routeQueueBytes of replies unread beside the one being
+// written, and the next resets it; later sends fail.
 func TestRouteQueueFull(t *testing.T) {
 	p, other := pipePeer(t)
 	r := &router{routes: map[string]*route{}, done: make(chan struct{})}
 	q := r.add(p)
 	reply := [][]byte{q.id, make([]byte, 64<<10)}
-	most := routeQueueBytes/(64<<10) + 2 // the queue, the message being written, the one refused
 	start := time.Now()
-	var err error
-	n := 0
-	for ; n < 2*most && err == nil; n++ {
-		err = r.send(reply)
+	if err := r.send(reply); err != nil {
+		t.Fatal(err)
 	}
-	if err == nil || n > most {
-		t.Fatalf("%d sends to a connection that reads nothing: last error %v; want an error by send %d", n, err, most)
+	for taken := false; !taken; time.Sleep(time.Millisecond) { // until the writer holds the first reply, blocked
+		q.mu.Lock()
+		taken = len(q.out) == 0 && q.busy
+		q.mu.Unlock()
 	}
-	if d := time.Since(start); d > time.Second {
+	for n := 1; n <= routeQueueBytes/(64<<10); n++ {
+		if err := r.send(reply); err != nil {
+			t.Fatalf("send %d of %d octets unread: %v", n, n*64<<10, err)
+		}
+	}
+	want := fmt.Sprintf("%d octets of replies not read: the limit is %d", routeQueueBytes+64<<10, routeQueueBytes)
+	if err := r.send(reply); err == nil || err.Error() != want {
+		t.Fatalf("one reply past the limit: %v, want %q", err, want)
+	}
+	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the sends took %v: send blocked", d)
 	}
 	other.SetReadDeadline(time.Now().Add(2 * time.Second))
@@ -78,6 +87,27 @@ func TestRouteQueueFull(t *testing.T) {
 	r.remove(q)
 	if err := r.send(reply); err != errGone {
 		t.Errorf("send to a removed connection: %v, want errGone", err)
+	}
+}
+
+// TestFlushWaits: flush returns once what was queued is written, and not
+// before unless its deadline passes.
+func TestFlushWaits(t *testing.T) {
+	p, other := pipePeer(t)
+	r := &router{routes: map[string]*route{}, done: make(chan struct{})}
+	q := r.add(p)
+	defer r.remove(q)
+	r.send([][]byte{q.id, []byte("last words")})
+	start := time.Now()
+	r.flush(start.Add(200 * time.Millisecond))
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Errorf("flush returned after %v with a reply unwritten", d)
+	}
+	go io.Copy(io.Discard, other)
+	start = time.Now()
+	r.flush(start.Add(5 * time.Second))
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("flush took %v once the reply could be written", d)
 	}
 }
 
