@@ -49,15 +49,20 @@ func newAdmission(seats int, bytes int64) *admission {
 	return &admission{seats: seats, bytes: bytes, waiting: map[string]*list.List{}, count: map[string]int{}, holders: list.New()}
 }
 
-// seatsFor returns the connections each of the five channels may hold: a
-// tenth of the descriptors the process may open (so the five take half),
-// between 16 and 1000.
+// seatsFor returns the connections each of the five channels may hold,
+// from the descriptors the process may open (seatsOf).
 func seatsFor() int {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		return 100
+		return seatsOf(1024)
 	}
-	return int(min(max(rl.Cur/10, 16), 1000))
+	return seatsOf(rl.Cur)
+}
+
+// seatsOf is a tenth of nofile descriptors (so the five channels take half),
+// between 16 and 1000.
+func seatsOf(nofile uint64) int {
+	return int(min(max(nofile/10, 16), 1000))
 }
 
 // admit seats a new connection on channel; reset closes it when evicted.

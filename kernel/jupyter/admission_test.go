@@ -166,11 +166,16 @@ func checkAccounts(t *testing.T, a *admission, live []*seated, seed uint64, step
 // TestSeatsFor: each channel gets a tenth of the descriptors the process may
 // open, between 16 and 1000, so the five channels hold at most half.
 func TestSeatsFor(t *testing.T) {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		t.Skip(err)
+	for _, tt := range []struct {
+		nofile uint64
+		want   int
+	}{{100, 16}, {160, 16}, {640, 64}, {1024, 102}, {10000, 1000}, {20000, 1000}, {1 << 20, 1000}} {
+		if got := seatsOf(tt.nofile); got != tt.want {
+			t.Errorf("seatsOf(%d) = %d, want %d", tt.nofile, got, tt.want)
+		}
 	}
-	if got, want := seatsFor(), int(min(max(rl.Cur/10, 16), 1000)); got != want {
-		t.Errorf("seatsFor() = %d with %d descriptors, want %d", got, rl.Cur, want)
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err == nil && seatsFor() != seatsOf(rl.Cur) {
+		t.Errorf("seatsFor() = %d with %d descriptors, want %d", seatsFor(), rl.Cur, seatsOf(rl.Cur))
 	}
 }
