@@ -366,7 +366,7 @@ func (g *graph) function(k fnKey) int32 {
 		file = ""
 	}
 	id := int32(len(g.funcs))
-	g.funcs = append(g.funcs, function{key: k, frame: analysis.Frame{Name: recursion.ReplaceAllString(k.name, ""), File: file},
+	g.funcs = append(g.funcs, function{key: k, frame: analysis.Frame{Name: recursion.ReplaceAllString(k.name, ""), File: file, Lib: k.ob},
 		self: make([]int64, len(g.events)), host: -1})
 	g.byKey[k] = id
 	return id

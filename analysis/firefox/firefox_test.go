@@ -271,7 +271,11 @@ func TestSamply(t *testing.T) {
 	for i := range p.Samples {
 		lib := "(no stack)"
 		if st := p.Stacks.At(p.Samples[i].Stack); len(st) > 0 {
-			lib, _, _ = strings.Cut(p.Frames[st[len(st)-1]].Name, "+0x")
+			leaf := p.Frames[st[len(st)-1]]
+			lib, _, _ = strings.Cut(leaf.Name, "+0x")
+			if leaf.Lib != lib {
+				t.Fatalf("frame %s: library %q, want %q", leaf.Name, leaf.Lib, lib)
+			}
 		}
 		got[lib] += p.Value(&p.Samples[i], 0)
 	}

@@ -188,13 +188,13 @@ func procFramesOf(t *procTables) ([]analysis.Frame, error) {
 		}
 		switch {
 		case file == "" && strings.HasPrefix(name, "0x"):
-			out[i] = analysis.Frame{Name: nativeName(t, name, f)}
+			out[i] = nativeFrame(t, name, f)
 			continue
 		case file == "":
 			out[i] = geckoFrame(name) // before version 4, a JS name holds its location
 			continue
 		case f >= int64(len(fn.IsJS)) || !fn.IsJS[f]:
-			out[i] = analysis.Frame{Name: nativeName(t, name, f)}
+			out[i] = nativeFrame(t, name, f)
 			continue
 		}
 		out[i] = jsFrame(name, file, opt(fn.LineNumber, f), opt(fn.ColumnNumber, f))
@@ -202,21 +202,32 @@ func procFramesOf(t *procTables) ([]analysis.Frame, error) {
 	return out, nil
 }
 
-// nativeName names a native function: its name, or, for an unsymbolicated
-// one (named by its address, "0x19974d"), "lib+0x19974d" with its
-// library's name, so that one address in two libraries is two frames.
-func nativeName(t *procTables, name string, f int64) string {
-	if !strings.HasPrefix(name, "0x") || t.ResourceTable == nil {
-		return name
+// nativeFrame is a native function's frame: its name and its library; an
+// unsymbolicated one (named by its address, "0x19974d") is named
+// "lib+0x19974d" with its library's name, so that one address in two
+// libraries is two frames.
+func nativeFrame(t *procTables, name string, f int64) analysis.Frame {
+	lib := libOf(t, f)
+	if lib != "" && strings.HasPrefix(name, "0x") {
+		name = lib + "+" + name
+	}
+	return analysis.Frame{Name: name, Lib: lib}
+}
+
+// libOf returns the name of the library of function f, "" when the
+// profile does not say.
+func libOf(t *procTables, f int64) string {
+	if t.ResourceTable == nil || f >= int64(len(t.FuncTable.Resource)) || t.FuncTable.Resource[f] == nil {
+		return ""
 	}
 	r := opt(t.FuncTable.Resource, f)
-	if f >= int64(len(t.FuncTable.Resource)) || t.FuncTable.Resource[f] == nil || r < 0 || r >= int64(len(t.ResourceTable.Lib)) || t.ResourceTable.Lib[r] == nil {
-		return name
+	if r < 0 || r >= int64(len(t.ResourceTable.Lib)) || t.ResourceTable.Lib[r] == nil {
+		return ""
 	}
-	if lib := *t.ResourceTable.Lib[r]; lib >= 0 && lib < int64(len(t.Libs)) && t.Libs[lib].Name != "" {
-		return t.Libs[lib].Name + "+" + name
+	if lib := *t.ResourceTable.Lib[r]; lib >= 0 && lib < int64(len(t.Libs)) {
+		return t.Libs[lib].Name
 	}
-	return name
+	return ""
 }
 
 // funcFile returns a function's file name, "" when it has none.

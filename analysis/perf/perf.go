@@ -469,7 +469,7 @@ func (pp *perfParser) frameIDs(m []string) []int32 {
 	ids := make([]int32, 0, len(parts))
 	for i := len(parts) - 1; i >= 0; i-- { // kept leaf first; parts read root first
 		name := pp.tidy(parts[i], pc, mod, i > 0)
-		ids = append(ids, pp.builder().Frame(analysis.Frame{Name: name, File: mod}))
+		ids = append(ids, pp.builder().Frame(analysis.Frame{Name: name, File: mod, Lib: mod}))
 	}
 	return ids
 }

@@ -157,18 +157,22 @@ func fromProfile(in *analysis.Input, pp *profile.Profile) *analysis.Profile {
 // locationFrames interns the frames of one location, root-most (caller)
 // first: pprof lists a location's lines innermost first.
 func locationFrames(b *analysis.Builder, loc *profile.Location) []int32 {
+	var lib string
+	if m := loc.Mapping; m != nil {
+		lib = m.File
+	}
 	if len(loc.Line) == 0 {
 		name := "<unknown>"
-		if m := loc.Mapping; m != nil && m.File != "" {
-			name = "[" + filepath.Base(m.File) + "]"
+		if lib != "" {
+			name = "[" + filepath.Base(lib) + "]"
 		}
-		return []int32{b.Frame(analysis.Frame{Name: name})}
+		return []int32{b.Frame(analysis.Frame{Name: name, Lib: lib})}
 	}
 	out := make([]int32, 0, len(loc.Line))
 	for i := len(loc.Line) - 1; i >= 0; i-- {
-		f := analysis.Frame{Name: "<unknown>"}
+		f := analysis.Frame{Name: "<unknown>", Lib: lib}
 		if fn := loc.Line[i].Function; fn != nil {
-			f = analysis.Frame{Name: cmp.Or(fn.Name, "<unknown>"), File: fn.Filename, Line: fn.StartLine}
+			f = analysis.Frame{Name: cmp.Or(fn.Name, "<unknown>"), File: fn.Filename, Line: fn.StartLine, Lib: lib}
 		}
 		out = append(out, b.Frame(f))
 	}
