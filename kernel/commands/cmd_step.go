@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
@@ -37,26 +39,47 @@ func stepCommand(name, summary string, delta int, examples []string) *kernel.Com
 }
 
 func runStep(c *kernel.Call, delta int) error {
-	l := c.Profile()
-	v, err := l.CompactedView(c.Ctx)
+	nv, whole, err := stepLevels(c.Ctx, c.Profile(), c.Arg(0), delta)
+	var nt noTarget
+	if errors.As(err, &nt) {
+		return c.Usagef("%v", nt.err)
+	}
 	if err != nil {
 		return err
 	}
-	target, err := resolveTarget(v, c.Arg(0))
-	if err != nil {
-		return c.Usagef("%v", err)
-	}
-	ns, nv, err := compaction.StepContext(c.Ctx, v, target, delta)
-	if c.Ctx.Err() != nil {
-		return c.Ctx.Err()
-	}
-	if err != nil {
-		return &jupyter.Error{Name: "Refused", Value: err.Error()}
-	}
-	l.SetState(ns, nv)
 	note := ""
-	if x := nv.Check(); x != nil && target < 0 {
+	if x := nv.Check(); x != nil && whole {
 		note = fmt.Sprintf("note: this view breaks %s: %s", x.Rule, x.Describe(nv))
 	}
 	return showView(c, nv, note)
 }
+
+// stepLevels takes one step of the levels of l's compacted node target
+// (all: every node) and makes the result l's state; it returns the new
+// view and whether the step was on all. A step that would break R1 or R2
+// is refused and l stays as it was. What expand and compact do, and what a
+// click on an explorable view does for them.
+func stepLevels(ctx context.Context, l *kernel.Loaded, target string, delta int) (*compaction.View, bool, error) {
+	v, err := l.CompactedView(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	t, err := resolveTarget(v, target)
+	if err != nil {
+		return nil, false, noTarget{err}
+	}
+	ns, nv, err := compaction.StepContext(ctx, v, t, delta)
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	if err != nil {
+		return nil, false, &jupyter.Error{Name: "Refused", Value: err.Error()}
+	}
+	l.SetState(ns, nv)
+	return nv, t < 0, nil
+}
+
+// noTarget is a step's target that names no compacted node.
+type noTarget struct{ err error }
+
+func (e noTarget) Error() string { return e.err.Error() }

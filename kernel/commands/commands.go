@@ -13,7 +13,7 @@ var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// Reading the call tree, as pprof does.
 	topCommand, treeCommand, threadsCommand,
 	// ProfVis: granularity, the compacted tree and its pictures.
-	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
+	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand, clicksCommand,
 	// Profiling Blueprint: boxes sized by time and calls, and their patterns.
 	blueprintCommand, patternsCommand,
 	// JIVE: phases over time.

@@ -34,13 +34,25 @@ type Widget struct {
 	parent *Message // the request the widget's next messages answer
 }
 
+// Model is what the language sees of a widget: its id, its view, its
+// state. *Widget is the kernel's; the engine's tests use their own.
+type Model interface {
+	ID() string
+	View() map[string]any
+	Get(key string) any
+	Set(changes map[string]any)
+	Send(content map[string]any)
+}
+
+var _ Model = (*Widget)(nil)
+
 // WidgetEvent is a message from a front end to a widget: a custom message
 // (Method "custom", its content and buffers) or a change of state (Method
 // "update", Content the keys changed, already applied). Out shows outputs
 // parented to the message; it is an Updater, so a display shown by the cell
 // that opened the widget can be replaced.
 type WidgetEvent struct {
-	Widget  *Widget
+	Widget  Model
 	Method  string
 	Content map[string]any
 	Buffers [][]byte
@@ -57,7 +69,7 @@ type WidgetHandler func(ctx context.Context, ev WidgetEvent)
 type WidgetOpener interface {
 	// OpenWidget opens a widget with state, parented to the cell; h serves
 	// its events (nil: none). Show it with a display of ViewBundle.
-	OpenWidget(state map[string]any, h WidgetHandler) *Widget
+	OpenWidget(state map[string]any, h WidgetHandler) Model
 }
 
 // ViewMIME is the MIME type of a widget's view in a display bundle.
@@ -137,7 +149,7 @@ func splitBuffers(state map[string]any) (map[string]any, [][]any, [][]byte) {
 // widgets, the oldest is let go: it is told so in its state (key
 // "_closed"), then forgotten.
 // https://github.com/jupyter-widgets/ipywidgets/blob/main/packages/schema/messages.md#instantiating-a-widget-object
-func (o *cellOutput) OpenWidget(state map[string]any, h WidgetHandler) *Widget {
+func (o *cellOutput) OpenWidget(state map[string]any, h WidgetHandler) Model {
 	w := &Widget{k: o.k, id: newID(), h: h, state: maps.Clone(state), parent: o.parent}
 	s, paths, buffers := splitBuffers(w.state)
 	content := map[string]any{"comm_id": w.id, "target_name": WidgetTarget,

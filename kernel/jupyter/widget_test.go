@@ -23,7 +23,7 @@ type widgetHandler struct {
 	fakeHandler
 	mu     sync.Mutex
 	events []WidgetEvent
-	w      *Widget
+	w      Model
 }
 
 func (h *widgetHandler) Execute(ctx context.Context, code string, out Output) error {
