@@ -70,6 +70,7 @@ function render({ model, el }) {
     const start = h('a', 'pl-crumb', list.length ? model.get('crumbs_from') || 'start' : model.get('command'));
     start.title = 'back to the view before this click';
     if (list.length) start.onclick = () => send({ event: 'crumb', index: 0 }, 'back');
+    else start.classList.add('pl-current');
     crumbs.append(start);
     list.forEach((label, i) => {
       crumbs.append(h('span', 'pl-sep', ' › '));
