@@ -17,7 +17,7 @@ var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// Profiling Blueprint: boxes sized by time and calls, and their patterns.
 	blueprintCommand, patternsCommand,
 	// JIVE: phases over time.
-	phasesCommand, labelCommand, similarityCommand, timelineCommand,
+	phasesCommand, labelCommand, similarityCommand, timelineCommand, intervalCommand,
 	// DYPER: live profiles within an overhead budget.
 	attachCommand, detachCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.

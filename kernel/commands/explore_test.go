@@ -181,3 +181,30 @@ func bundleKeys(b jupyter.Bundle) []string {
 }
 
 func slicesClone(s []int32) []int32 { return append([]int32(nil), s...) }
+
+func TestExplorePhases(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	if _, err := kernel.RunCell(t.Context(), s, "load demo:phasedemo as run"); err != nil {
+		t.Fatal(err)
+	}
+	out := &widgetOut{Recorder: &kernel.Recorder{}}
+	if err := kernel.NewInterp(s).Execute(t.Context(), "phases run interactive=true", out); err != nil || len(out.models) != 1 {
+		t.Fatalf("phases interactive=true opened %d widgets (%v)", len(out.models), err)
+	}
+	m := out.models[0]
+	if h := m.state["html"].(string); !strings.Contains(h, `data-pl-id="iv-3"`) || !strings.Contains(h, `data-pl-id="ph-1"`) {
+		t.Fatal("the strip has no clickable interval 3 or phase 1")
+	}
+	send(m, map[string]any{"event": "click", "id": "iv-3"})
+	h := m.state["html"].(string)
+	if m.state["command"] != "interval run 3" || m.state["error"] != "" || strings.Count(h, "<table>") != 2 || !strings.Contains(h, "interval 3 of run") {
+		t.Errorf("interval click: command %v, error %v, %d tables", m.state["command"], m.state["error"], strings.Count(h, "<table>"))
+	}
+	send(m, map[string]any{"event": "click", "id": "ph-1"})
+	if m.state["command"] != "interval run phase=1" || !strings.Contains(m.state["html"].(string), "the intervals of phase 1") {
+		t.Errorf("legend click: command %v, error %v", m.state["command"], m.state["error"])
+	}
+	if got := clicksOf(m); !reflect.DeepEqual(got, []string{"interval run 3", "interval run phase=1"}) {
+		t.Errorf("clicks %q", got)
+	}
+}
