@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -206,5 +207,35 @@ func TestExplorePhases(t *testing.T) {
 	}
 	if got := clicksOf(m); !reflect.DeepEqual(got, []string{"interval run 3", "interval run phase=1"}) {
 		t.Errorf("clicks %q", got)
+	}
+}
+
+func TestExploreEntities(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	if _, err := kernel.RunCell(t.Context(), s, "load demo:shop as shop\nmapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend"); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := explored(t, kernel.NewInterp(s), "entities shop mapping=m interactive=true")
+	send(m, map[string]any{"event": "click", "title": "UI → Core"})
+	h := m.state["html"].(string)
+	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"calls shop UI Core mapping=m"}) || !strings.Contains(h, "the calls from UI to Core") {
+		t.Fatalf("arc click: error %v, clicks %q", m.state["error"], clicksOf(m))
+	}
+	rec, err := kernel.RunCell(t.Context(), s, "calls shop UI Core mapping=m n=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := rec.Bundles()[0]["application/json"].([]map[string]any)
+	var sum int64
+	for _, r := range tab {
+		sum += r["calls"].(int64)
+	}
+	arcs, err := kernel.RunCell(t.Context(), s, "entities shop mapping=m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	arcTable := arcs.Bundles()[len(arcs.Bundles())-1]["text/plain"].(string)
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^UI +Core +%d$`, sum)).MatchString(arcTable) || len(tab) == 0 {
+		t.Errorf("the %d function pairs behind UI → Core add up to %d calls, not the arc's:\n%s", len(tab), sum, arcTable)
 	}
 }
