@@ -116,6 +116,20 @@ func (c *Call) Explore(svg []byte, alt string, ex *Explore) {
 	e.display.Show(e.bundle())
 }
 
+// ExploreHTML shows HTML (a status line with controls) made by
+// ex.Command as an explorable view when the call is interactive and the
+// front end can open widgets; otherwise as the bundle of h and alt.
+func (c *Call) ExploreHTML(h, alt string, ex *Explore) {
+	if !c.Interactive() || c.opener == nil {
+		c.Out.Display(jupyter.Bundle{"text/plain": alt, "text/html": h}, nil)
+		return
+	}
+	e := &explorer{in: c.interp, ex: ex, command: ex.Command, display: c.LiveDisplay()}
+	e.w = c.opener.OpenWidget(e.state(h), e.serve)
+	e.pic = []event{{html: h, alt: alt}}
+	e.display.Show(e.bundle())
+}
+
 // explorer is an explorable view's kernel side.
 type explorer struct {
 	in      *Interp

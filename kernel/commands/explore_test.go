@@ -239,3 +239,26 @@ func TestExploreEntities(t *testing.T) {
 		t.Errorf("the %d function pairs behind UI → Core add up to %d calls, not the arc's:\n%s", len(tab), sum, arcTable)
 	}
 }
+
+// TestExploreLiveControls: a background attachment's line comes with
+// DYPER's controls, each a click that stands for its command; detach ends
+// the collection as the command does.
+func TestExploreLiveControls(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	defer s.Close()
+	m, _ := explored(t, kernel.NewInterp(s), "attach demo:phases as bg background=true kinds=cpu for=30s interactive=true")
+	var names []string
+	for _, c := range m.state["controls"].([]kernel.Control) {
+		names = append(names, c.Name)
+	}
+	if want := []string{"budget", "pause", "resume", "detach"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("controls %q, want %q", names, want)
+	}
+	send(m, map[string]any{"event": "click", "name": "detach"})
+	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"detach bg"}) || !strings.Contains(m.state["html"].(string), "per kind") {
+		t.Errorf("detach control: error %v, clicks %q", m.state["error"], clicksOf(m))
+	}
+	if rec, err := kernel.RunCell(t.Context(), s, "detach bg"); err == nil {
+		t.Errorf("bg is still attached after the detach control: %v", rec.Bundles())
+	}
+}
