@@ -42,15 +42,16 @@ async function close() {
 // widgetTarget returns a point inside the largest element matching
 // selector in the widget view of live cell i (one the pointer would hit),
 // with its id and tooltip's first line, or null.
-function widgetTarget(i, selector) {
+function widgetTarget(i, selector, titleMatch) {
   const pic = document.querySelector(`#live .cell[data-i="${i}"] .pl-view .pl-pic`);
   if (!pic) return null;
   const area = (e) => { const r = e.getBoundingClientRect(); return r.width * r.height; };
-  for (const el of [...pic.querySelectorAll(selector)].sort((a, b) => area(b) - area(a))) {
+  const title = (e) => { const t = e.querySelector(':scope > title'); return t ? t.textContent.split('\n')[0] : ''; };
+  const els = [...pic.querySelectorAll(selector)].filter((e) => !titleMatch || new RegExp(titleMatch).test(title(e)));
+  for (const el of els.sort((a, b) => area(b) - area(a))) {
     el.scrollIntoView({ block: 'center' });
     const pt = insidePoint(el);
-    const t = el.querySelector(':scope > title');
-    if (pt) return { ...pt, id: el.id, title: t ? t.textContent.split('\n')[0] : '' };
+    if (pt) return { ...pt, id: el.id || el.getAttribute('data-pl-id') || '', title: title(el) };
   }
   return null;
 }
@@ -65,6 +66,7 @@ function widgetView(i) {
   return { status: q('.pl-status'), crumbs: q('.pl-crumbs'), clicks: q('.pl-clicks-text'), busy: v.classList.contains('pl-busy'),
     title: title ? title.textContent : '', tables: [...v.querySelectorAll('.pl-pic table')].map((t) => t.textContent),
     svgs: v.querySelectorAll('.pl-pic svg').length, highlighted: v.querySelectorAll('.pl-pic .pl-hl').length,
+    outlined: v.querySelectorAll('.pl-pic [data-pl-id^="iv-"] rect[stroke="#000"]').length, error: v.querySelector('.pl-status.pl-error') !== null,
     controls: [...v.querySelectorAll('.pl-controls [data-pl-control]')].map((e) => e.dataset.plControl) };
 }
 
