@@ -98,7 +98,11 @@ func Draw(v *compaction.View, o Options) (*Picture, error) {
 			}
 			continue
 		}
-		return &Picture{SVG: buf.Bytes(), Text: Text(p, o.Profile), Drawn: len(p.Items),
+		text := Text(p, o.Profile)
+		if o.kind.text != nil {
+			text = o.kind.text(p, o)
+		}
+		return &Picture{SVG: buf.Bytes(), Text: text, Drawn: len(p.Items),
 			Shown: len(p.Items) - marks(p), Folded: p.Hidden()}, nil
 	}
 }
