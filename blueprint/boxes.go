@@ -101,42 +101,17 @@ func (o *builder) boxes() {
 	}
 }
 
-// startupNodes marks the view nodes of the start-up chain: those whose
-// members are all start-up nodes of the call tree, below a root or a
-// marked node; and records the chain's heaviest path and total.
+// startupNodes returns the view's start-up marks (compaction.View.Startup)
+// and records the chain's heaviest path and total.
 func (o *builder) startupNodes() []bool {
 	v := o.v
-	mark := make([]bool, len(v.Nodes))
-	if v.Tree == nil {
-		return mark
-	}
-	su := v.Tree.Startup()
-	for _, vn := range v.Preorder() {
-		if p := v.Parent(vn); p >= 0 && !mark[p] {
-			continue
-		}
-		mark[vn] = !slices.ContainsFunc(v.Nodes[vn].Members, func(m int32) bool { return !su[m] })
-	}
-	var heaviest int32 = -1
+	mark := v.Startup()
 	for _, r := range v.Roots {
 		if mark[r] {
 			o.b.StartupTotal += v.Nodes[r].Total
-			if heaviest < 0 || v.Nodes[r].Total > v.Nodes[heaviest].Total {
-				heaviest = r
-			}
 		}
 	}
-	for n := heaviest; n >= 0; {
-		o.b.Startup = append(o.b.Startup, v.Nodes[n].Name)
-		next := int32(-1)
-		for _, k := range v.Nodes[n].Children { // heaviest first
-			if mark[k] {
-				next = k
-				break
-			}
-		}
-		n = next
-	}
+	o.b.Startup = v.StartupChain(mark)
 	return mark
 }
 

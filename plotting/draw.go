@@ -161,6 +161,8 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 		src = o.kind.source(o, v)
 	case o.Inverted:
 		src = newBottomUp(v, roots)
+	case o.kind.Startup && o.Roots == nil:
+		src = newStartupSource(v, roots)
 	}
 	var scale int64
 	for _, t := range src.tops() {
