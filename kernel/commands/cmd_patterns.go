@@ -69,12 +69,9 @@ func runPatterns(c *kernel.Call) error {
 	rows := make([]map[string]any, 0, len(ps))
 	for _, p := range ps {
 		box := &boxes.Boxes[p.Box]
-		related := make([]string, len(p.Related))
-		for i, r := range p.Related {
-			related[i] = boxes.Boxes[r].Name
-		}
+		related := relatedNames(boxes, p.Related)
 		handle := v.Handle(box.Node)
-		t.Rows = append(t.Rows, []any{p.Letter, blueprint.PatternNames[p.Letter], box.Name, strings.Join(related, ", "), why(boxes, p), handle})
+		t.Rows = append(t.Rows, []any{p.Letter, blueprint.PatternNames[p.Letter], box.Name, strings.Join(related, ", "), why(boxes, p, c.Tree().Names), handle})
 		evidence := map[string]any{"handle": handle}
 		for k, v := range p.Evidence {
 			evidence[k] = v
@@ -128,9 +125,29 @@ func count(src analysis.CountSource, n int64) string {
 	return fmt.Sprintf("%s%d %s", at, n, many)
 }
 
+// maxRelated is the most related boxes a row names: a recursion through
+// hundreds of calls names its first ones and the call back.
+const maxRelated = 8
+
+// relatedNames names the boxes rel, the first maxRelated-1 and the last
+// when there are more, with "… N more" between.
+func relatedNames(b *blueprint.Blueprint, rel []int32) []string {
+	var out []string
+	for i, r := range rel {
+		if len(rel) > maxRelated && i == maxRelated-1 {
+			out = append(out, fmt.Sprintf("… %d more", len(rel)-maxRelated))
+		}
+		if len(rel) <= maxRelated || i < maxRelated-1 || i == len(rel)-1 {
+			out = append(out, b.Boxes[r].Name)
+		}
+	}
+	return out
+}
+
 // why says in words what the rule of p read; counts recovered from
-// samples are said to be lower bounds.
-func why(b *blueprint.Blueprint, p blueprint.Pattern) string {
+// samples are said to be lower bounds. names shows function names as the
+// views do.
+func why(b *blueprint.Blueprint, p blueprint.Pattern, names *analysis.Names) string {
 	box, vt := &b.Boxes[p.Box], b.Value
 	amount := func(x any) string { return analysis.FormatValue(x.(int64), vt.Unit) }
 	n := func(x any) string { return count(b.Counts, x.(int64)) }
@@ -141,12 +158,12 @@ func why(b *blueprint.Blueprint, p blueprint.Pattern) string {
 	ev := p.Evidence
 	switch p.Letter {
 	case "A":
-		return fmt.Sprintf("its callees take %s of its %s, each called as often as it (%s)%s", amount(ev["callees_height"]), amount(ev["height"]), n(ev["width"]), from)
+		return fmt.Sprintf("its callees take %s of its %s, each as wide as it (%s)%s", amount(ev["callees_height"]), amount(ev["height"]), n(ev["width"]), from)
 	case "B":
 		if _, ok := ev["width"]; !ok {
 			return fmt.Sprintf("its one callee is as tall (%s of %s); call counts unknown", amount(ev["callee_height"]), amount(ev["height"]))
 		}
-		return fmt.Sprintf("its one callee is as tall (%s of %s), called as often (%s)%s", amount(ev["callee_height"]), amount(ev["height"]), n(ev["callee_width"]), from)
+		return fmt.Sprintf("its one callee is as tall (%s of %s) and as wide (%s)%s", amount(ev["callee_height"]), amount(ev["height"]), n(ev["callee_width"]), from)
 	case "C":
 		return fmt.Sprintf("%s from a caller with %s%s", n(ev["width"]), n(ev["caller_width"]), from)
 	case "D":
@@ -154,14 +171,15 @@ func why(b *blueprint.Blueprint, p blueprint.Pattern) string {
 	case "E":
 		return fmt.Sprintf("%s from a caller with %s%s (%g times), %s of its %s", n(ev["width"]), n(ev["caller_width"]), from, ev["ratio"], amount(ev["height"]), amount(ev["caller_height"]))
 	}
-	s := fmt.Sprintf("%s calls itself", ev["function"])
+	fn := names.Show(ev["function"].(string))
+	s := fn + " calls itself"
 	if d := ev["depth"].(int); d > 1 {
-		s = fmt.Sprintf("%s is called back through %d calls", ev["function"], d)
+		s = fmt.Sprintf("%s is called back through %d calls", fn, d)
 	}
 	if calls, ok := ev["calls"]; ok {
 		s += fmt.Sprintf(" (%s back%s)", n(calls), from)
 	}
-	if box.Name != ev["function"] {
+	if box.Name != fn {
 		s += " in " + box.Name
 	}
 	return s

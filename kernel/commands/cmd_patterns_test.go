@@ -147,3 +147,26 @@ func TestRecursionAtFullNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFlameStartsAtEntry: flame and show draw the same start-up chain as
+// the blueprint, as one thin bar (10 px in the icicle) above main.
+func TestFlameStartsAtEntry(t *testing.T) {
+	dir, err := filepath.Abs("testdata/blueprint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"flame", "show"} {
+		_, pic := lastBundles(t, dir, "load hotcold.callgrind as hc\n"+cmd)
+		text := pic["text/plain"].(string)
+		lines := strings.Split(text, "\n")
+		if !strings.HasPrefix(lines[1], "start-up: 0x000000000001ab70 → (below main) → __libc_start_main@@GLIBC_2.34 → (below main) [") ||
+			!strings.Contains(text, "\n  main [120912 Ir]") {
+			t.Errorf("%s does not start at main below the start-up chain:\n%s", cmd, strings.Join(lines[:3], "\n"))
+		}
+	}
+	_, pic := lastBundles(t, dir, "load hotcold.callgrind as hc\nflame")
+	svg, _ := kerneltest.SVG(pic)
+	if !regexp.MustCompile(`<title>start-up: [^<]*</title><rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="9.00" fill="#bbbbbb"`).MatchString(svg) {
+		t.Errorf("the icicle has no thin grey start-up bar")
+	}
+}
