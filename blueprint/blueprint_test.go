@@ -183,3 +183,53 @@ func TestCyclesAreRecursion(t *testing.T) {
 		}
 	}
 }
+
+// TestStartupIsNoBox: the start-up chain above the program's entry has no
+// box: the boxes start at main.main and at the goroutine the runtime
+// started, both marked as entered from it, and the chain is named.
+func TestStartupIsNoBox(t *testing.T) {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
+	for _, s := range []string{"runtime.goexit;runtime.main;main.main;main.f", "runtime.goexit;runtime.main;main.main", "runtime.goexit;runtime.gcBgMarkWorker"} {
+		var st []int32
+		for _, n := range strings.Split(s, ";") {
+			st = append(st, b.Frame(analysis.Frame{Name: n}))
+		}
+		b.Add(b.Stack(st), []int64{2}, 0, false, "", nil)
+	}
+	tree := analysis.NewTree(b.Finish())
+	v := compaction.Compact(tree, compaction.NewState(tree, 99), 0)
+	for _, by := range []blueprint.By{blueprint.ByFunction, blueprint.ByContext} {
+		bp := blueprint.Of(v, analysis.Counts{}, nil, nil, by)
+		var got []string
+		for _, r := range bp.Roots {
+			got = append(got, fmt.Sprintf("%s %d %v", bp.Boxes[r].Name, bp.Boxes[r].Total, bp.Boxes[r].Startup))
+		}
+		if want := "main.main 4 true; runtime.gcBgMarkWorker 2 true"; strings.Join(got, "; ") != want || len(bp.Boxes) != 3 ||
+			strings.Join(bp.Startup, " ") != "runtime.goexit runtime.main" || bp.StartupTotal != 6 || bp.Counts != "" || bp.Timed {
+			t.Errorf("by %s: roots %q of %d boxes, start-up %q (%d), counts %q, timed %v; want %q of 3, runtime.goexit runtime.main (6), no counts, untimed",
+				by, got, len(bp.Boxes), bp.Startup, bp.StartupTotal, bp.Counts, bp.Timed, want)
+		}
+	}
+}
+
+// TestFirstCalls: with first calls, callees and roots go in the order they
+// were first called, and each box and edge knows its first call.
+func TestFirstCalls(t *testing.T) {
+	p := analysistest.Build(analysistest.Recording{Thread: "t", Ops: "+main +z - +a +z - - -"})
+	tree := analysis.NewTree(p)
+	c, _ := blueprint.CallCounts(tree, p, 0)
+	first, _ := analysis.FirstEntries(tree)
+	v := compaction.Compact(tree, compaction.NewState(tree, 99), 0)
+	b := blueprint.Of(v, c, first, nil, blueprint.ByFunction)
+	var got []string
+	for _, k := range b.Boxes[b.Roots[0]].Kids {
+		got = append(got, fmt.Sprintf("%s@%d", b.Boxes[k].Name, b.Boxes[k].First))
+	}
+	var edges []string
+	for _, e := range b.Edges {
+		edges = append(edges, fmt.Sprintf("%s>%s×%d@%d", b.Boxes[e.From].Name, b.Boxes[e.To].Name, e.Calls, e.First))
+	}
+	if !b.Timed || strings.Join(got, " ") != "z@1 a@3" || strings.Join(edges, " ") != "main>z×1@1 main>a×1@3 a>z×1@4" {
+		t.Errorf("timed %v, callees %q, edges %q; want timed, z@1 a@3, main>z×1@1 main>a×1@3 a>z×1@4", b.Timed, got, edges)
+	}
+}
