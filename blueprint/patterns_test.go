@@ -83,8 +83,10 @@ func TestPatternRules(t *testing.T) {
 		{"F, direct", "main 100 1\n  fib 50 1\n    fib 49 176", "F fib [fib]"},
 		// One F per recursion, at its outermost box; the boxes inside are read as any others.
 		{"inside recursion", "main 100 1\n  a 50 1\n    a 49 3\n      a 48 9\n        c 47 90", "F a [a]; D c [a]"},
-		// Below 1% of the total, no caller is read.
+		// Below 1% of the total, no caller is read; at 1%, it is.
 		{"min", "main 1000 1\n  a 600 1\n  x 9 1\n    y 9 1", ""},
+		{"min, at 1%", "main 1000 1\n  a 600 1\n  x 10 1\n    y 10 1", "B x [y]"},
+		{"no D: a caller never seen entered", "main 100 1\n  a 50 0\n    b 48 5", ""},
 		{"ordered by height", "main 100 1\n  a 60 1\n    b 57 1\n  c 40 1\n    d 39 1", "A main [a c]; B a [b]; B c [d]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,10 +118,15 @@ func TestPatternOptions(t *testing.T) {
 }
 
 func TestPatternEvidence(t *testing.T) {
-	b := blueprintOf("main 100 1\n  a 50 1\n    b 5 50")
-	p := b.Patterns(DefaultPatternOptions)
-	want := "map[caller_height:50 caller_width:1 height:5 ratio:50 width:50]"
-	if len(p) != 1 || fmt.Sprint(p[0].Evidence) != want {
-		t.Errorf("evidence %v, want %s", p, want)
+	for spec, want := range map[string]string{
+		"main 100 1\n  a 50 1\n    b 5 50":  "map[caller_height:50 caller_width:1 height:5 ratio:50 width:50]",
+		"main 100 1\n  a 50 1\n    b 48 30": "map[caller_height:50 caller_width:1 height:48 ratio:30 width:30]",
+		"main 100 1\n  a 50 40\n    b 5 3":  "map[caller_height:50 caller_width:40 height:5 ratio:13.33 width:3]",
+	} {
+		b := blueprintOf(spec)
+		p := b.Patterns(DefaultPatternOptions)
+		if len(p) != 1 || fmt.Sprint(p[0].Evidence) != want {
+			t.Errorf("%q: evidence %v, want %s", spec, p, want)
+		}
 	}
 }
