@@ -242,12 +242,13 @@ func (d *pbDecoder) locationFrames(b *analysis.Builder, i int32) []int32 {
 		if m, ok := d.maps[d.locMapping[i]]; ok && d.strs[d.mapFile[m]] != "" {
 			name = "[" + filepath.Base(d.strs[d.mapFile[m]]) + "]"
 		}
-		out = []int32{b.Frame(analysis.Frame{Name: name})}
+		out = []int32{b.Frame(analysis.Frame{Name: name, Addr: d.locAddr[i]})}
 	} else {
 		out = make([]int32, 0, len(lines))
 		for j := len(lines) - 1; j >= 0; j-- {
 			fn := &d.funcList[lines[j]]
-			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file], Line: fn.start}))
+			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file],
+				Line: d.lineNums[int(d.locLines[i])+j], Addr: d.locAddr[i]}))
 		}
 	}
 	d.locFrames[i] = out
