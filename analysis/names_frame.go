@@ -21,8 +21,8 @@ import (
 type splitter struct {
 	lang Lang
 	g    Granularity // what the profile's frames stand for
-	py   string // the project of the Python application files, with its trailing "/"
-	js   string // the project of the JavaScript application scripts, likewise
+	py   string      // the project of the Python application files, with its trailing "/"
+	js   string      // the project of the JavaScript application scripts, likewise
 }
 
 // frame returns the elements of frame fr: those of its function, then, at

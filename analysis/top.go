@@ -30,8 +30,8 @@ type TopOptions struct {
 type TopRow struct {
 	Name  string // as pprof names the row (Profile.RowName)
 	Frame int32  // the first frame of the row, for its displayed name (Names.ShowFrame)
-	Flat int64 // value of samples whose leaf frame is this function
-	Cum  int64 // value of samples with this function anywhere on the stack, once per sample
+	Flat  int64  // value of samples whose leaf frame is this function
+	Cum   int64  // value of samples with this function anywhere on the stack, once per sample
 }
 
 // Top is a flat profile at the tree's granularity, as `go tool pprof -top`
