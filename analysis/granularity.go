@@ -98,7 +98,7 @@ func (p *Profile) At(g Granularity) *Profile {
 func (p *Profile) at(g Granularity) *Profile {
 	of := make([]int32, len(p.Frames))
 	index := make(map[Frame]int32, len(p.Frames))
-	var frames []Frame
+	frames := make([]Frame, 0, len(p.Frames))
 	changed := false
 	for i, fr := range p.Frames {
 		gr := granule(fr, g)
@@ -207,9 +207,11 @@ func carriesLine(name string) bool {
 // name followed by "file:line" (unless the name carries its line); at
 // Files the file; at Addresses the address in hex before the name and
 // line.
-func (p *Profile) RowName(f int32) string {
-	fr := &p.Frames[f]
-	switch p.Granularity {
+func (p *Profile) RowName(f int32) string { return rowName(&p.Frames[f], p.Granularity) }
+
+// rowName names the row of a frame at granularity g (RowName).
+func rowName(fr *Frame, g Granularity) string {
+	switch g {
 	case Lines:
 		return lineRow(fr)
 	case Addresses:
@@ -261,17 +263,18 @@ func (p *Profile) Available() [len(granularityNames)]int {
 	var out [len(granularityNames)]int
 	for g, ok := range says {
 		if ok {
-			out[g] = countRows(src.At(Granularity(g)))
+			out[g] = countRows(src.Frames, Granularity(g))
 		}
 	}
 	return out
 }
 
-// countRows counts the distinct row names of p's frames.
-func countRows(p *Profile) int {
-	seen := make(map[string]bool, len(p.Frames))
-	for f := range p.Frames {
-		seen[p.RowName(int32(f))] = true
+// countRows counts the distinct rows of frames at granularity g.
+func countRows(frames []Frame, g Granularity) int {
+	seen := make(map[string]bool, len(frames))
+	for i := range frames {
+		gr := granule(frames[i], g)
+		seen[rowName(&gr, g)] = true
 	}
 	return len(seen)
 }
