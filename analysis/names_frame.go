@@ -46,7 +46,7 @@ func (s *splitter) frame(fr Frame) []string {
 }
 
 // fileElems splits a file's path at its directories: "/usr", "/lib",
-// "/x.go"; a name that is no path ("[libc.so.6]", "<unknown>") is one
+// "/nat.c"; a name that is no path ("[libc.so.6]", "<unknown>") is one
 // element.
 func fileElems(path string) []string {
 	if len(path) < 2 {
