@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -123,6 +124,28 @@ func (p *Profile) at(g Granularity) *Profile {
 		}
 	}
 	return &q
+}
+
+// distinctStacks counts p's distinct stacks: its stacks, but for a
+// profile whose frames At merged, where stacks of one function's lines are
+// one stack. Time is O(S log S) comparisons of stacks then.
+func (p *Profile) distinctStacks() int {
+	n := p.Stacks.Len()
+	if p.given == nil || len(p.Frames) == len(p.given.Frames) || n == 0 {
+		return n
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return slices.Compare(p.Stacks.At(a), p.Stacks.At(b)) })
+	distinct := 1
+	for i := 1; i < n; i++ {
+		if !slices.Equal(p.Stacks.At(order[i-1]), p.Stacks.At(order[i])) {
+			distinct++
+		}
+	}
+	return distinct
 }
 
 // granule returns frame fr at granularity g.

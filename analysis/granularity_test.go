@@ -90,3 +90,19 @@ func TestAtKeepsGiven(t *testing.T) {
 		t.Errorf("filtered.At(Lines) has %d frames, want 1: a filtered profile derives from its own frames", len(l.Frames))
 	}
 }
+
+// TestDistinctStacks checks that stacks which At made equal count once.
+func TestDistinctStacks(t *testing.T) {
+	b := NewBuilder("test", ValueType{"samples", "count"})
+	m, f1, f2 := b.Frame(Frame{Name: "main.main"}), b.Frame(Frame{Name: "main.f", Line: 3}), b.Frame(Frame{Name: "main.f", Line: 4})
+	for _, st := range [][]int32{{m, f1}, {m, f2}, {m}} {
+		b.Add(b.Stack(st), []int64{1}, 0, false, "", nil)
+	}
+	p := b.Finish()
+	if got := p.At(Functions).distinctStacks(); got != 2 {
+		t.Errorf("distinct stacks at functions = %d, want 2", got)
+	}
+	if got := p.At(Lines).distinctStacks(); got != 3 {
+		t.Errorf("distinct stacks at lines = %d, want 3", got)
+	}
+}
