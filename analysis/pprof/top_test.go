@@ -343,3 +343,38 @@ func withoutStartLines(t *testing.T, path string) string {
 	}
 	return out
 }
+
+// TestTopGranularityCorpus compares NewTop at lines, files and addresses
+// with live go tool pprof for every symbolized pprof file of the corpus,
+// in its default value type.
+func TestTopGranularityCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool pprof many times")
+	}
+	testtool.Need(t, "go")
+	corpus := testprof.Corpus(t)
+	for _, path := range corpusFiles(t) {
+		ok, err := symbolized(path)
+		if err != nil || !ok {
+			continue
+		}
+		t.Run(strings.TrimPrefix(path, corpus+"/"), func(t *testing.T) {
+			p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, av := p.DefaultValue, p.Available()
+			for g, flag := range map[analysis.Granularity]string{analysis.Lines: "-lines", analysis.Files: "-files", analysis.Addresses: "-addresses"} {
+				if av[g] == 0 {
+					continue
+				}
+				src := path
+				if g == analysis.Files {
+					src = withoutStartLines(t, path)
+				}
+				want := runPprofTop(t, src, v, p.ValueTypes[v].Unit, flag)
+				compareTop(t, p.ValueTypes[v], analysis.NewTop(analysis.NewTree(p.At(g)), analysis.TopOptions{Value: v}), want)
+			}
+		})
+	}
+}
