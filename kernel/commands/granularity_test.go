@@ -85,3 +85,28 @@ func TestGranularityCompletes(t *testing.T) {
 		t.Errorf("Complete(top granularity=) = %q, want %q", got.Matches, want)
 	}
 }
+
+// TestGranularityPySpy checks that py-spy's per-line frames are one row
+// per function by default and one per line at granularity=lines (py-spy
+// speedscope of compaction/testdata/level1, see its README).
+func TestGranularityPySpy(t *testing.T) {
+	path, err := filepath.Abs("../../compaction/testdata/level1/py-spy.speedscope.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := kernel.NewSession(t.TempDir(), testTable())
+	rec, err := RunForTest(t, s, "load "+path+" as py\ntop py n=0\ntop py n=0 granularity=lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := "simulator.sensor._vectorized_ray_segment_intersection"
+	functions, lines := rec.Bundles()[1]["text/plain"].(string), rec.Bundles()[2]["text/plain"].(string)
+	if n := strings.Count(functions, fn); n != 1 {
+		t.Errorf("top lists %s %d times, want once", fn, n)
+	}
+	for _, line := range []string{fn + ":219\n", fn + ":224\n", fn + ":216\n"} {
+		if !strings.Contains(lines, line) {
+			t.Errorf("top granularity=lines lacks %q", line)
+		}
+	}
+}
