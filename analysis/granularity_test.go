@@ -106,3 +106,35 @@ func TestDistinctStacks(t *testing.T) {
 		t.Errorf("distinct stacks at lines = %d, want 3", got)
 	}
 }
+
+// FuzzGranule checks, for any frame at any granularity, that the
+// granule's displayed name is its elements joined, none of them empty for
+// a non-empty name, and that a profile at a granularity derives the same
+// frames again.
+func FuzzGranule(f *testing.F) {
+	f.Add("make_ir_context (/v/site-packages/jax/mlir.py:609)", "", int64(609), uint64(0), "")
+	f.Add("math/big.addVV", "/usr/local/go/src/math/big/arith_amd64.s", int64(51), uint64(0x504011), "")
+	f.Add("prepare file:///u/p/src/wrappers.js:4:35", "file:///u/p/src/wrappers.js", int64(4), uint64(0), "")
+	f.Add("epoll_wait", "", int64(0), uint64(0), "/usr/lib/libc.so.6")
+	f.Fuzz(func(t *testing.T, name, file string, line int64, addr uint64, lib string) {
+		if name == "" {
+			return
+		}
+		fr := Frame{Name: name, File: file, Line: line, Addr: addr, Lib: lib}
+		for g := Functions; g <= Addresses; g++ {
+			p := &Profile{Frames: []Frame{granule(fr, g)}, Granularity: g}
+			n := NewNames(p)
+			for _, id := range n.Elems[0] {
+				if n.Strings[id] == "" {
+					t.Fatalf("frame %+v at %v: an empty element in %q", fr, g, n.Strings)
+				}
+			}
+			if p.RowName(0) == "" {
+				t.Fatalf("frame %+v at %v: empty row name", fr, g)
+			}
+			if again := granule(p.Frames[0], g); again != p.Frames[0] {
+				t.Fatalf("frame %+v at %v: granule %+v is not its own granule (%+v)", fr, g, p.Frames[0], again)
+			}
+		}
+	})
+}

@@ -12,7 +12,7 @@ import (
 // findView is the full-names view of a tree whose functions share name
 // ends: two JavaScript functions named prepare, one Go function at two
 // places, a Python function with its line.
-func findView(t *testing.T) *View {
+func findView(t testing.TB) *View {
 	t.Helper()
 	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
 	f := func(name string) int32 { return b.Frame(analysis.Frame{Name: name}) }
@@ -133,4 +133,27 @@ func must(f Found, err error) Found {
 		panic(err)
 	}
 	return f
+}
+
+// FuzzFind checks that any TARGET gives nodes of one name or an error,
+// never a panic.
+func FuzzFind(f *testing.F) {
+	for _, s := range []string{"prepare", "all", "main.main > runtime.mallocgc", ":4:35", " @0x1", "2ec4", "a > ", ">"} {
+		f.Add(s)
+	}
+	v := findView(f)
+	f.Fuzz(func(t *testing.T, target string) {
+		found, err := v.Find(target)
+		if err != nil || found.All {
+			return
+		}
+		for _, i := range found.Nodes {
+			if v.Nodes[i].Name != found.Name {
+				t.Fatalf("Find(%q) = node %q under the name %q", target, v.Nodes[i].Name, found.Name)
+			}
+		}
+		if len(found.Nodes) == 0 {
+			t.Fatalf("Find(%q) found nothing without an error", target)
+		}
+	})
 }
