@@ -289,7 +289,7 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 // newNames is NewNames that stops early, incomplete, when stop is done.
 func newNames(p *Profile, stop *interrupt) *Names {
 	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang, frames: p.Frames}
-	s := splitter{lang: p.Lang}
+	s := splitter{lang: p.Lang, g: p.Granularity}
 	s.py, s.js = projects(p.Frames)
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {
