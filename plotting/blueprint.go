@@ -132,6 +132,7 @@ type blueprintPainter struct {
 	badges map[int32]string // box → pattern letters
 	top    float64          // y of the first row
 	bar    float64          // y of the start-up chain's bar, 0 for none
+	width  float64          // of the drawing, without its margins
 }
 
 // paintBlueprint draws p as a Profiling Blueprint: the start-up chain as
@@ -164,7 +165,7 @@ func paintBlueprint(w io.Writer, p *Pic, o Options) error {
 		width = math.Max(width, float64(len([]rune(startupLabel(bp.Boxes))))*charWidth)
 	}
 	c := &blueprintPainter{canvas: newCanvas(w, p, o, "b", width+2*margin, top+height+blueprintGapY+margin),
-		bp: bp, blocks: blocks, itemOf: map[int32]int32{}, badges: badges(bp), top: top, bar: bar}
+		bp: bp, blocks: blocks, itemOf: map[int32]int32{}, badges: badges(bp), top: top, bar: bar, width: width}
 	for i := range p.Items {
 		if b := bp.boxOf(&p.Items[i]); b >= 0 {
 			c.itemOf[b] = int32(i)
@@ -260,7 +261,12 @@ func (c *blueprintPainter) startup() {
 		analysis.Percent(b.StartupTotal, c.p.Total))
 	c.open("b-startup", tip, false)
 	c.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#bbb" stroke="#888" stroke-width="0.6"/>`, margin+x0, c.bar, x1-x0, blueprintBar)
-	c.text(margin+x0, c.bar-4, 0, "start", startupLabel(b))
+	label := startupLabel(b)
+	// The label starts over the bar, or further left where it would
+	// otherwise run past the picture's right edge (the picture is as wide
+	// as the label).
+	lx := math.Max(0, math.Min(x0, c.width-float64(len([]rune(label)))*charWidth))
+	c.text(margin+lx, c.bar-4, 0, "start", label)
 	c.closeGroup()
 	c.printf(`<g fill="none" stroke="#888">`)
 	for _, t := range c.p.Top {

@@ -252,3 +252,35 @@ func TestGoldenBlueprint(t *testing.T) {
 		t.Errorf("%d crossing edges, want 1", n)
 	}
 }
+
+// TestBlueprintStartupLabelFits: the start-up chain's label stays inside
+// the picture when the chain's bar starts right of another box and the
+// label is longer than what is left of the picture's width.
+func TestBlueprintStartupLabelFits(t *testing.T) {
+	chain := call{"main", 310, 990, nil}
+	for _, name := range []string{"__libc_start_call_main", "__libc_start_main", "_start", "_dl_start_user", "_dl_start_final", "_dl_start",
+		"std::rt::lang_start", "std::rt::lang_start_internal", "BaseThreadInitThunk", "RtlUserThreadStart", "[a loader's code at an address it did not name]"} {
+		chain = call{name, 300, 1000, []call{chain}}
+	}
+	p := record(call{"init", 0, 300, nil}, chain)
+	v, bp := blueprintOfProfile(t, p, 99, blueprint.ByFunction)
+	if len(bp.Boxes.Startup) == 0 {
+		t.Fatal("no start-up chain")
+	}
+	pic, err := Draw(v, Options{Layout: LayoutBlueprint, Blueprint: bp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(pic.SVG)
+	var width float64
+	fmt.Sscanf(svg[strings.Index(svg, `width="`):], `width="%g"`, &width)
+	label := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*text-anchor="start">(start-up: [^<]*)</text>`).FindStringSubmatch(svg)
+	if label == nil {
+		t.Fatalf("no start-up label in\n%s", svg)
+	}
+	var x float64
+	fmt.Sscanf(label[1], "%g", &x)
+	if end := x + float64(len([]rune(label[2])))*charWidth; end > width {
+		t.Errorf("the label %q ends at %.1f, past the picture's %.0f", label[2], end, width)
+	}
+}
