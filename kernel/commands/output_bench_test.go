@@ -50,3 +50,9 @@ func BenchmarkViewGen(b *testing.B) { benchCell(b, "level big 1\nview big") }
 func BenchmarkExportJSONGen(b *testing.B) {
 	benchCell(b, "level big 99 max=1\nexport big "+filepath.Join(b.TempDir(), "big.json"))
 }
+
+// BenchmarkCollapseRecursionGen folds the recursion out of the generated
+// profile and back.
+func BenchmarkCollapseRecursionGen(b *testing.B) {
+	benchCell(b, "collapse-recursion big\ncollapse-recursion big off")
+}
