@@ -43,7 +43,7 @@ func runInterval(c *kernel.Call) error {
 	if err != nil {
 		return err
 	}
-	svg, err := plotting.PhaseStrip(st.Vectors, st.Result, "intervals of "+l.Name+" by phase", pick.marked(st))
+	svg, err := plotting.PhaseStrip(st.Vectors, st.Result, "intervals of "+l.Name+" by phase", marked(pick, st))
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,8 @@ func intervalPick(c *kernel.Call, st *PhaseState) (pick, error) {
 	return p, nil
 }
 
-func (p pick) marked(st *PhaseState) func(int) bool {
+// marked says which intervals the strip outlines.
+func marked(p pick, st *PhaseState) func(int) bool {
 	return func(i int) bool { return i == p.interval || (p.phase >= 0 && int(st.Result.Of[i]) == p.phase) }
 }
 
@@ -147,36 +148,4 @@ func phaseIntervals(st *PhaseState, k, n int) *kernel.Table {
 		t.Note = fmt.Sprintf("%d of its %d intervals (n= shows more)", len(t.Rows), total)
 	}
 	return t
-}
-
-// intervalExplore says what clicks on a phase strip stand for: an interval
-// for interval NAME I, a phase of the legend for interval NAME phase=K.
-func intervalExplore(c *kernel.Call, name string) *kernel.Explore {
-	base := "interval " + quoteArg(name)
-	return &kernel.Explore{Command: base, Step: func(cl kernel.Click, _ string) (*kernel.Action, error) {
-		var i, k int
-		switch {
-		case sscan(cl.ID, "iv-%d", &i):
-			return &kernel.Action{Redraw: fmt.Sprintf("%s %d", base, i)}, nil
-		case sscan(cl.ID, "ph-%d", &k):
-			return &kernel.Action{Redraw: fmt.Sprintf("%s phase=%d", base, k)}, nil
-		}
-		return nil, nil
-	}}
-}
-
-func sscan(s, format string, v *int) bool {
-	_, err := fmt.Sscanf(s, format, v)
-	return err == nil && fmt.Sprintf(format, *v) == s
-}
-
-// showStrip shows the strip of a phases run as an explorable view (phases
-// … interactive=true).
-func showStrip(c *kernel.Call, l *kernel.Loaded, st *PhaseState) error {
-	svg, err := plotting.PhaseStrip(st.Vectors, st.Result, "intervals of "+l.Name+" by phase: click one", nil)
-	if err != nil {
-		return err
-	}
-	c.Explore(svg, timelineText(l.Name, st), intervalExplore(c, l.Name))
-	return nil
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
@@ -31,7 +30,7 @@ func stepCommand(name, summary string, delta int, examples []string) *kernel.Com
 			"do first, and the view stays as it was; the rules concern names that compaction shortened, not a " +
 			"function shown by its full name.",
 		Args:     []kernel.Arg{targetArg},
-		Options:  []kernel.Option{stepMaxOpt},
+		Options:  []kernel.Option{reOpt, stepMaxOpt},
 		Examples: examples,
 		Profiles: 1,
 		Run:      func(c *kernel.Call) error { return runStep(c, delta) },
@@ -39,11 +38,8 @@ func stepCommand(name, summary string, delta int, examples []string) *kernel.Com
 }
 
 func runStep(c *kernel.Call, delta int) error {
-	nv, whole, err := stepLevels(c.Ctx, c.Profile(), c.Arg(0), delta)
-	var nt noTarget
-	if errors.As(err, &nt) {
-		return c.Usagef("%v", nt.err)
-	}
+	find := func(v *compaction.View) (int32, error) { return findOne(c, v, c.Arg(0), "") }
+	nv, whole, err := stepLevels(c.Ctx, c.Profile(), find, delta)
 	if err != nil {
 		return err
 	}
@@ -54,19 +50,19 @@ func runStep(c *kernel.Call, delta int) error {
 	return showView(c, nv, note)
 }
 
-// stepLevels takes one step of the levels of l's compacted node target
-// (all: every node) and makes the result l's state; it returns the new
-// view and whether the step was on all. A step that would break R1 or R2
-// is refused and l stays as it was. What expand and compact do, and what a
-// click on an explorable view does for them.
-func stepLevels(ctx context.Context, l *kernel.Loaded, target string, delta int) (*compaction.View, bool, error) {
+// stepLevels takes one step of the levels of l's compacted node that find
+// names in its view (-1: every node) and makes the result l's state; it
+// returns the new view and whether the step was on all. A step that would
+// break R1 or R2 is refused and l stays as it was. What expand and compact
+// do, and what a click on an explorable view does for them.
+func stepLevels(ctx context.Context, l *kernel.Loaded, find func(*compaction.View) (int32, error), delta int) (*compaction.View, bool, error) {
 	v, err := l.CompactedView(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	t, err := resolveTarget(v, target)
+	t, err := find(v)
 	if err != nil {
-		return nil, false, noTarget{err}
+		return nil, false, err
 	}
 	ns, nv, err := compaction.StepContext(ctx, v, t, delta)
 	if ctx.Err() != nil {
@@ -79,7 +75,8 @@ func stepLevels(ctx context.Context, l *kernel.Loaded, target string, delta int)
 	return nv, t < 0, nil
 }
 
-// noTarget is a step's target that names no compacted node.
-type noTarget struct{ err error }
-
-func (e noTarget) Error() string { return e.err.Error() }
+// handleOf finds the compacted node a click names by its handle, as the
+// command line the click stands for (expand NAME HANDLE) finds it.
+func handleOf(h string) func(*compaction.View) (int32, error) {
+	return func(v *compaction.View) (int32, error) { return v.Resolve(h) }
+}

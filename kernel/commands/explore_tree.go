@@ -51,7 +51,7 @@ func treeExplore(c *kernel.Call, o plotting.Options) *kernel.Explore {
 			if s.Get(name) != l {
 				return fmt.Errorf("%s was loaded again since this view was drawn: run its cell again", name)
 			}
-			_, _, err := stepLevels(ctx, l, h, delta)
+			_, _, err := stepLevels(ctx, l, handleOf(h), delta)
 			return err
 		}
 		return &kernel.Action{Lines: []string{step + " " + quoteArg(name) + " " + h}, Do: do}, nil
