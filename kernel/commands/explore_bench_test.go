@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/internal/testtool"
 	"github.com/proflens/proflens/kernel"
 )
 
@@ -87,18 +87,16 @@ func BenchmarkClick1M(b *testing.B) {
 	m, _ := explored(b, in, "show big interactive=true")
 	b.Run("redraw", func(b *testing.B) {
 		b.ReportAllocs()
-		defer cpuPerOp(b)()
-		for b.Loop() {
+		testtool.Loop(b, func() {
 			if _, err := in.Run(b.Context(), "show big", &kernel.Recorder{}); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("step+redraw", func(b *testing.B) {
 		b.ReportAllocs()
 		back := false
-		defer cpuPerOp(b)()
-		for b.Loop() {
+		testtool.Loop(b, func() {
 			v, err := s.Get("big").CompactedView(b.Context())
 			if err != nil {
 				b.Fatal(err)
@@ -112,24 +110,6 @@ func BenchmarkClick1M(b *testing.B) {
 				b.Fatalf("click: %v", e)
 			}
 			back = !back
-		}
+		})
 	})
-}
-
-// cpuPerOp reports the process's CPU time (user and system, all threads,
-// the collector's included) per iteration as cpu-ns/op: on a machine that
-// other work loads, wall-clock ns/op counts the waits for a core too.
-func cpuPerOp(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
