@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/plotting"
@@ -129,7 +130,7 @@ func phaseNames(l *kernel.Loaded, st *PhaseState, k, n int) *kernel.Table {
 // phaseIntervals lists phase k's intervals, the first n.
 func phaseIntervals(st *PhaseState, k, n int) *kernel.Table {
 	v, r := st.Vectors, st.Result
-	t := &kernel.Table{Title: fmt.Sprintf("the intervals of phase %d %s", k, r.Phase(k).Label), Columns: []string{"interval", "time", "samples"}}
+	t := &kernel.Table{Title: strings.TrimSpace(fmt.Sprintf("the intervals of phase %d %s", k, r.Phase(k).Label)), Columns: []string{"interval", "time", "samples"}}
 	total := 0
 	for i, id := range r.Of {
 		if int(id) != k {

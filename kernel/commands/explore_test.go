@@ -202,7 +202,7 @@ func TestExplorePhases(t *testing.T) {
 		t.Errorf("interval click: command %v, error %v, %d tables", m.state["command"], m.state["error"], strings.Count(h, "<table>"))
 	}
 	send(m, map[string]any{"event": "click", "id": "ph-1"})
-	if m.state["command"] != "interval run phase=1" || !strings.Contains(m.state["html"].(string), "the intervals of phase 1") {
+	if m.state["command"] != "interval run phase=1" || !strings.Contains(m.state["html"].(string), "<caption>the intervals of phase 1</caption>") {
 		t.Errorf("legend click: command %v, error %v", m.state["command"], m.state["error"])
 	}
 	if got := clicksOf(m); !reflect.DeepEqual(got, []string{"interval run 3", "interval run phase=1"}) {
