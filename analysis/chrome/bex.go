@@ -57,6 +57,7 @@ func parseSpans(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
 		c.thread = labels.describe(b, k)
 		c.run(byThread[k])
 	}
+	addObjects(b, f.TraceEvents, labels, origin)
 	jsonprof.AddWeighted(b, c.out, true)
 	return b.Finish(), nil
 }
