@@ -52,7 +52,7 @@ func BenchmarkAVID(b *testing.B) {
 		{"EntryCounts", func() { analysis.EntryCounts(t) }},
 		{"NewEntities", func() { NewEntities(t, em, 0) }},
 		{"NewCels", func() {
-			if _, err := NewCels(t, em, CelStep{Entries: 10_000}, 100); err != nil {
+			if _, err := NewCels(t, em, CelStep{Entries: 10_000}, 0, 100); err != nil {
 				b.Fatal(err)
 			}
 		}},
