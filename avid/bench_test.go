@@ -57,7 +57,7 @@ func BenchmarkAVID(b *testing.B) {
 			}
 		}},
 		{"ThinC2", func() {
-			if _, err := Thin(p, Sampling{"C-2", 100}); err != nil {
+			if _, err := Thin(p, Whole(Sampling{Kind: "C-2", Every: 100})); err != nil {
 				b.Fatal(err)
 			}
 		}},

@@ -89,12 +89,13 @@ func newSamplingRef(c *kernel.Call, p *analysis.Profile, em *avid.EntityMap) *sa
 // samplingRow thins the recording by s and measures it: size, arcs, phases (n/a
 // where the thinned recording has none).
 func samplingRow(c *kernel.Call, ref *samplingRef, s avid.Sampling) ([]any, error) {
-	q, err := avid.Thin(ref.p, s)
+	th, err := avid.Thin(ref.p, avid.Whole(s))
 	if err != nil {
 		return nil, err
 	}
+	q := th.Profile
 	qt := analysis.NewTree(q)
-	d := avid.CompareArcs(ref.full, avid.NewEntities(qt, ref.em, q.DefaultValue))
+	d := avid.CompareArcs(ref.full, avid.NewEntities(qt, ref.em, q.DefaultValue), th.Replays)
 	phaseErr, ari := ref.phaseErr, 0.0
 	if phaseErr == nil {
 		iv := ref.vectors.Intervals[0]
@@ -104,7 +105,7 @@ func samplingRow(c *kernel.Call, ref *samplingRef, s avid.Sampling) ([]any, erro
 			ari = alignedARI(ref.vectors, ref.phases, tv, tr)
 		}
 	}
-	n := avid.RecordSize(q)
+	n := th.Records
 	return []any{s.String(), n, kernel.PercentCell(n, ref.size), fmt.Sprintf("%d of %d", d.Found, d.Of),
 		shareCell(d.Recovered), shareCell(d.Spurious), ariCell(ari, phaseErr)}, nil
 }
