@@ -34,9 +34,11 @@ type Replay struct {
 // event, and an event C-1 keeps, a snapshot of its thread's (replayed)
 // stack right after it, weighing the time to the thread's next snapshot
 // (for a traced event, at most to its next event); a snapshot of C-2,
-// C-3 or M-3 weighs its sampling period: C-3's and M-2's period, or, for
-// C-2 and M-3 with M-1, the mean time of x events of the range. A snapshot
-// of the empty stack weighs nothing. Memory events are taken after the
+// C-3 or M-3 weighs its sampling period (C-3's and M-2's period, or, for
+// C-2 and M-3 with M-1, the mean time of x events of the range), at most
+// the time to its thread's next snapshot, so that a gap in which the
+// thread was idle is not charged to its last stack beyond one period. A
+// snapshot of the empty stack weighs nothing. Memory events are taken after the
 // control-flow events of the same time. Frames keep their ids. A control
 // that keeps nothing is an error. Time is linear in the events plus the
 // snapshots' frames.

@@ -111,8 +111,10 @@ func (th *thinner) finish() *Thinned {
 	return &Thinned{Profile: q, Records: th.records, Replays: th.replays}
 }
 
-// weights returns each snapshot's weight: its own, or the time to its
-// thread's next snapshot, at most its limit; nothing for the empty stack.
+// weights returns each snapshot's weight: its sampling period, or the time
+// to its thread's next snapshot, whichever is shorter (for a traced or C-1
+// snapshot, the time to the next one, at most its limit); nothing for the
+// empty stack.
 func (th *thinner) weights() []int64 {
 	w := make([]int64, len(th.snaps))
 	next := map[int32]int64{}
@@ -128,7 +130,7 @@ func (th *thinner) weights() []int64 {
 		case s.toNext:
 			w[i] = min(max(end-s.time, 0), s.limit)
 		default:
-			w[i] = s.weight
+			w[i] = min(s.weight, max(end-s.time, 0))
 		}
 	}
 	return w
