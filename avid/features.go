@@ -237,3 +237,15 @@ func (fs *Features) Check(em *EntityMap) error {
 	}
 	return nil
 }
+
+func (f Feature) String() string {
+	var conds []string
+	for _, c := range f.Conditions {
+		conds = append(conds, c.String())
+	}
+	where := "at " + f.To.wordText
+	if f.From.Kind != "start" || f.From.wordText != "" {
+		where = "from " + f.From.wordText + " to " + f.To.wordText
+	}
+	return fmt.Sprintf("%s %s: %s", f.Name, where, strings.Join(conds, ", "))
+}

@@ -72,3 +72,24 @@ func ratio(a, b int64) float64 {
 	}
 	return float64(a) / float64(b)
 }
+
+// CompareObjects is the share of the full recording's objects allocated
+// that a thinned one shows: Σ over entities of min(thin, full) ÷ Σ full;
+// 1 when the full recording allocates none, 0 when the thinned one has no
+// memory events.
+func CompareObjects(full, thin *Objects) float64 {
+	if full == nil {
+		return 1
+	}
+	var all, got int64
+	for i, n := range full.Alloc {
+		all += n
+		if thin != nil {
+			got += min(thin.Alloc[i], n)
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return ratio(got, all)
+}

@@ -280,3 +280,29 @@ func levelUsing(c *kernel.Call) error {
 	}
 	return showNew(c, l, func(*compaction.View) string { return note })
 }
+
+// featuresKey keeps the features the features command defined, by name.
+var featuresKey = kernel.NewKey[map[string]*avid.Features]("features")
+
+func sessionFeatures(s *kernel.Session) map[string]*avid.Features {
+	m := featuresKey.Get(s)
+	if m == nil {
+		m = map[string]*avid.Features{}
+		featuresKey.Set(s, m)
+	}
+	return m
+}
+
+// featuresOption returns the features opt names: the session's, else a
+// file's.
+func featuresOption(c *kernel.Call, opt string) (*avid.Features, error) {
+	name := c.Opt(opt)
+	if fs := sessionFeatures(c.Session)[name]; fs != nil {
+		return fs, nil
+	}
+	text, err := readMappingFile(c.Path(name))
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: no features of that name in the session, and %w", opt, name, err)
+	}
+	return avid.ParseFeatures(name, text)
+}

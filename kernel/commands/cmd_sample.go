@@ -38,7 +38,7 @@ var sampleCommand = &kernel.Command{
 		{Name: "control", Doc: "a file of ranges, one a line: `SAMPLING [from T] [to T]`, `default SAMPLING`", Kind: kernel.KindFile},
 	},
 	Examples: []string{"load demo:eclipse as eclipse", "sample c2=50 as thin", "sample eclipse c1=10", "sample eclipse c3=2ms",
-		"sample eclipse as ranged <<\nc2=20 from 5ms to 20ms\nc1=4 from 20ms\nend"},
+		"sample eclipse as ranged <<\nc2=20 from 5ms to 20ms\nc1=4 from 20ms\nend", "load demo:import as imp", "sample imp m3=10 as m3", "sample imp c1=100 m1=100"},
 	Profiles: 1,
 	AllowAs:  true,
 	Run:      runSample,
