@@ -70,8 +70,14 @@ func parse(in *analysis.Input) (p *analysis.Profile, err error) {
 		g.event(ev)
 	}
 	p = g.b.Profile()
-	if len(p.Samples) == 0 {
-		return nil, fmt.Errorf("%s: go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start", name)
+	if len(p.Memory) > 0 {
+		p.MemorySource = analysis.MemoryTraced
+	}
+	if g.heap.bad > 0 {
+		g.b.Warn(fmt.Sprintf("%d batches of heap types could not be read: their objects have no type", g.heap.bad))
+	}
+	if len(p.Samples) == 0 && len(p.Memory) == 0 {
+		return nil, fmt.Errorf("%s: go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start (or with GODEBUG=traceallocfree=1, for its heap objects)", name)
 	}
 	p.Duration = g.last.Sub(g.t0)
 	p.Comment = append(p.Comment, fmt.Sprintf("go execution trace: %d CPU samples", len(p.Samples)))
@@ -86,6 +92,7 @@ type goTrace struct {
 	regions map[trace.GoID][]string        // open regions per goroutine, innermost last
 	labels  map[string]map[string][]string // shared label maps per region type
 	frames  []int32
+	heap    heap // the AllocFree experiment's types and objects (memory.go)
 }
 
 func (g *goTrace) event(ev trace.Event) {
@@ -98,6 +105,9 @@ func (g *goTrace) event(ev trace.Event) {
 		if s := ev.Sync(); s.ClockSnapshot != nil && g.b.Profile().Start.IsZero() {
 			g.b.Profile().Start = s.ClockSnapshot.Wall.Add(-s.ClockSnapshot.Trace.Sub(g.t0))
 		}
+		g.heap.sync(ev.Sync())
+	case trace.EventExperimental:
+		g.heapEvent(ev)
 	case trace.EventRegionBegin:
 		id := ev.Goroutine()
 		g.regions[id] = append(g.regions[id], ev.Region().Type)
