@@ -91,10 +91,10 @@ type thinner struct {
 	c       Control
 	ranges  []rangeState // per range of c, then the default
 	end     int64        // the time of the last event of either kind
-	cur     map[int32]int32
+	cur     []int32      // per thread id: its stack after its last event so far, -1 for the empty one, noEvent before its first
 	replay  map[int32][]int32
 	threads []int32 // in order of first event
-	next    []int64 // per event of p.Events: the time of its thread's next event (its own time for the last)
+	next    []int64 // per event of p.Events: the time of its thread's next event (its own time for the last); nil without a traced range
 	snaps   []snap
 	kept    []analysis.Memory
 	records int64
@@ -124,7 +124,7 @@ type snap struct {
 }
 
 func newThinner(p *analysis.Profile, ms []analysis.Memory, c Control) *thinner {
-	th := &thinner{p: p, ms: ms, c: c, cur: map[int32]int32{}, replay: map[int32][]int32{}, ranges: make([]rangeState, len(c.Ranges)+1)}
+	th := &thinner{p: p, ms: ms, c: c, replay: map[int32][]int32{}, ranges: make([]rangeState, len(c.Ranges)+1)}
 	for i := range th.ranges {
 		r := &th.ranges[i]
 		r.Sampling, r.firstEv, r.firstMemory = c.sampling(i), math.MaxInt64, math.MaxInt64
@@ -141,7 +141,11 @@ func newThinner(p *analysis.Profile, ms []analysis.Memory, c Control) *thinner {
 	for i := range th.ranges {
 		th.ranges[i].periods()
 	}
-	th.next = nextTimes(p)
+	for _, r := range th.ranges {
+		if r.Kind == "trace" && th.next == nil {
+			th.next = nextTimes(p)
+		}
+	}
 	if len(p.Events) > 0 {
 		th.end = p.EventTime(p.Events[len(p.Events)-1])
 	}
@@ -229,7 +233,10 @@ func (th *thinner) event(i int) {
 	e := p.Events[i]
 	c := &p.Calls[e.Call]
 	thread, t := p.CallThread(c), p.EventTime(e)
-	if _, ok := th.cur[thread]; !ok {
+	for int(thread) >= len(th.cur) {
+		th.cur = append(th.cur, noEvent)
+	}
+	if th.cur[thread] == noEvent {
 		th.threads = append(th.threads, thread)
 	}
 	th.cur[thread] = stackAfter(p, e)
@@ -284,9 +291,13 @@ func callerFrame(p *analysis.Profile, c *analysis.Call) int32 {
 	return p.Calls[c.Parent].Frame
 }
 
+// noEvent marks a thread with no event yet in thinner.cur.
+const noEvent = -2
+
 // stack returns the frames of thread's stack now.
 func (th *thinner) stack(thread int32) []int32 {
-	if s := th.cur[thread]; s >= 0 {
+	if int(thread) < len(th.cur) && th.cur[thread] >= 0 {
+		s := th.cur[thread]
 		return th.p.Stacks.At(s)
 	}
 	return nil
