@@ -38,7 +38,8 @@ const (
 	MemoryTraced MemorySource = "traced"
 	// MemorySampled: the recorder sampled allocations (JFR's allocation
 	// events: one per new TLAB, per allocation outside a TLAB, or per
-	// sample), so the counts are of events, fewer than the objects.
+	// sample), or a sampling thinned them (M-1, M-2), so the counts are of
+	// events, fewer than the objects.
 	MemorySampled MemorySource = "sampled"
 	// MemoryHeapDeltas: differences of consecutive heap profiles of a
 	// series, per stack: estimated (heap profiles sample allocations and
@@ -167,7 +168,7 @@ func heapDeltas(p *Profile) []Memory {
 // memorySources say, for info, what each source's counts are.
 var memorySources = map[MemorySource]string{
 	MemoryTraced:     "every allocation and deallocation recorded",
-	MemorySampled:    "allocations sampled by the recorder: fewer events than objects",
+	MemorySampled:    "a sample of the allocations (by the recorder, or by M-1 or M-2): fewer events than objects",
 	MemoryHeapDeltas: "differences of consecutive heap profiles, estimated; the first profile is the baseline",
 }
 

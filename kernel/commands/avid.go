@@ -216,7 +216,7 @@ func objectsNote(o *avid.Objects) string {
 // objectSources say how exact each source of memory events is.
 var objectSources = map[analysis.MemorySource]string{
 	analysis.MemoryTraced:     "every allocation and deallocation recorded, exact",
-	analysis.MemorySampled:    "allocations sampled by the recorder, fewer than the objects",
+	analysis.MemorySampled:    "a sample of the allocations (by the recorder, or by M-1 or M-2), fewer than the objects",
 	analysis.MemoryHeapDeltas: "differences of consecutive heap profiles, estimated",
 }
 
