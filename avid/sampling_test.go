@@ -128,3 +128,28 @@ func secondLong() *analysis.Profile {
 	b.Exit("t", 1e9)
 	return b.Finish()
 }
+
+// CompareArcs by hand: calls on an arc the recording lacks are spurious,
+// calls beyond an arc's full count too, and replayed calls whose true
+// caller is of another entity are wrong even on an arc the recording has.
+func TestCompareArcsByHand(t *testing.T) {
+	em := &EntityMap{Names: []string{"A", "B", "C", Other}, Frame: []int32{0, 1, 2}}
+	full := &Entities{Map: em, Arcs: []Arc{{0, 1, 10}, {1, 2, 4}}}
+	thin := &Entities{Map: em, Arcs: []Arc{{0, 1, 6}, {1, 2, 5}, {0, 2, 3}}}
+	// A→B: 6 right of 10; B→C: 4 right, 1 beyond; A→C: 3 on an arc the recording lacks.
+	want := ArcDistance{Recovered: 10.0 / 14, Spurious: 4.0 / 14, Found: 2, Of: 2}
+	if got := CompareArcs(full, thin, nil); got != want {
+		t.Errorf("CompareArcs = %+v, want %+v", got, want)
+	}
+	// Two of A→B's calls were replayed onto A although C made them (frames
+	// 0, 1, 2 are A, B, C); one onto A that A made is right; one whose
+	// replayed caller is gone counts nowhere.
+	replays := []Replay{{Frame: 1, Caller: 0, TrueCaller: 2}, {Frame: 1, Caller: 0, TrueCaller: 2}, {Frame: 1, Caller: 0, TrueCaller: 0}, {Frame: 1, Caller: -1, TrueCaller: 2}}
+	want = ArcDistance{Recovered: 8.0 / 14, Spurious: 6.0 / 14, Found: 2, Of: 2}
+	if got := CompareArcs(full, thin, replays); got != want {
+		t.Errorf("CompareArcs with replays = %+v, want %+v", got, want)
+	}
+	if got := CompareObjects(&Objects{Alloc: []int64{4, 0, 6, 0}}, &Objects{Alloc: []int64{5, 1, 3, 0}}); got != 7.0/10 {
+		t.Errorf("CompareObjects = %v, want 0.7", got)
+	}
+}
