@@ -96,3 +96,32 @@ func TestHeapDeltas(t *testing.T) {
 		t.Errorf("MemoryEvents(one heap profile) = %q, %d events; want none", src, len(ms))
 	}
 }
+
+// At keeps memory events' classes and calls' frames naming what they named
+// when frames of one function at different lines merge.
+func TestMemoryAndCallsAt(t *testing.T) {
+	b := NewBuilder("test", ValueType{Type: "wall", Unit: "nanoseconds"})
+	f1, f2 := b.Frame(Frame{Name: "f", Line: 1}), b.Frame(Frame{Name: "f", Line: 2})
+	g, str := b.Frame(Frame{Name: "g"}), b.Frame(Frame{Name: "java.lang.String"})
+	b.Enter("a", f1, 0)
+	b.Enter("a", f2, 5)
+	b.Enter("a", g, 10)
+	b.Memory(Memory{Time: 12, Stack: StackAtCall, Class: str, Count: 1}, "a")
+	b.Exit("a", 20)
+	b.Exit("a", 25)
+	b.Exit("a", 30)
+	p := b.Finish().At(Functions)
+	if len(p.Frames) != 3 {
+		t.Fatalf("%d frames at functions, want 3 (f, g, java.lang.String)", len(p.Frames))
+	}
+	if got, want := memoryString(p, p.Memory), "12:g:java.lang.String:+1"; got != want {
+		t.Errorf("memory events at functions: got %s, want %s", got, want)
+	}
+	var called []string
+	for _, c := range p.Calls {
+		called = append(called, p.Frames[c.Frame].Name)
+	}
+	if got, want := strings.Join(called, " "), "f f g"; got != want {
+		t.Errorf("calls at functions: got %s, want %s", got, want)
+	}
+}
