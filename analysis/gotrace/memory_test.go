@@ -1,6 +1,7 @@
 package gotrace
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,8 @@ func main() {
 `
 
 // TestHeapObjects records a Go program's trace with GODEBUG=traceallocfree=1
-// (skipped without a Go toolchain) and counts its memory events: every node
+// (skipped without a Go toolchain), loads it as a user does (frames at
+// functions) and counts its memory events: every node
 // the program makes, on its main goroutine, of the type main.node, and the
 // nodes it drops freed.
 func TestHeapObjects(t *testing.T) {
@@ -80,7 +82,7 @@ func TestHeapObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := parse(&analysis.Input{Name: "alloc.trace", Data: data})
+	p, err := analysis.Parse(context.Background(), "alloc.trace", data, analysis.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
