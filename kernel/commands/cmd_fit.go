@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/compaction"
@@ -57,14 +58,12 @@ func runFit(c *kernel.Call) error {
 // against pprof's -nodecount=N.
 func fitNote(l *kernel.Loaded, v *compaction.View, n int) string {
 	top := analysis.NewTop(l.Tree(), analysis.TopOptions{Value: l.Value, N: n})
-	var kept, total int64
+	var kept int64
 	for _, r := range top.Rows {
 		kept += r.Flat
 	}
-	for _, r := range v.Roots {
-		total += v.Nodes[r].Total
-	}
-	vt := v.Unit()
+	w := wholeOf(l.Tree(), l.Value)
+	total, vt := w.Total, v.Unit()
 	amount := func(x int64) string {
 		return fmt.Sprintf("%s of %s (%s)", analysis.FormatValue(x, vt.Unit), analysis.FormatValue(total, vt.Unit), analysis.Percent(x, total))
 	}
@@ -86,5 +85,5 @@ func fitNote(l *kernel.Loaded, v *compaction.View, n int) string {
 	}
 	return s + fmt.Sprintf(". The function at the top of the stack is shown under its full name for %s; the rest is under "+
 		"a package, a class or \"other\". pprof -nodecount=%d lists the %d heaviest functions alone, without their callers: "+
-		"they hold %s as their own (flat) weight", amount(v.Named()), n, n, analysis.Percent(kept, total))
+		"they hold %s as their own (flat) weight", amount(v.Named()), n, n, analysis.Percent(kept, total)) + strings.TrimSuffix(". "+w.restSentence(), ". ")
 }

@@ -37,9 +37,9 @@ func runTop(c *kernel.Call) error {
 // topNote is the line under the table: what the rows account for.
 func topNote(c *kernel.Call, top *analysis.Top) string {
 	u := top.Value.Unit
-	return fmt.Sprintf("%s: showing %d of %d functions; %s of %s total (%s) in %s",
+	return fmt.Sprintf("%s: showing %d of %d functions; %s of %s total (%s) in %s%s",
 		c.Subject(), len(top.Rows), top.Count, analysis.FormatValue(top.Kept, u), analysis.FormatValue(top.Total, u),
-		analysis.Percent(top.Kept, top.Total), top.Value.Type)
+		analysis.Percent(top.Kept, top.Total), top.Value.Type, wholeOf(c.Tree(), c.Value()).restNote())
 }
 
 // topBundle renders a flat profile: the table as text and HTML, and JSON
