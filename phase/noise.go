@@ -2,6 +2,7 @@ package phase
 
 import (
 	"math"
+	"slices"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -34,6 +35,7 @@ const chunkSamples = 500
 // for the stretch's own sampling (E[Σp̂²] = Σp² + (1−Σp²)/s for s
 // samples). A whole recording mixes its phases, whose D is lower; a
 // stretch is mostly one phase. 1 for a recording of fewer than 2 samples.
+// Time is linear in the samples.
 func Spread(t *analysis.Tree, d *Dims) float64 {
 	p := t.Profile
 	n := len(p.Samples)
@@ -43,47 +45,44 @@ func Spread(t *analysis.Tree, d *Dims) float64 {
 	size := min(chunkSamples, n)
 	var ds []float64
 	count := make([]float64, len(d.Names))
+	var touched []int32
 	for lo := 0; lo+size <= n; lo += size {
-		clear(count)
+		for _, j := range touched {
+			count[j] = 0
+		}
+		touched = touched[:0]
 		for _, s := range p.Samples[lo : lo+size] {
 			if node := t.StackNode[s.Stack]; node >= 0 {
-				count[d.Node[node]]++
+				j := d.Node[node]
+				if count[j] == 0 {
+					touched = append(touched, j)
+				}
+				count[j]++
 			}
 		}
-		ds = append(ds, inverseSimpson(count))
+		ds = append(ds, inverseSimpson(count, touched))
 	}
-	return median(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
-// inverseSimpson returns 1/Σp² of the shares of count, Σp² corrected for
-// sampling; at least 1.
-func inverseSimpson(count []float64) float64 {
+// inverseSimpson returns 1/Σp² of the shares of the counts at touched,
+// Σp² corrected for sampling; at least 1, and the number of names when
+// the correction leaves nothing (every sample on a name of its own).
+func inverseSimpson(count []float64, touched []int32) float64 {
 	var s, sq float64
-	for _, c := range count {
-		s += c
-		sq += c * c
+	for _, j := range touched {
+		s += count[j]
+		sq += count[j] * count[j]
 	}
 	if s < 2 {
 		return 1
 	}
 	simpson := (sq/(s*s) - 1/s) / (1 - 1/s) // unbiased Σp²
 	if simpson <= 0 {
-		return float64(len(count))
+		return float64(len(touched))
 	}
 	return math.Max(1, 1/simpson)
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 1
-	}
-	s := append([]float64(nil), xs...)
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	return s[len(s)/2]
 }
 
 // WindowSamples returns the samples a window needs for a steady phase
