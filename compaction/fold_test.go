@@ -163,3 +163,36 @@ func TestFoldExample(t *testing.T) {
 		t.Errorf("compact lib2.Lung.inhale in the folded view = \n%s\nwant the whole view stepped:\n%s", got, want)
 	}
 }
+
+// TestFoldByAbsoluteWeight: in a difference, where weights are negative
+// where a profile shrank, the region that changed most is shown first,
+// whatever its sign: main's children −9 and +4 with budget 3 show −9.
+func TestFoldByAbsoluteWeight(t *testing.T) {
+	tr, _ := build([]spec{{-1, "main.M.run", 0}, {0, "shrank.A.f", -9}, {0, "grew.B.g", 4}, {0, "grew.C.h", 1}})
+	v := Compact(tr, NewState(tr, 9), 0)
+	if got, want := figure(Fold(v, 3)), "main.M.run [-4] → {other (2 nodes) [5], shrank.A.f [-9]}"; got != want {
+		t.Errorf("Fold(difference, 3) = %s, want %s", got, want)
+	}
+}
+
+// TestFoldHandles: every node of a folded view, fold nodes included, has
+// a handle that resolves to it, and a path of names that does.
+func TestFoldHandles(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	for c := 0; c < 100; c++ {
+		tr := randomTwoValues(r, 60)
+		v := Compact(tr, randomLevels(r, tr), 0)
+		f := Fold(v, 1+r.IntN(v.After+1))
+		seen := map[string]bool{}
+		for i := range f.Nodes {
+			h := f.Handle(int32(i))
+			if j, err := f.Resolve(h); err != nil || j != int32(i) || seen[h] {
+				t.Fatalf("case %d: node %d (%s), handle %s: resolves to %d, %v (seen before: %v)\n%s", c, i, f.Nodes[i].Name, h, j, err, seen[h], figure(f))
+			}
+			seen[h] = true
+			if j, err := f.Resolve(f.Path(int32(i))); err != nil || j != int32(i) {
+				t.Fatalf("case %d: path %q resolves to %d, %v, want %d", c, f.Path(int32(i)), j, err, i)
+			}
+		}
+	}
+}
