@@ -26,7 +26,7 @@ func TestSteadyCosineMatchesSimulation(t *testing.T) {
 		D := 1 / sq
 		for _, m := range []int{20, 60, 200, 1000} {
 			var sum float64
-			const trials = 3000
+			const trials = 1000
 			count := make([]float64, len(p))
 			for range trials {
 				clear(count)
