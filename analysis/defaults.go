@@ -54,6 +54,33 @@ func notePlausibility(p *Profile) {
 	}
 }
 
+// noteNegative says what the totals of a profile with negative values mean:
+// the file is a difference of two profiles (a delta, such as
+// net/http/pprof's ?seconds=N profiles, or a diff), so that a total is a
+// net change, and it gives the increases and the decreases.
+func noteNegative(p *Profile) {
+	v := p.DefaultValue
+	if v < 0 || v >= len(p.ValueTypes) {
+		return
+	}
+	var up, down int64
+	n := 0
+	for i := range p.Samples {
+		if x := p.Value(&p.Samples[i], v); x > 0 {
+			up += x
+		} else if x < 0 {
+			down, n = down+x, n+1
+		}
+	}
+	if n == 0 {
+		return
+	}
+	vt := p.ValueTypes[v]
+	p.Notes = append(p.Notes, fmt.Sprintf("%d of %d samples are negative: the file is a difference of two profiles (a delta or a diff), "+
+		"and a total is a net change: %s %s = %s of increases, %s of decreases",
+		n, len(p.Samples), vt.Type, FormatValue(up+down, vt.Unit), FormatValue(up, vt.Unit), FormatValue(-down, vt.Unit)))
+}
+
 // absDuration returns |d|.
 func absDuration(d time.Duration) time.Duration {
 	if d < 0 {

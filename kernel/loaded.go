@@ -28,17 +28,18 @@ type Loaded struct {
 	// -diff_base=DiffBase Profile.Source makes the same, BASE's source; "".
 	DiffBase string
 
-	filter    analysis.Filter    // the standing filter (the filter command); zero for none
-	recursion analysis.Recursion // folded out of the tree (collapse-recursion); zero for none
-	mapping   Naming             // what frames are named by (level using=), or nil
-	tree      *analysis.Tree     // Profile under filter and recursion, named by mapping
-	state     *compaction.State  // granularity state the user set; nil until then
-	view      *compaction.View   // cached compacted tree of the state and Value (CompactedView)
-	picture   []byte             // the last SVG drawn of this profile, for export
-	drawn     *compaction.View   // the view of the last picture, to outline what changed since
-	initial   *compaction.State  // the state read while state is nil: level 1 (Granularity)
-	full      *compaction.View   // the view at full names, for FullNames commands while state is nil
-	kept      map[any]any        // what commands keep on the profile (keep.go)
+	filter    analysis.Filter                        // the standing filter (the filter command); zero for none
+	recursion analysis.Recursion                     // folded out of the tree (collapse-recursion); zero for none
+	mapping   Naming                                 // what frames are named by (level using=), or nil
+	tree      *analysis.Tree                         // Profile under filter and recursion, named by mapping
+	grained   [analysis.Addresses + 1]*analysis.Tree // tree at the other granularities, by analysis.Granularity, when read (TreeAt)
+	state     *compaction.State                      // granularity state the user set; nil until then
+	view      *compaction.View                       // cached compacted tree of the state and Value (CompactedView)
+	picture   []byte                                 // the last SVG drawn of this profile, for export
+	drawn     *compaction.View                       // the view of the last picture, to outline what changed since
+	initial   *compaction.State                      // the state read while state is nil: level 1 (Granularity)
+	full      *compaction.View                       // the view at full names, for FullNames commands while state is nil
+	kept      map[any]any                            // what commands keep on the profile (keep.go)
 }
 
 // NewLoaded returns the profile p named name, with its call tree t and no
@@ -130,6 +131,7 @@ func (l *Loaded) setTree(f analysis.Filter, r analysis.Recursion) {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
 	l.filter, l.recursion, l.tree, l.view, l.drawn, l.initial, l.full = f, r, t, nil, nil, nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }
 
 // UseMapping makes m the granularity (m nil: back to frame names), and
@@ -138,6 +140,7 @@ func (l *Loaded) UseMapping(m Naming) {
 	l.mapping = m
 	l.tree = l.named(l.tree.WithNames(analysis.NewNames(l.tree.Profile)))
 	l.state, l.view, l.drawn = compaction.NewState(l.tree, 1), nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }
 
 // named returns a tree of l's profile named as l's granularity asks: by
@@ -159,4 +162,5 @@ func (l *Loaded) Regrow(p *analysis.Profile) {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
 	l.Profile, l.tree, l.view, l.drawn = p, t, nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }

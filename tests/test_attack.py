@@ -19,6 +19,7 @@ import os
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -67,14 +68,97 @@ def status(pid):
     return got.get("VmRSS", 0), got.get("VmHWM", 0)
 
 
+def message(frames):
+    """One ZMTP message: MORE set on every frame but the last."""
+    return b"".join(frame(f, more=i < len(frames) - 1) for i, f in enumerate(frames))
+
+
+class Reader:
+    """Reads ZMTP frames from a raw connection whose greeting was read."""
+
+    def __init__(self, s):
+        self.s, self.buf = s, b""
+
+    def take(self, n, end):
+        while len(self.buf) < n:
+            left = end - time.time()
+            if left <= 0:
+                raise socket.timeout()
+            self.s.settimeout(left)
+            chunk = self.s.recv(1 << 16)
+            if not chunk:
+                raise ConnectionResetError("closed by the kernel")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def message(self, within):
+        """The next message's frames within the given seconds, skipping
+        commands (READY, PING); None when nothing came or the kernel closed."""
+        end = time.time() + within
+        frames = []
+        try:
+            while True:
+                flags, size = self.take(2, end)
+                if flags & 2:
+                    size = struct.unpack(">Q", bytes([size]) + self.take(7, end))[0]
+                body = self.take(size, end)
+                if flags & 4:
+                    continue
+                frames.append(body)
+                if not flags & 1:
+                    return frames
+        except (socket.timeout, ConnectionResetError):
+            return None
+
+
+def tcp_state(s):
+    """The TCP state of s (Linux TCP_INFO): 1 established, 7 closed (reset), 8 close-wait."""
+    return s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 1)[0]
+
+
+def accept_queue(port):
+    """The connections waiting in the accept queue of the kernel's listening
+    socket on 127.0.0.1:port (rx_queue of a LISTEN line of /proc/net/tcp)."""
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            if fields[1] == f"0100007F:{port:04X}" and fields[3] == "0A":
+                return int(fields[4].split(":")[1], 16)
+    return 0
+
+
+def hold(port_types, n):
+    """Open n connections round-robin over (port, socket type), each
+    completing its handshake and then sending nothing; print how many, and
+    hold them until stdin closes. Runs in a child process: held connections
+    take descriptors, and this process has as few as the kernel."""
+    held, failed = [], 0
+    for i in range(n):
+        port, typ = port_types[i % len(port_types)]
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2)
+            s.sendall(GREETING + ready(typ.encode()))
+            held.append(s)
+        except OSError:
+            failed += 1
+            if failed > 50:
+                break
+    print(len(held), flush=True)
+    sys.stdin.read()
+
+
 FIGURES = []
 
 
 def tearDownModule():
-    print(f"\nattack figures (PROFLENS_BIN={BIN}): the attack's time, a new client's kernel_info time, peak memory")
-    for name, secs, answer, hwm, alive in FIGURES:
-        answered = f"{answer * 1000:6.0f} ms" if answer is not None else "     - ms"
-        print(f"  {name:34s} {secs:7.2f} s  {answered}  VmHWM {hwm / MiB:7.1f} MiB  {'alive' if alive else 'DEAD'}")
+    print(f"\nattack figures (PROFLENS_BIN={BIN}): the attack's time; a new client's kernel_info time"
+          " during the attack (probe, - if none in 10 s) and in the final check (- if none within its bound);"
+          " peak memory and descriptors")
+    ms = lambda secs: f"{secs * 1000:6.0f} ms" if secs is not None else "     - ms"
+    for name, secs, during, answer, hwm, fds, alive in FIGURES:
+        print(f"  {name:34s} {secs:7.2f} s  {ms(during)}  {ms(answer)}  VmHWM {hwm / MiB:7.1f} MiB  fds {fds:6d}"
+              f"  {'alive' if alive else 'DEAD'}")
 
 
 class Kernel:
@@ -88,16 +172,21 @@ class Kernel:
                                      stdout=subprocess.DEVNULL, stderr=self.stderr)
         self.killed_at = 0
         self.hwm = 0
+        self.peak_fds = 0
         self.stop = threading.Event()
         self.dog = threading.Thread(target=self.watch, daemon=True)
         self.dog.start()
 
     def watch(self):
+        tick = 0
         while not self.stop.wait(0.02) and self.proc.poll() is None:
             try:
                 rss, self.hwm = status(self.proc.pid)
+                if tick % 10 == 0:
+                    self.peak_fds = max(self.peak_fds, self.fds())
             except OSError:
                 return
+            tick += 1
             if rss > KILL_RSS:
                 self.killed_at = rss
                 self.proc.kill()
@@ -117,9 +206,13 @@ class Kernel:
         with open(self.stderr.name, "rb") as f:
             return f.read().decode(errors="replace")
 
-    def client(self):
+    def client(self, session=None):
+        """A jupyter_client front end; session sets its session id, which is
+        also its ZMQ identity on shell and stdin."""
         kc = BlockingKernelClient(connection_file=self.cf)
         kc.load_connection_file()
+        if session is not None:
+            kc.session.session = session
         kc.start_channels(hb=False)
         return kc
 
@@ -146,11 +239,11 @@ class KernelCase(unittest.TestCase):
         out = self.run_cell("load demo:profvis-toy as toy")
         self.assertIn("loaded toy", out)
         self.start = time.time()
-        self.attack_secs = self.answer_secs = None
+        self.attack_secs = self.answer_secs = self.during_secs = None
 
     def tearDown(self):
         secs = self.attack_secs if self.attack_secs is not None else time.time() - self.start
-        FIGURES.append((self._testMethodName, secs, self.answer_secs, self.k.hwm, self.k.alive()))
+        FIGURES.append((self._testMethodName, secs, self.during_secs, self.answer_secs, self.k.hwm, self.k.peak_fds, self.k.alive()))
 
     def run_cell(self, code, kc=None, timeout=10):
         text = []
@@ -166,15 +259,21 @@ class KernelCase(unittest.TestCase):
         self.assertEqual(reply["content"]["status"], "ok", reply["content"])
         return "".join(text)
 
-    def raw(self, channel, timeout=5):
-        s = socket.create_connection(("127.0.0.1", self.k.port(channel)), timeout=timeout)
+    def raw(self, channel, timeout=5, rcvbuf=None):
+        """A TCP connection to channel; rcvbuf shrinks its receive buffer, so
+        a peer that does not read stalls the kernel's writes sooner."""
+        s = socket.socket()
+        if rcvbuf:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        s.settimeout(timeout)
+        s.connect(("127.0.0.1", self.k.port(channel)))
         self.addCleanup(s.close)
         return s
 
-    def handshake(self, channel, socket_type=b"DEALER"):
+    def handshake(self, channel, socket_type=b"DEALER", identity=b"", rcvbuf=None):
         """A raw TCP connection that completed the ZMTP greeting and READY."""
-        s = self.raw(channel)
-        s.sendall(GREETING + ready(socket_type))
+        s = self.raw(channel, rcvbuf=rcvbuf)
+        s.sendall(GREETING + ready(socket_type, identity))
         got = b""
         while len(got) < 64:
             chunk = s.recv(64 - len(got))
@@ -183,9 +282,26 @@ class KernelCase(unittest.TestCase):
         self.assertEqual(got[0], 0xFF)
         return s
 
-    def assertHealthy(self, bound=None):
-        """Alive, a new client's kernel_info answered within a second, the
-        profile still loaded, peak memory under bound."""
+    def probe(self, within=10):
+        """Time a new client's kernel_info while the attack is held, for the
+        figures (None when not answered within the given seconds); it
+        asserts nothing: assertHealthy does."""
+        kc = self.k.client()
+        self.addCleanup(kc.stop_channels)
+        t0 = time.time()
+        msg_id = kc.kernel_info()
+        end = t0 + within
+        while time.time() < end:
+            try:
+                if kc.get_shell_msg(timeout=max(0.01, end - time.time()))["parent_header"].get("msg_id") == msg_id:
+                    self.during_secs = time.time() - t0
+                    return
+            except Empty:
+                break
+
+    def assertHealthy(self, bound=None, within=1.0):
+        """Alive, a new client's kernel_info answered within a second (or
+        within), the profile still loaded, peak memory under bound."""
         self.attack_secs = time.time() - self.start
         bound = bound or self.bound
         self.assertTrue(self.k.alive(), "the kernel died:\n" + self.k.log()[-2000:])
@@ -193,10 +309,10 @@ class KernelCase(unittest.TestCase):
         self.addCleanup(kc.stop_channels)
         t0 = time.time()
         msg_id = kc.kernel_info()
-        reply = kc.get_shell_msg(timeout=1)
+        reply = kc.get_shell_msg(timeout=within)
         self.answer_secs = time.time() - t0
         self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
-        self.assertLess(self.answer_secs, 1.0)
+        self.assertLess(self.answer_secs, within)
         self.assertIn("toy", self.run_cell("profiles", kc=kc))
         self.assertLess(self.k.hwm, bound, f"peak memory {self.k.hwm / MiB:.0f} MiB")
         self.assertEqual(self.k.killed_at, 0)
@@ -318,6 +434,233 @@ class AttackTests(KernelCase):
         self.assertHealthy()
 
 
+class NoKeyTests(KernelCase):
+    """Attacks by a peer that reaches the ports but has not the key: each
+    must leave a new client answered while the attack is held."""
+
+    def victim_session(self):
+        """The victim's session id, read on iopub as anyone can (parent_header.session)."""
+        sub = zmq.Context.instance().socket(zmq.SUB)
+        sub.linger = 0
+        sub.setsockopt(zmq.SUBSCRIBE, b"")
+        sub.connect(f"tcp://127.0.0.1:{self.k.port('iopub')}")
+        self.addCleanup(sub.close)
+        end = time.time() + 30
+        while time.time() < end:
+            self.kc.kernel_info()  # the victim at work
+            self.kc.get_shell_msg(timeout=10)
+            while sub.poll(500):
+                frames = sub.recv_multipart()
+                parent = json.loads(frames[frames.index(b"<IDS|MSG>") + 3])
+                if parent.get("session"):
+                    return parent["session"].encode()
+        self.fail("no parent session on iopub")
+
+    def signed(self, session, msg_type, content):
+        return message(session.serialize(session.msg(msg_type, content)))
+
+    def wait_reset(self, s, within):
+        """Whether the kernel resets s within the given seconds, without reading from it."""
+        end = time.time() + within
+        while time.time() < end:
+            if tcp_state(s) != 1:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def test_identity_hijack_copy(self):
+        """A peer on shell with the victim's identity receives none of its replies."""
+        spy = Reader(self.handshake("shell", identity=self.victim_session()))
+        for _ in range(5):
+            self.run_cell("profiles")
+        self.probe()
+        self.assertIsNone(spy.message(within=2), "a reply to the victim reached the peer that took its identity")
+        self.assertHealthy()
+
+    def test_identity_hijack_stall(self):
+        """A peer on shell with the victim's identity that never reads freezes nobody."""
+        self.handshake("shell", identity=self.victim_session(), rcvbuf=4096)
+        for i in range(40):
+            ids = [self.kc.inspect("load", 4, detail_level=1) for _ in range(100)]
+            for msg_id in ids:
+                try:
+                    reply = self.kc.get_shell_msg(timeout=3)
+                except Empty:
+                    self.probe()
+                    self.fail(f"shell froze after {i * 100} inspect replies")
+                self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+        self.probe()
+        self.assertHealthy(within=5)
+
+    def test_stalled_reader(self):
+        """A client with the key that stops reading its replies is reset and
+        blocks nobody meanwhile."""
+        s = self.handshake("shell", rcvbuf=4096)
+        session = Session(key=self.key)
+        request = lambda: self.signed(session, "inspect_request", {"code": "load", "cursor_pos": 4, "detail_level": 1})
+        s.settimeout(10)
+        try:
+            for _ in range(4000):
+                s.sendall(request())
+        except (socket.timeout, ConnectionResetError, BrokenPipeError):
+            pass
+        self.probe()
+        self.assertHealthy(within=5)
+        self.assertTrue(self.wait_reset(s, within=40), "the client that stopped reading is still connected")
+
+    def test_two_clients_one_identity(self):
+        """Two front ends with one session id (so one ZMQ identity) each get
+        their own replies and never the other's."""
+        a = self.kc
+        b = self.k.client(session=a.session.session)
+        self.addCleanup(b.stop_channels)
+        b.session.message_count = 1_000_000  # msg_ids are session_pid_count: keep the two apart
+        sent = {"a": [], "b": []}
+        for i in range(5):
+            sent["a"].append(a.execute(f"echo a{i}"))
+            sent["b"].append(b.execute(f"echo b{i}"))
+        got = {"a": [], "b": []}
+        end = time.time() + 20
+        for name, kc in (("a", a), ("b", b)):
+            while time.time() < end and len(got[name]) < 10:
+                try:
+                    got[name].append(kc.get_shell_msg(timeout=min(2, max(0.1, end - time.time())))["parent_header"]["msg_id"])
+                except Empty:
+                    if set(sent[name]) <= set(got[name]):
+                        break
+        self.probe()
+        for name, other in (("a", "b"), ("b", "a")):
+            self.assertFalse(set(got[name]) & set(sent[other]), f"client {name} got replies to client {other}")
+        self.assertEqual(sorted(got["a"]), sorted(sent["a"]))
+        self.assertEqual(sorted(got["b"]), sorted(sent["b"]))
+        self.assertHealthy()
+
+    def test_heartbeat_stall(self):
+        """A peer that sends pings and never reads the echoes leaves every
+        other ping answered while it is stalled, and is reset."""
+        spy = self.handshake("hb", socket_type=b"REQ", rcvbuf=4096)
+        ping = message([b"", b"p" * 60_000])
+        spy.settimeout(60)
+
+        def flood():
+            try:
+                for _ in range(64 * MiB // len(ping)):
+                    spy.sendall(ping)
+            except OSError:
+                pass
+
+        t = threading.Thread(target=flood, daemon=True)
+        t.start()
+        t.join(1)
+        self.assertTrue(t.is_alive(), "the kernel read every ping of a peer that reads no echo")
+        self.probe()
+        req = zmq.Context.instance().socket(zmq.REQ)
+        req.linger = 0
+        req.connect(f"tcp://127.0.0.1:{self.k.port('hb')}")
+        self.addCleanup(req.close)
+        for i in range(3):
+            t0 = time.time()
+            req.send(b"ping %d" % i)
+            self.assertTrue(req.poll(2000), "a heartbeat went unanswered for 2 s")
+            self.assertEqual(req.recv(), b"ping %d" % i)
+        self.assertHealthy(within=5)
+        self.assertTrue(self.wait_reset(spy, within=40), "the pinger that stopped reading is still connected")
+
+    def test_held_handshakes(self):
+        """21,000 connections that finish their handshake and send nothing,
+        spread over the five channels and held by three processes (each has
+        as few descriptors as the kernel): a new client is served, and a
+        client that has signed a message keeps its connection."""
+        signed = self.handshake("shell")
+        signed_reader = Reader(signed)
+        session = Session(key=self.key)
+        signed.sendall(self.signed(session, "kernel_info_request", {}))
+        self.assertIsNotNone(signed_reader.message(within=10))
+        types = {"shell": b"DEALER", "control": b"DEALER", "stdin": b"DEALER", "hb": b"REQ", "iopub": b"SUB"}
+        port_types = [(self.k.port(c), t.decode()) for c, t in types.items()]
+        holders = []
+        for _ in range(3):
+            p = subprocess.Popen([sys.executable, __file__, "hold", json.dumps(port_types), "7000"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            holders.append(p)
+            self.addCleanup(p.wait)
+            self.addCleanup(p.stdin.close)
+        held = sum(int(p.stdout.readline() or 0) for p in holders)
+        self.assertGreater(held, 20_000)
+        # The kernel still accepts what its listen queues hold; a new
+        # client's connections wait behind them (and a subscriber that joins
+        # late misses the cell's output): wait until the queues are empty.
+        end = time.time() + 120
+        while time.time() < end and any(accept_queue(port) for port, _ in port_types):
+            time.sleep(0.2)
+        print(f"\n  held handshakes: {held} connections, kernel descriptors {self.k.fds()}")
+        self.probe()
+        self.assertHealthy(within=5, bound=400 * MiB)
+        signed.sendall(self.signed(session, "kernel_info_request", {}))
+        self.assertIsNotNone(signed_reader.message(within=10), "the signed client was evicted")
+
+    def test_unsigned_frames(self):
+        """20 clients each sending an unsigned 200 MB frame (192 MB of it,
+        then holding), then 20 each sending 48 MB frames, under every
+        per-frame limit: memory stays bounded, a new client is served, and
+        what they held is freed when they close."""
+        for size in (200 * MiB, 48 * MiB):
+            socks = []
+            for _ in range(20):
+                s = self.handshake("shell")
+                socks.append(s)
+                try:
+                    s.sendall(struct.pack(">BQ", 0x02, size))
+                    for _ in range(size * 24 // 25 // MiB):
+                        s.sendall(bytes(MiB))
+                except (socket.timeout, ConnectionResetError, BrokenPipeError):
+                    pass
+                if not self.k.alive():
+                    break
+            if size == 200 * MiB:
+                self.probe()
+            self.assertHealthy(within=5, bound=512 * MiB)
+            for s in socks:
+                s.close()
+        end = time.time() + 60
+        while time.time() < end and status(self.k.proc.pid)[0] > IDLE_BOUND:
+            time.sleep(0.5)
+        self.assertLess(status(self.k.proc.pid)[0], IDLE_BOUND, "memory still held after the clients closed")
+
+    def test_held_unsigned_body(self):
+        """An unsigned message whose body stops coming is closed within its deadline."""
+        s = self.handshake("shell")
+        s.sendall(struct.pack(">BQ", 0x02, MiB) + bytes(1000))
+        self.probe()
+        self.assertTrue(self.closed_by_kernel(s, within=30), "the held body was never closed")
+        self.assertHealthy()
+
+    def test_churned_reset_handshakes(self):
+        """10,000 connections that finish the handshake then reset, with a
+        large profile loaded (the garbage collector runs seldom): each
+        descriptor is closed at once."""
+        path = os.path.join(self.k.dir, "big.folded")
+        with open(path, "w") as f:
+            for i in range(200_000):
+                f.write(f"main;serve{i % 97};handle{i % 1009};parse{i % 10007};leaf{i} {i % 13 + 1}\n")
+        self.assertIn("loaded big", self.run_cell(f"load {path} as big", timeout=120))
+        before = self.k.fds()
+        types = {"shell": b"DEALER", "control": b"DEALER", "stdin": b"DEALER", "hb": b"REQ", "iopub": b"SUB"}
+        port_types = [(self.k.port(c), t) for c, t in types.items()]
+        for i in range(10_000):
+            port, typ = port_types[i % len(port_types)]
+            s = socket.create_connection(("127.0.0.1", port))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.sendall(GREETING + ready(typ))
+            s.close()
+        self.probe()
+        end = time.time() + 10
+        while time.time() < end and self.k.fds() > before + 10:
+            time.sleep(0.05)
+        self.assertLessEqual(self.k.fds(), before + 10, "descriptors left open by reset connections")
+        self.assertHealthy(bound=1024 * MiB)
+
+
 class EmptyKeyTests(KernelCase):
     """With an empty key (no signing, allowed by the spec) the kernel warns at
     start and its replay guard does not keep what clients send as signatures."""
@@ -428,4 +771,7 @@ class PipelineTests(KernelCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    if sys.argv[1:2] == ["hold"]:
+        hold(json.loads(sys.argv[2]), int(sys.argv[3]))
+    else:
+        unittest.main()

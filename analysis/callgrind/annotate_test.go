@@ -22,7 +22,7 @@ import (
 // how many times it was called, and how many times it called each callee.
 // All are exact but for sq, whose nodes divide its figures by the average
 // (unroll.go): their sums are exact to within a unit per node. It skips
-// when gcc, valgrind or callgrind_annotate is missing, unless CI=true.
+// when gcc, valgrind or callgrind_annotate is missing (testtool.Need).
 func TestAnnotate(t *testing.T) {
 	dir := record(t)
 	p, err := analysis.Load(context.Background(), filepath.Join(dir, "cg.out"), analysis.LoadOptions{})
@@ -72,18 +72,25 @@ func TestAnnotate(t *testing.T) {
 // record compiles testdata/prog.c and runs it under callgrind into
 // DIR/cg.out; it returns DIR.
 func record(t *testing.T) string {
-	for _, tool := range []string{"gcc", "valgrind", "callgrind_annotate"} {
+	return recordWith(t, "prog.c", "gcc", "-O0", "-g", "-fno-inline")
+}
+
+// recordWith compiles testdata/SRC with the compiler and flags given and
+// runs it under callgrind (with branch simulation) into DIR/cg.out; it
+// returns DIR.
+func recordWith(t *testing.T, src, compiler string, flags ...string) string {
+	for _, tool := range []string{compiler, "valgrind", "callgrind_annotate"} {
 		testtool.Need(t, tool)
 	}
 	dir := t.TempDir()
-	src, err := os.ReadFile("testdata/prog.c")
+	text, err := os.ReadFile(filepath.Join("testdata", src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "prog.c"), src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, src), text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run(t, dir, "gcc", "-O0", "-g", "-fno-inline", "-o", "prog", "prog.c")
+	run(t, dir, compiler, append(flags, "-o", "prog", src)...)
 	run(t, dir, "valgrind", "--tool=callgrind", "--branch-sim=yes", "--callgrind-out-file=cg.out", "./prog")
 	return dir
 }

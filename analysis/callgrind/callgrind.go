@@ -11,10 +11,14 @@
 // and one for function names (fn=, cfn=); subposition compression ("+3",
 // "-1", "*") and hexadecimal numbers; cost lines with fewer counters than
 // events (the rest are zero). Jumps (jump=, jcnd=) and unknown NAME=VALUE
-// lines are skipped. A function is its object, its file (fl=; fi= and fe=
-// only move the source position, which names the callee's file when no
-// cfi= does) and its name; callgrind's recursion contexts ("fib'2", the
-// calls of fib two or more levels deep) keep their function's name, "fib".
+// lines are skipped. A function is its object, its file (the one in
+// effect at its fn= line) and its name; callgrind's recursion contexts
+// ("fib'2", the calls of fib two or more levels deep) keep their
+// function's name, "fib". The code of another source file inlined into a
+// function (the cost lines and calls after fi= or fe=) is counted apart,
+// as callgrind_annotate counts it (as the function "FILE:fn"): it is the
+// frame "fn [inlined from FILE]" below the function, reached without a
+// call. The file in effect also names a callee's file when no cfi= does.
 //
 // The profile it makes is a call tree unrolled from the graph (unroll.go
 // says how and why it is built that way); its value types are the events,

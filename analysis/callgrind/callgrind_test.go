@@ -126,8 +126,10 @@ func TestUnrolling(t *testing.T) {
 }
 
 // TestFormatDetails: subposition compression, hexadecimal, fewer costs
-// than events, fi= naming the callee's file, cob=, jumps and unknown
-// lines skipped, "totals:" checked.
+// than events, fi= naming the callee's file and making the code after it
+// main's code inlined from inline.h (callgrind_annotate's
+// "inline.h:main", which calls helper), cob=, jumps and unknown lines
+// skipped, "totals:" checked.
 func TestFormatDetails(t *testing.T) {
 	in := `# callgrind format
 version: 1
@@ -162,7 +164,7 @@ fn=puts
 totals: 48 5
 `
 	p := load(t, "details.out", in, analysis.LoadOptions{})
-	if got, want := dump(p), "main 48/21 ×1\nmain;helper 20/20 ×2\nmain;puts 7/7 ×1\n"; got != want {
+	if got, want := dump(p), "main 48/21 ×1\nmain;main [inlined from inline.h] 20/0 ×0\nmain;main [inlined from inline.h];helper 20/20 ×2\nmain;puts 7/7 ×1\n"; got != want {
 		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
 	if len(p.Warnings) != 0 || p.Total(1) != 5 || p.Thread(&p.Samples[0]) != "thread 2" {
@@ -288,5 +290,16 @@ func TestCorpus(t *testing.T) {
 	_, err = analysis.Parse(context.Background(), "sub.log", data, analysis.LoadOptions{})
 	if want := `sub.log: line 13: expected a cost for Instructions, got "*"`; err == nil || err.Error() != want {
 		t.Errorf("Parse = %v, want %s", err, want)
+	}
+}
+
+// A summary that wrapped below zero (crabgrind writes 18446744073709551395)
+// is read, with a warning, and the cost lines give the totals.
+func TestWrappedSummary(t *testing.T) {
+	in := "# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 100\nsummary: 18446744073709551395\ntotals: 18446744073709551395\n"
+	p := load(t, "wrapped.out", in, analysis.LoadOptions{})
+	if p.Total(0) != 100 || len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "wrapped below zero") ||
+		!strings.Contains(p.Warnings[1], "the file's totals give -221 Ir, its cost lines 100") {
+		t.Errorf("total %d, warnings %q; want 100 and the wrapped totals said", p.Total(0), p.Warnings)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/text"
@@ -14,31 +15,39 @@ import (
 // graph is what a callgrind file says: functions with their self costs,
 // and the calls between them.
 type graph struct {
-	events []string
-	thread string
-	funcs  []function // in the order the file first names them
-	edges  []edge     // in the order the file first gives them
-	totals []int64    // the "totals:" (or "summary:") line, nil when absent
+	events  []string
+	thread  string
+	funcs   []function // in the order the file first names them
+	edges   []edge     // in the order the file first gives them
+	totals  []int64    // the "totals:" (or "summary:") line, nil when absent
+	wrapped bool       // the totals passed 2^63 (wrappedCosts)
 
 	byKey  map[fnKey]int32
 	byEdge map[[2]int32]int32
 }
 
-// fnKey identifies a function as callgrind does: object, file, name.
-type fnKey struct{ ob, fl, name string }
+// fnKey identifies a function as callgrind_annotate does: by its file
+// (the source file in effect at its fn= line) and its name, and by its
+// object too; in is "" for the function, and for the code of another
+// source file inlined into it (fi=, fe=), that file.
+type fnKey struct{ ob, fl, name, in string }
 
 type function struct {
+	key   fnKey
 	frame analysis.Frame
 	self  []int64 // per event
 	out   []int32 // its edges, in file order
+	host  int32   // for inlined code, the function it is part of; -1 otherwise
 }
 
 // edge is every call from one function to another: how many, and their
-// inclusive cost per event.
+// inclusive cost per event. An inline edge leads from a function to the
+// code inlined into it: no call, and the inclusive cost of that code.
 type edge struct {
 	from, to int32
 	calls    int64
 	cost     []int64
+	inline   bool
 }
 
 // The name tables of name compression: one per kind of name.
@@ -57,6 +66,8 @@ type reader struct {
 	ob, fl    string               // the current object and function file
 	pos       string               // the file of the current source position (fl=, fi=, fe=)
 	fn        int32                // the current function, -1 before fn=
+	home      string               // the file in effect at the current function's fn=
+	cur       int32                // where costs and calls go: fn, or the code inlined into it from pos
 	cob, cfi  string               // the next callee's object and file, "" when not given
 	callee    int32                // the function of the last cfn=, -1 before one
 	calls     int64                // the count of a calls= line waiting for its cost line, -1 when none
@@ -66,7 +77,7 @@ type reader struct {
 
 func read(in *analysis.Input) (*graph, error) {
 	g := &graph{byKey: map[fnKey]int32{}, byEdge: map[[2]int32]int32{}}
-	r := &reader{file: in.Name, g: g, positions: 1, fn: -1, callee: -1, calls: -1}
+	r := &reader{file: in.Name, g: g, positions: 1, fn: -1, cur: -1, callee: -1, calls: -1}
 	for i := range r.names {
 		r.names[i] = map[string]string{}
 	}
@@ -84,6 +95,7 @@ func read(in *analysis.Input) (*graph, error) {
 	case len(g.funcs) == 0:
 		return nil, analysis.LineError(r.file, lr.N+1, "expected at least one function (fn=) with its costs")
 	}
+	g.linkInlined()
 	return g, nil
 }
 
@@ -156,6 +168,9 @@ func (r *reader) header(key string, value []byte, n int) error {
 		}
 		costs, err := r.parseCosts(bytes.Fields(value))
 		if err != nil {
+			costs, err = r.wrappedCosts(bytes.Fields(value), err)
+		}
+		if err != nil {
 			return analysis.LineError(r.file, n, "%s: %v", key, err)
 		}
 		if key == "totals" || r.g.totals == nil {
@@ -201,14 +216,21 @@ func (r *reader) spec(key string, value []byte, n int) error {
 		r.fl, r.pos = name, name
 	case "fi", "fe":
 		r.pos = name
+		if r.fn >= 0 {
+			r.cur = r.fn
+			if r.pos != r.home {
+				r.cur = r.g.inlined(r.fn, r.pos)
+			}
+		}
 	case "fn":
-		r.fn = r.g.function(fnKey{r.ob, r.fl, name})
+		r.fn = r.g.function(fnKey{ob: r.ob, fl: r.pos, name: name})
+		r.home, r.cur = r.pos, r.fn
 	case "cob":
 		r.cob = name
 	case "cfi", "cfl":
 		r.cfi = name
 	case "cfn":
-		k := fnKey{r.ob, r.pos, name}
+		k := fnKey{ob: r.ob, fl: r.pos, name: name}
 		if r.cob != "" {
 			k.ob = r.cob
 		}
@@ -280,15 +302,37 @@ func (r *reader) costLine(l []byte, n int) error {
 		return analysis.LineError(r.file, n, "expected fn= before the first cost line")
 	}
 	if r.calls >= 0 {
-		r.g.call(r.fn, r.callee, r.calls, costs)
+		r.g.call(r.cur, r.callee, r.calls, costs)
 		r.calls = -1
 		return nil
 	}
-	self := r.g.funcs[r.fn].self
+	self := r.g.funcs[r.cur].self
 	for i, c := range costs {
 		self[i] += c
 	}
 	return nil
+}
+
+// wrappedCosts reads a summary whose counters passed 2^63: the tools that
+// wrote it (crabgrind) let a total wrap below zero and printed it unsigned.
+// Like callgrind_annotate, which reads the file anyway, it is read, as the
+// negative numbers it stands for; the totals check (warn) then says that it
+// disagrees with the cost lines. err is parseCosts's error, returned when a
+// counter is not an unsigned number either.
+func (r *reader) wrappedCosts(f [][]byte, err error) ([]int64, error) {
+	if len(f) > len(r.g.events) {
+		return nil, err
+	}
+	costs := make([]int64, len(r.g.events))
+	for i, s := range f {
+		u, uerr := strconv.ParseUint(string(s), 10, 64)
+		if uerr != nil {
+			return nil, err
+		}
+		costs[i] = int64(u)
+	}
+	r.g.wrapped = true
+	return costs, nil
 }
 
 var subposition = regexp.MustCompile(`^(\*|[+-]?([0-9]+|0x[0-9a-fA-F]+))$`)
@@ -322,10 +366,45 @@ func (g *graph) function(k fnKey) int32 {
 		file = ""
 	}
 	id := int32(len(g.funcs))
-	g.funcs = append(g.funcs, function{frame: analysis.Frame{Name: recursion.ReplaceAllString(k.name, ""), File: file},
-		self: make([]int64, len(g.events))})
+	g.funcs = append(g.funcs, function{key: k, frame: analysis.Frame{Name: recursion.ReplaceAllString(k.name, ""), File: file, Lib: k.ob},
+		self: make([]int64, len(g.events)), host: -1})
 	g.byKey[k] = id
 	return id
+}
+
+// inlined returns the id of the code of file inlined into function host,
+// adding it when new: a function of its own (as callgrind_annotate counts
+// it), named "fn [inlined from file]", that the host reaches by an inline
+// edge (linkInlined).
+func (g *graph) inlined(host int32, file string) int32 {
+	k := g.funcs[host].key
+	k.in = file
+	if id, ok := g.byKey[k]; ok {
+		return id
+	}
+	id := g.function(k)
+	f := &g.funcs[id]
+	f.frame.Name = analysis.CleanName(f.frame.Name) + " [inlined from " + file[strings.LastIndexByte(file, '/')+1:] + "]"
+	f.frame.File = strings.TrimPrefix(file, "???")
+	f.host = host
+	return id
+}
+
+// linkInlined gives each function an inline edge to each part of its code
+// inlined from other files, costing that part's self cost and its calls.
+func (g *graph) linkInlined() {
+	for id := range g.funcs {
+		f := &g.funcs[id]
+		if f.host < 0 {
+			continue
+		}
+		cost := slices.Clone(f.self)
+		for _, e := range f.out {
+			add(cost, g.edges[e].cost)
+		}
+		g.call(f.host, int32(id), 0, cost)
+		g.edges[g.byEdge[[2]int32{f.host, int32(id)}]].inline = true
+	}
 }
 
 // call adds calls from one function to another with their inclusive cost.

@@ -21,7 +21,14 @@ type splitter struct {
 // Negative numbers (xdebug's memory deltas) are shared in floating point,
 // then rounded the same way. It writes the shares into out (as long as
 // parts).
-func (sp *splitter) split(total int64, parts, out []int64) {
+//
+// carry, when not nil, holds per part what earlier splits rounded away
+// from it (its exact shares less its integer ones, summed): a part whose
+// earlier shares were rounded down is rounded up first, and carry is
+// updated. Splits that share a part (a function's self cost divided among
+// the nodes of its call paths) then add up to its exact total, to within
+// what the last split leaves.
+func (sp *splitter) split(total int64, parts, out []int64, carry []float64) {
 	clear(out)
 	var sum int64
 	neg := total < 0
@@ -51,6 +58,16 @@ func (sp *splitter) split(total int64, parts, out []int64) {
 			q, r := bits.Div64(hi, lo, uint64(sum)) // hi < sum, since p ≤ sum
 			out[i], rem[i] = int64(q), float64(r)/float64(sum)
 		}
+		if carry != nil {
+			exact := float64(out[i]) + rem[i]
+			c := math.Floor(rem[i] + carry[i])
+			if !neg {
+				c = max(c, -float64(out[i])) // a share stays ≥ 0
+			}
+			out[i] += int64(c)
+			rem[i] += carry[i] - c
+			carry[i] += exact // less the final share, below
+		}
 		left -= out[i]
 	}
 	order := sp.order
@@ -60,8 +77,15 @@ func (sp *splitter) split(total int64, parts, out []int64) {
 		left--
 	}
 	for k := 0; left < 0 && len(order) > 0; k = (k + 1) % len(order) {
-		out[order[len(order)-1-k]]--
-		left++
+		if i := order[len(order)-1-k]; neg || out[i] > 0 {
+			out[i]--
+			left++
+		}
+	}
+	if carry != nil {
+		for i := range carry {
+			carry[i] -= float64(out[i])
+		}
 	}
 }
 

@@ -24,7 +24,7 @@ func TestSplit(t *testing.T) {
 			total = sum
 		}
 		out := make([]int64, len(parts))
-		sp.split(total, parts, out)
+		sp.split(total, parts, out, nil)
 		var got int64
 		for i, x := range out {
 			got += x

@@ -41,9 +41,11 @@ import (
 // is exact: its node's total is callgrind_annotate's inclusive cost of the
 // function, and the count of each of its callees is the file's calls=. In
 // particular the roots and their callees are always exact. Elsewhere the
-// tree is an estimate that keeps every total: the nodes of a function add
-// up to its inclusive cost (to within the rounding of each share), and the
-// roots add up to the file's total cost.
+// tree is an estimate that keeps every total: what one split rounds away
+// from a function's self cost or a call's cost is carried to its next
+// split (splitter.split), so that the nodes of a function add up to its
+// self cost exactly, as callgrind_annotate gives it, and to its inclusive
+// cost; the roots add up to the file's total cost.
 //
 // A call graph can unroll into exponentially many call paths. Nodes are
 // expanded heaviest first (by the first event), and past maxPaths nodes (or
@@ -72,6 +74,9 @@ func unroll(in *analysis.Input, g *graph) *analysis.Profile {
 		u.expand(heap.Pop(&u.queue).(*entry))
 	}
 	u.warn()
+	b.Note("callgrind gives a call graph, not stacks: the call tree is unrolled from it assuming, as gprof does, " +
+		"that every call of a function divides its cost among its self and its callees in the same proportions; " +
+		"a function called along several paths gets estimated shares on each, and its self cost, its inclusive cost and the totals stay exact")
 	return b.Finish()
 }
 
@@ -96,6 +101,9 @@ type unroller struct {
 	splitter
 	parts, out [][]int64 // buffers of shares
 	col, got   []int64
+	keys       []int32     // per part of a split: its function (self cost), or len(funcs) + its edge
+	carried    []float64   // per part of a split, its carry (split)
+	carry      [][]float64 // per event, per function and edge: what the splits so far rounded away
 }
 
 // entry is a call path entering a cycle, waiting to be expanded.
@@ -214,8 +222,12 @@ func (u *unroller) unrollCycle(e *entry, plan []step) {
 			to := u.g.edges[ed].to
 			budget, n := shares[k], scale.of(u.g.edges[ed].calls)
 			k++
+			sc := ratio{n, u.cycles[u.comp[to]].inCalls}
+			if u.g.edges[ed].inline {
+				sc = scale // inlined code runs as often as its function on this path
+			}
 			if n != 0 || !isZero(budget) {
-				u.push(&entry{parent: nodes[i], fn: to, budget: budget, calls: n, scale: ratio{n, u.cycles[u.comp[to]].inCalls}, depth: depth[i] + 1})
+				u.push(&entry{parent: nodes[i], fn: to, budget: budget, calls: n, scale: sc, depth: depth[i] + 1})
 			}
 		}
 	}
@@ -225,18 +237,25 @@ func (u *unroller) unrollCycle(e *entry, plan []step) {
 // each member in plan order, its self cost, then each call leaving the
 // cycle from it. It returns one cost vector per part.
 func (u *unroller) shares(budget []int64, plan []step) [][]int64 {
-	parts := u.parts[:0]
+	parts, keys := u.parts[:0], u.keys[:0]
 	for _, s := range plan {
 		if s.leaf {
 			continue
 		}
-		parts = append(parts, u.g.funcs[s.fn].self)
+		parts, keys = append(parts, u.g.funcs[s.fn].self), append(keys, s.fn)
 		for _, ed := range u.g.funcs[s.fn].out {
 			if u.comp[u.g.edges[ed].to] != u.comp[s.fn] {
-				parts = append(parts, u.g.edges[ed].cost)
+				parts, keys = append(parts, u.g.edges[ed].cost), append(keys, int32(len(u.g.funcs))+ed)
 			}
 		}
 	}
+	if u.carry == nil {
+		u.carry = make([][]float64, len(budget))
+		for v := range u.carry {
+			u.carry[v] = make([]float64, len(u.g.funcs)+len(u.g.edges))
+		}
+	}
+	carry := slices.Grow(u.carried[:0], len(parts))[:len(parts)]
 	nv := len(budget)
 	flat := make([]int64, len(parts)*nv) // the shares, part after part: what the queued calls keep
 	out := slices.Grow(u.out[:0], len(parts))[:len(parts)]
@@ -246,14 +265,14 @@ func (u *unroller) shares(budget []int64, plan []step) [][]int64 {
 	col, got := slices.Grow(u.col[:0], len(parts))[:len(parts)], slices.Grow(u.got[:0], len(parts))[:len(parts)]
 	for v := range budget {
 		for i := range parts {
-			col[i] = parts[i][v]
+			col[i], carry[i] = parts[i][v], u.carry[v][keys[i]]
 		}
-		u.split(budget[v], col, got)
+		u.split(budget[v], col, got, carry)
 		for i, x := range got {
-			out[i][v] = x
+			out[i][v], u.carry[v][keys[i]] = x, carry[i]
 		}
 	}
-	u.parts, u.out, u.col, u.got = parts, out, col, got
+	u.parts, u.keys, u.out, u.col, u.got, u.carried = parts, keys, out, col, got, carry
 	return out
 }
 
@@ -293,6 +312,9 @@ func (u *unroller) node(parent, fn int32, self []int64, calls int64) int32 {
 func (u *unroller) warn() {
 	if u.folded > 0 {
 		u.b.Warn(fmt.Sprintf("the call graph unrolls into more call paths than a profile holds here (%d paths, %d stack frames): %d calls, the lightest, were not expanded and count their callees' cost as their own", u.max, u.maxFrames, u.folded))
+	}
+	if u.g.wrapped {
+		u.b.Warn("the file's totals have counts past 2^63: they wrapped below zero when written; they are read as the negative numbers they stand for, and the cost lines give the totals")
 	}
 	if t := u.g.totals; t != nil {
 		self := make([]int64, len(u.g.events))

@@ -3,36 +3,45 @@ package chrome
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"math"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/jsonprof"
 )
 
-// Span events (B, E, X) into samples; the rules are in spans.go.
+// Span events (B, E, X) into calls and samples; the rules are in spans.go
+// and tracks.go.
 
-// span is one begin or end, X events giving one of each.
+// span is one call of a thread: an X event, or a B event with the E that
+// closes it.
 type span struct {
-	ts   float64
-	name string // as written, for matching ends to begins
-	id   string // name and args, for matching ends to begins exactly
-	key  string // frame identity
-	file string // Hermes: the script URL
-	line int64
-	ev   *traceEvent
+	begin, end float64 // µs on the trace clock; end ≥ begin
+	name       string  // as written, for matching ends to begins
+	key        string  // frame identity
+	file       string  // Hermes: the script URL
+	line       int64
+	beginAt    int   // position of its begin among the thread's events
+	endAt      int   // position of its E among them; -1 for X events and unclosed begins
+	x          bool  // an X event
+	parent     *span // the span it is placed in; nil at its track's root
+	track      int   // 0: the thread's own track; k > 0: its (k+1)th track
 }
 
-// spanConv converts the spans of one thread.
+// spanConv converts the spans of one thread at a time.
 type spanConv struct {
 	b      *analysis.Builder
 	hermes bool
 	frames map[string]int32 // span key → frame id
-	open   []*span
-	stack  []int32
-	last   float64
-	out    []jsonprof.Sample
-	thread string
 	origin float64
+	end    float64 // the last moment of any thread
+	out    []jsonprof.Sample
+	tally  spanTally
+}
+
+// spanTally counts, over all threads, what needs saying in info.
+type spanTally struct {
+	spans, overlapped, unclosed, unmatched int
+	threads, tracks                        int // threads with overlapping spans, and the tracks they add
 }
 
 func parseSpans(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
@@ -52,11 +61,13 @@ func parseSpans(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
 		}
 	}
 	labels := newThreadLabels(f.TraceEvents)
-	c := &spanConv{b: b, hermes: isHermes(f), frames: map[string]int32{}, origin: origin}
+	c := &spanConv{b: b, hermes: isHermes(f), frames: map[string]int32{}, origin: origin, end: origin}
 	for _, k := range sortedThreads(byThread) {
-		c.thread = labels.describe(b, k)
-		c.run(byThread[k])
+		spans := c.pair(byThread[k])
+		c.emit(labels, k, spans, layOut(spans))
 	}
+	c.tally.report(b)
+	b.Profile().Duration = jsonprof.Duration(jsonprof.Nanos(c.end - origin))
 	jsonprof.AddWeighted(b, c.out, true)
 	return b.Finish(), nil
 }
@@ -84,36 +95,46 @@ func isHermes(f *traceFile) bool {
 	return false
 }
 
-// queues returns the thread's begins and ends, each in time order.
-func (c *spanConv) queues(events []*traceEvent) (begins, ends []*span) {
-	var xs []*traceEvent
-	for _, e := range events {
+// pair turns one thread's events, in time order (the file's order at equal
+// times), into spans: an X event is one; an E closes the innermost open B
+// of its name (the innermost open B when it has none); an E that closes
+// nothing is counted and dropped; a B never closed ends at the thread's
+// last moment.
+func (c *spanConv) pair(events []*traceEvent) []*span {
+	var spans, open []*span
+	last := math.Inf(-1)
+	for i, e := range events {
+		ts := float64(e.Ts)
+		last = max(last, ts)
 		switch e.Ph {
-		case "B":
-			begins = append(begins, c.span(e, float64(e.Ts)))
-		case "E":
-			ends = append(ends, c.span(e, float64(e.Ts)))
 		case "X":
-			xs = append(xs, e)
+			s := c.span(e, i)
+			s.end, s.x = ts+max(xdur(e), 0), true
+			last = max(last, s.end)
+			spans = append(spans, s)
+		case "B":
+			s := c.span(e, i)
+			spans, open = append(spans, s), append(open, s)
+		case "E":
+			j := len(open) - 1
+			for e.Name != "" && j >= 0 && open[j].name != e.Name {
+				j--
+			}
+			if j < 0 {
+				c.tally.unmatched++
+				continue
+			}
+			open[j].end, open[j].endAt = ts, i
+			open = append(open[:j], open[j+1:]...)
 		}
 	}
-	// Among X events starting together the longer one is the outer one.
-	sort.SliceStable(xs, func(i, j int) bool {
-		if xs[i].Ts != xs[j].Ts {
-			return xs[i].Ts < xs[j].Ts
-		}
-		return xdur(xs[i]) > xdur(xs[j])
-	})
-	for _, x := range xs {
-		begins = append(begins, c.span(x, float64(x.Ts)))
-		ends = append(ends, c.span(x, float64(x.Ts)+xdur(x)))
+	for _, s := range open {
+		s.end = last
+		c.tally.unclosed++
 	}
-	byTime := func(s []*span) {
-		sort.SliceStable(s, func(i, j int) bool { return s[i].ts < s[j].ts })
-	}
-	byTime(begins)
-	byTime(ends)
-	return begins, ends
+	c.tally.spans += len(spans)
+	c.end = max(c.end, last)
+	return spans
 }
 
 func xdur(e *traceEvent) float64 {
@@ -126,15 +147,14 @@ func xdur(e *traceEvent) float64 {
 	return 0
 }
 
-func (c *spanConv) span(e *traceEvent, ts float64) *span {
+// span starts the span of event e, the thread's event number at.
+func (c *spanConv) span(e *traceEvent, at int) *span {
 	n := e.Name
 	if n == "" {
 		n = "(unnamed)"
 	}
-	s := &span{ts: ts, name: e.Name, id: n, key: n, ev: e}
-	if a := compactArgs(e.Args); a != "" {
-		s.id += " " + a
-	}
+	ts := float64(e.Ts)
+	s := &span{begin: ts, end: ts, name: e.Name, key: n, beginAt: at, endAt: -1}
 	if c.hermes {
 		s.key, s.file, s.line = hermesFrame(n, e.Args)
 	}
@@ -156,77 +176,92 @@ func hermesFrame(name string, raw json.RawMessage) (key, url string, line int64)
 	return fmt.Sprintf("%s %s:%s:%s", name, *a.URL, a.Line, a.Column), *a.URL, line
 }
 
-// run converts one thread's spans.
-func (c *spanConv) run(events []*traceEvent) {
-	begins, ends := c.queues(events)
-	c.open, c.stack = c.open[:0], c.stack[:0]
-	c.last = 0
-	if len(begins) > 0 {
-		c.last = begins[0].ts
+// emit gives b the calls and the samples of one thread's spans, laid out
+// on tracks (layOut): each track is a thread of the profile.
+func (c *spanConv) emit(labels *threadLabels, k threadKey, spans []*span, tracks int) {
+	names := make([]string, tracks)
+	for t := range names {
+		names[t] = labels.describeTrack(c.b, k, t)
 	}
-	for len(begins) > 0 || len(ends) > 0 {
-		if len(ends) == 0 || len(begins) > 0 && (begins[0].ts < ends[0].ts ||
-			begins[0].ts == ends[0].ts && begins[0].id == ends[0].id) {
-			c.enter(begins[0])
-			begins = begins[1:]
-			continue
+	if tracks > 1 {
+		c.tally.threads++
+		c.tally.tracks += tracks - 1
+	}
+	stacks := make([][]*span, tracks)
+	clock := make([]float64, tracks)
+	for _, s := range spans {
+		if s.track > 0 {
+			c.tally.overlapped++
 		}
-		c.preferMatch(ends)
-		c.leave(ends[0])
-		ends = ends[1:]
+		st := stacks[s.track]
+		for len(st) > 0 && st[len(st)-1] != s.parent {
+			st = c.leave(names[s.track], st, &clock[s.track])
+		}
+		stacks[s.track] = c.enter(names[s.track], st, s, &clock[s.track])
 	}
-}
-
-// preferMatch moves to the front of ends an end at the same time that
-// matches the innermost open span exactly, else one with its name.
-func (c *spanConv) preferMatch(ends []*span) {
-	if len(c.open) == 0 {
-		return
-	}
-	top := c.open[len(c.open)-1]
-	for _, same := range []func(e *span) bool{
-		func(e *span) bool { return e.key == top.key && (c.hermes || e.id == top.id) },
-		func(e *span) bool { return e.name == top.name },
-	} {
-		for i := 1; i < len(ends) && ends[i].ts <= ends[0].ts; i++ {
-			if same(ends[i]) {
-				ends[0], ends[i] = ends[i], ends[0]
-				return
-			}
+	for t, st := range stacks {
+		for len(st) > 0 {
+			st = c.leave(names[t], st, &clock[t])
 		}
 	}
 }
 
-func (c *spanConv) enter(s *span) {
-	c.advance(s.ts)
+// enter opens s on a track whose open spans are st and whose clock (the
+// time of its last event) is at *clock.
+func (c *spanConv) enter(thread string, st []*span, s *span, clock *float64) []*span {
+	c.advance(thread, st, s.begin, clock)
 	id, ok := c.frames[s.key]
 	if !ok {
 		id = c.b.Frame(analysis.Frame{Name: s.key, File: s.file, Line: s.line})
 		c.frames[s.key] = id
 	}
-	c.open = append(c.open, s)
-	c.stack = append(c.stack, id)
-	c.b.Enter(c.thread, id, jsonprof.Nanos(s.ts-c.origin))
+	c.b.Enter(thread, id, jsonprof.Nanos(s.begin-c.origin))
+	return append(st, s)
 }
 
-// leave closes the innermost open span if the end names it; other ends are
-// ignored.
-func (c *spanConv) leave(e *span) {
-	if len(c.open) == 0 || c.open[len(c.open)-1].name != e.name {
-		return
-	}
-	c.advance(e.ts)
-	c.open = c.open[:len(c.open)-1]
-	c.stack = c.stack[:len(c.stack)-1]
-	c.b.Exit(c.thread, jsonprof.Nanos(e.ts-c.origin))
+// leave closes the innermost open span of a track.
+func (c *spanConv) leave(thread string, st []*span, clock *float64) []*span {
+	s := st[len(st)-1]
+	c.advance(thread, st, s.end, clock)
+	c.b.Exit(thread, jsonprof.Nanos(s.end-c.origin))
+	return st[:len(st)-1]
 }
 
-// advance gives the time since the last event to the open stack.
-func (c *spanConv) advance(t float64) {
-	if t > c.last && len(c.stack) > 0 {
-		c.out = append(c.out, jsonprof.Sample{Stack: c.b.Stack(c.stack), Weight: jsonprof.Nanos(t - c.last), Time: jsonprof.Nanos(c.last - c.origin), Thread: c.thread})
+// advance gives the time from *clock to t to the open stack st.
+func (c *spanConv) advance(thread string, st []*span, t float64, clock *float64) {
+	if len(st) > 0 && t > *clock {
+		ids := make([]int32, len(st))
+		for i, s := range st {
+			ids[i] = c.frames[s.key]
+		}
+		c.out = append(c.out, jsonprof.Sample{Stack: c.b.Stack(ids), Weight: jsonprof.Nanos(t - *clock), Time: jsonprof.Nanos(*clock - c.origin), Thread: thread})
 	}
-	if t > c.last {
-		c.last = t
+	if t > *clock {
+		*clock = t
 	}
+}
+
+// report tells what the spans needed: overlaps placed on tracks, begins
+// without ends, ends without begins.
+func (t spanTally) report(b *analysis.Builder) {
+	if t.overlapped > 0 {
+		b.Note(fmt.Sprintf("%d of %d span events overlapped an earlier event of their thread without nesting in it "+
+			"(they begin inside it and end after it), on %s; each keeps its own duration and is placed on a further "+
+			"track of its thread, shown as a thread of its own (%s added, named \"…, track N\")",
+			t.overlapped, t.spans, count(t.threads, "thread"), count(t.tracks, "track")))
+	}
+	if t.unclosed > 0 {
+		b.Warn(fmt.Sprintf("begin (B) events without an end (E) event: %d; they end at their thread's last event", t.unclosed))
+	}
+	if t.unmatched > 0 {
+		b.Warn(fmt.Sprintf("end (E) events that close no open begin (B) event of their name on their thread: %d; they are ignored", t.unmatched))
+	}
+}
+
+// count is "1 thing" or "n things".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

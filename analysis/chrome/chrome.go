@@ -10,7 +10,10 @@
 // undeclared profiles and chunks without data are skipped with a warning,
 // as speedscope does. Other events are ignored when a CPU profile is
 // present; a trace without one is read from its sampled stacks or its B/E/X
-// spans instead (spans.go).
+// spans instead (spans.go). A span keeps its own duration: spans of one
+// thread that overlap without nesting go on further tracks of the thread,
+// shown as threads of their own ("…, track 2"), and info says how many
+// (tracks.go).
 package chrome
 
 import (
@@ -137,15 +140,22 @@ func parseCPUTrace(in *analysis.Input, events []traceEvent) (*analysis.Profile, 
 	if err != nil {
 		return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: err.Error()}
 	}
-	origin, end := tp.span()
+	origin, end, notes := tp.span()
 	var out []jsonprof.Sample
 	for _, id := range tp.order {
+		if len(tp.byID[id].Samples) == 0 && len(tp.byID[id].TimeDeltas) == 0 {
+			continue // a profile without samples is no thread
+		}
 		if out, err = tp.byID[id].Convert(b, tp.describe(b, id), origin, out); err != nil {
 			return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("profile %s: %v", id, err)}
 		}
 	}
 	jsonprof.AddCounted(b, out)
+	cpuprofile.Note(b, out)
 	prof.Duration = jsonprof.Duration(end - origin)
+	for _, n := range notes {
+		b.Note(n)
+	}
 	prof.Period = jsonprof.MeanPeriod(out) // approximate across threads
 	return b.Finish(), nil
 }
@@ -192,7 +202,7 @@ func collectProfiles(events []traceEvent, b *analysis.Builder) (*traceProfiles, 
 	for i := range events {
 		e := &events[i]
 		switch e.Name {
-		case "CpuProfile", "Profile", "ProfileChunk", "thread_name":
+		case "CpuProfile", "Profile", "ProfileChunk", "thread_name", "process_name":
 		default:
 			continue
 		}
@@ -220,8 +230,8 @@ func collectProfiles(events []traceEvent, b *analysis.Builder) (*traceProfiles, 
 			tp.declare(id, pt, args.Data.CPUProfile)
 		case "Profile":
 			p := &cpuprofile.Profile{}
-			if args.Data != nil && args.Data.StartTime != nil {
-				p.StartTime = *args.Data.StartTime
+			if args.Data != nil {
+				p.StartTime = args.Data.StartTime
 			}
 			tp.declare(id, pt, p)
 		case "ProfileChunk":
@@ -258,40 +268,30 @@ func addChunk(p *cpuprofile.Profile, d *chunkData) {
 	}
 	p.TimeDeltas = append(p.TimeDeltas, d.TimeDeltas...)
 	if d.StartTime != nil {
-		p.StartTime = *d.StartTime
+		p.StartTime = d.StartTime
 	}
 	if d.EndTime != nil {
-		p.EndTime = *d.EndTime
+		p.EndTime = d.EndTime
 	}
 }
 
 // span returns the earliest start and the latest end of the profiles, in
-// nanoseconds on the trace clock. A profile without an end time ends at its
-// last sample.
-func (tp *traceProfiles) span() (start, end int64) {
+// nanoseconds on the trace clock (cpuprofile.Span), and what was recovered
+// where a profile lacks a start or an end time.
+func (tp *traceProfiles) span() (start, end int64, notes []string) {
 	for i, id := range tp.order {
-		p := tp.byID[id]
-		s := jsonprof.Nanos(p.StartTime)
-		e := jsonprof.Nanos(p.EndTime)
-		if last := p.StartTime + sum(p.TimeDeltas); p.EndTime < last {
-			e = jsonprof.Nanos(last)
+		s, e, note := tp.byID[id].Span()
+		if i == 0 || jsonprof.Nanos(s) < start {
+			start = jsonprof.Nanos(s)
 		}
-		if i == 0 || s < start {
-			start = s
+		if i == 0 || jsonprof.Nanos(e) > end {
+			end = jsonprof.Nanos(e)
 		}
-		if i == 0 || e > end {
-			end = e
+		if note != "" && len(tp.byID[id].Samples) > 0 {
+			notes = append(notes, "profile "+id+": "+note)
 		}
 	}
-	return start, end
-}
-
-func sum(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s
+	return start, end, notes
 }
 
 // describe gives b the thread of profile id, with its ids and process, and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,12 +88,15 @@ func TestChromeErrors(t *testing.T) {
 		{"nocpu", `[{"name":"Mark","ph":"I","pid":1,"tid":1,"ts":1}]`, "expected CPU samples (Profile and ProfileChunk, or CpuProfile events), samples with stackFrames, or B/E/X span events; the trace has 1 events"},
 		{"args", `[{"name":"Profile","ph":"P","pid":1,"tid":1,"ts":1,"args":{"data":{"startTime":"x"}}}]`, "traceEvents[0] (Profile): args: expected float64 at \"data.startTime\""},
 		{"deltas", `{"traceEvents":[{"name":"CpuProfile","ph":"I","pid":1,"tid":1,"ts":1,"args":{"data":{"cpuProfile":{"nodes":[],"samples":[1]}}}}]}`, "profile 1:1: expected one time delta per sample"},
+		{"undeclared", `[{"name":"ProfileChunk","ph":"P","pid":1,"tid":1,"ts":1,"id":"0x1","args":{"data":{"timeDeltas":[1]}}}]`, "expected a CPU profile: the trace's 1 events"},
 		{"truncated", `{"traceEvents":[{"name":"CpuProfile","ph":"I",`, "byte 46"},
+		{"blank", "  \n", "byte 3: expected an array of trace events"},
+		{"samples", `{"traceEvents":[],"samples":[{"ts":1,"sf":"9"}],"stackFrames":{}}`, "samples[0]: expected stack frame \"9\" in stackFrames"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := analysis.Parse(context.Background(), c.name+".json", []byte(c.data), analysis.LoadOptions{Format: "chrome"})
-			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.name+".json: ") {
-				t.Errorf("Parse(%s) error = %v, want one naming the file and %q", c.name, err, c.want)
+			if err == nil || !strings.HasPrefix(err.Error(), c.name+".json: "+c.want) {
+				t.Errorf("Parse(%s) error = %v, want %q after the file's name", c.name, err, c.want)
 			}
 		})
 	}
@@ -166,5 +170,116 @@ func TestChromeCallsLimit(t *testing.T) {
 	var le *analysis.LimitError
 	if !errors.As(err, &le) || le.What != "calls" || le.Option != "max-samples" {
 		t.Errorf("Parse with max-samples=2 of 3 calls: error %v, want a limit on calls", err)
+	}
+}
+
+// A CPU profile's thread gets its process's name from process_name
+// metadata, and its duration runs from the Profile's startTime to the
+// last sample when no chunk gives an endTime; a profile without a
+// startTime starts at its first sample.
+func TestChromeProcessAndDuration(t *testing.T) {
+	trace := `[
+ {"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"Renderer"}},
+ {"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{"name":"Main"}},
+ {"name":"thread_name","ph":"M","pid":1,"tid":4},
+ {"name":"Profile","ph":"P","pid":1,"tid":4,"ts":1000,"id":"0x3","args":{"data":{"startTime":1000}}},
+ {"name":"Profile","ph":"P","pid":1,"tid":2,"ts":1000,"id":"0x1","args":{"data":{"startTime":1000}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":1100,"id":"0x1","args":{"data":{
+   "cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"callFrame":{"functionName":"f","url":"a.js"},"parent":1}],
+   "samples":[2,2,2]},"timeDeltas":[5,10,20]}}},
+ {"name":"Profile","ph":"P","pid":1,"tid":3,"ts":1000,"id":"0x2","args":{"data":{}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":3,"ts":1100,"id":"0x2","args":{"data":{
+   "cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"callFrame":{"functionName":"g","url":"b.js"},"parent":1}],
+   "samples":[2,2]},"timeDeltas":[1040,30]}}},
+ {"name":"ProfileChunk","ph":"P","pid":1,"tid":2,"ts":1200,"id":"0x1","args":{"data":{"timeDeltas":[],"endTime":1100}}}
+]`
+	p, err := analysis.Parse(context.Background(), "pd.json", []byte(trace), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var threads []string
+	for _, th := range p.Threads() {
+		threads = append(threads, th.Name+" = "+th.Process+"/"+th.PID+"/"+th.ID)
+	}
+	// 0x1 runs 1000-1100 µs (its last chunk's endTime), 0x2 1040-1070, 0x3
+	// (no samples) from 1000: the trace's profiles 1000-1100.
+	want := "Main = Renderer/1/2, 1:3 = Renderer/1/3"
+	notes := []string{"profile 0x2: the file gives no startTime and no endTime: the duration runs from the first sample to the last"}
+	if got := strings.Join(threads, ", "); got != want || p.Duration.Microseconds() != 100 || !slices.Equal(p.Notes, notes) || len(p.Warnings) != 0 {
+		t.Errorf("threads %q, duration %v, notes %q, warnings %q; want %q, 100µs, %q, none", got, p.Duration, p.Notes, p.Warnings, want, notes)
+	}
+}
+
+// A Hermes trace (an array whose first event's args carry Hermes's keys)
+// names its frames "fn url:line:col"; a trace-event object with the same
+// args is no Hermes trace, and a span without a URL keeps its name.
+func TestChromeHermes(t *testing.T) {
+	const ev = `{"ph":"X","name":"%s","ts":%d,"dur":5,"pid":1,"tid":1,"args":{"line":%d,"column":3,"name":"%s","category":"JavaScript","url":"%s","params":"","allocatedCategory":"JavaScript","allocatedName":"%s"}}`
+	first := fmt.Sprintf(ev, "render", 0, 12, "render", "app.js", "render")
+	second := fmt.Sprintf(ev, "native", 10, 0, "native", "", "native")
+	for _, c := range []struct{ data, want string }{
+		{"[" + first + "," + second + "]", "native render app.js:12:3"},
+		{`{"traceEvents":[` + first + "," + second + "]}", "native render"},
+	} {
+		p, err := analysis.Parse(context.Background(), "h.json", []byte(c.data), analysis.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, f := range p.Frames {
+			names = append(names, f.Name)
+		}
+		slices.Sort(names)
+		if got := strings.Join(names, " "); got != c.want {
+			t.Errorf("frames %q, want %q", got, c.want)
+		}
+	}
+}
+
+// The trace-event format's own sampling: each sample names its leaf in
+// stackFrames (parents give the stack) and weighs the time to its thread's
+// next sample; the last sample of a thread weighs nothing. A frame that is
+// its own ancestor is an error.
+func TestChromeTraceSamples(t *testing.T) {
+	trace := `{"traceEvents":[{"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"w"}}],
+ "stackFrames":{"1":{"name":"main","category":"c"},"2":{"name":"f","category":"c","parent":"1"},"3":{"name":"g","category":"c","parent":2}},
+ "samples":[{"ts":"100","pid":1,"tid":1,"sf":"2"},{"ts":103,"pid":1,"tid":2,"sf":3},{"ts":104,"pid":1,"tid":1,"sf":"1"},{"ts":110,"pid":1,"tid":1,"sf":"3"},{"ts":111,"pid":1,"tid":2,"sf":"1"}]}`
+	p, err := analysis.Parse(context.Background(), "s.json", []byte(trace), analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		got = append(got, fmt.Sprintf("%s %s %d @%d", p.Thread(s), testprof.StackNames(p, s), p.Value(s, 0)/1000, s.Time/1000))
+	}
+	want := []string{"pid 1, tid 1 main;f 4 @0", "w (pid 1, tid 2) main;f;g 8 @3", "pid 1, tid 1 main 6 @4", "pid 1, tid 1 main;f;g 0 @10", "w (pid 1, tid 2) main 0 @11"}
+	if !slices.Equal(got, want) {
+		t.Errorf("samples\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, err = analysis.Parse(context.Background(), "loop.json", []byte(`{"traceEvents":[],"stackFrames":{"1":{"name":"a","parent":"2"},"2":{"name":"b","parent":"1"}},"samples":[{"ts":1,"sf":"1"}]}`), analysis.LoadOptions{})
+	if err == nil || !strings.Contains(err.Error(), `loop.json: samples[0]: stack frame "1" is its own ancestor`) {
+		t.Errorf("a loop of stack frames: error %v", err)
+	}
+}
+
+// Hermes is recognised by the file's first event, whatever its time; an
+// array cut before its closing bracket (a crash) is read to its end.
+func TestChromeFirstEventAndCut(t *testing.T) {
+	hermes := `[{"ph":"X","name":"f","ts":10,"dur":1,"pid":1,"tid":1,"args":{"line":2,"column":1,"name":"f","category":"JS","url":"a.js","params":"","allocatedCategory":"JS","allocatedName":"f"}},
+ {"ph":"X","name":"g","ts":0,"dur":1,"pid":1,"tid":1,"args":{}}`
+	for _, c := range []struct{ name, data string }{{"closed", hermes + "]"}, {"cut", hermes + ",\n"}} {
+		p, err := analysis.Parse(context.Background(), c.name, []byte(c.data), analysis.LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var names []string
+		for _, f := range p.Frames {
+			names = append(names, f.Name)
+		}
+		slices.Sort(names)
+		if got := strings.Join(names, ", "); got != "f a.js:2:1, g" {
+			t.Errorf("%s: frames %q, want the Hermes name of f", c.name, got)
+		}
 	}
 }

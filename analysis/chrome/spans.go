@@ -1,7 +1,6 @@
 package chrome
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -21,16 +20,19 @@ import (
 //     form the stack, and each interval between two events becomes one
 //     sample weighing its length.
 //
-// Both follow speedscope's trace-event importer, so that its snapshots check
-// them: ends are matched to the innermost open span of the same name (an
-// end that matches nothing is ignored, spans still open at the end are
-// closed at the last event); X events become a begin and an end, and among
-// X events starting together the longer one is the outer one; at equal
-// times a begin goes first unless the waiting end matches it exactly. Frames
+// Spans are read as the trace viewers read them, each thread's events in
+// time order and, at equal times, in the file's order: an X event is one
+// call of its own duration; an E closes the innermost open B of its name
+// (of any name when it has none); an E that closes nothing is ignored, and
+// a B never closed ends at its thread's last event, each with a warning. A
+// call always lasts its own span, never longer: spans that overlap without
+// nesting are placed on further tracks of their thread (tracks.go). Frames
 // are named by the event name only (speedscope adds the args, which would
 // split one function into as many frames as argument values); Hermes spans
-// (args url, line, column) are named "fn url:line:col". Threads are labelled
-// "process (pid P), thread (tid T)" as speedscope does.
+// (args url, line, column) are named "fn url:line:col". Threads are
+// labelled "process (pid P), thread (tid T)" as speedscope does. Where the
+// spans nest, this gives speedscope's trace-event importer's results, so
+// that its snapshots check them.
 
 type traceSample struct {
 	Name string          `json:"name"`
@@ -121,6 +123,17 @@ func (l *threadLabels) describe(b *analysis.Builder, k threadKey) string {
 	return t.Name
 }
 
+// describeTrack is describe for track t of thread k (0: the thread's own),
+// a further track being labelled "…, track N" with the thread's ids.
+func (l *threadLabels) describeTrack(b *analysis.Builder, k threadKey, t int) string {
+	if t == 0 {
+		return l.describe(b, k)
+	}
+	th := analysis.Thread{Name: fmt.Sprintf("%s, track %d", l.label(k), t+1), ID: num(k.tid), Process: l.process[k.pid], PID: num(k.pid)}
+	b.DescribeThread(th)
+	return th.Name
+}
+
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // sortedThreads returns the keys of m in pid, tid order.
@@ -205,17 +218,4 @@ func sampleStack(b *analysis.Builder, frames map[string]stackFrame, sf string, i
 		stack[i], stack[j] = stack[j], stack[i]
 	}
 	return stack, nil
-}
-
-// compactArgs returns the args as JSON.stringify writes them, for matching
-// begin and end events; "" when there are none.
-func compactArgs(r json.RawMessage) string {
-	if len(r) == 0 || string(r) == "null" {
-		return ""
-	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, r) != nil {
-		return string(r)
-	}
-	return buf.String()
 }

@@ -15,6 +15,8 @@ import (
 // prefixes come before their stacks, its frames, and its samples.
 type thread struct {
 	name, pid string  // pid: the process's id or label, "" when unknown
+	tid       string  // the thread's id, "" when unknown
+	process   string  // the process's name, "" when unknown
 	prefix    []int32 // per stack: its parent stack, -1 for a root
 	frame     []int32 // per stack: index into frames
 	frames    []analysis.Frame
@@ -61,19 +63,45 @@ func (c *collector) start(weightType, path string) error {
 }
 
 // add adds every thread's samples, labelling threads with their process
-// when there are several processes.
+// when there are several processes, and with their id (else their index)
+// when several threads have one name, so that each thread is one.
 func (c *collector) add(threads []thread) {
 	pids := map[string]bool{}
 	for i := range threads {
 		pids[threads[i].pid] = true
 	}
+	labels := make([]string, len(threads))
+	count := map[string]int{} // among the threads with samples
 	for i := range threads {
 		th := &threads[i]
-		label := th.name
+		labels[i] = th.name
 		if len(pids) > 1 && th.pid != "" {
-			label += " (" + pidLabel(th.pid) + ")"
+			labels[i] += " (" + pidLabel(th.pid) + ")"
 		}
-		c.thread(th, label)
+		count[labels[i]] += min(len(th.stack), 1)
+	}
+	for i := range threads {
+		if th := &threads[i]; count[labels[i]] > 1 && th.tid != "" {
+			labels[i] += " tid " + th.tid
+		}
+	}
+	clear(count)
+	for i, l := range labels {
+		count[l] += min(len(threads[i].stack), 1)
+	}
+	for i := range threads {
+		th := &threads[i]
+		if count[labels[i]] > 1 {
+			labels[i] += " #" + strconv.Itoa(i)
+		}
+		if len(th.stack) > 0 {
+			pid := th.pid
+			if _, err := strconv.ParseUint(pid, 10, 64); err != nil {
+				pid = ""
+			}
+			c.b.DescribeThread(analysis.Thread{Name: labels[i], ID: th.tid, Process: th.process, PID: pid})
+		}
+		c.thread(th, labels[i])
 	}
 }
 

@@ -7,7 +7,9 @@
 // between threads from version 60 on).
 //
 // Every thread's samples are kept, labelled with the thread's name (and its
-// process id when the profile has several processes), at their times in
+// process id when the profile has several processes; and its thread id, else
+// its index, when several threads share the name), with its ids and its
+// process's name where the processed format gives them, at their times in
 // nanoseconds since meta.startTime, so that phases work. A sample weighs 1
 // (samples/count) unless the samples carry weights: "tracing-ms" weights
 // become wall/nanoseconds, "bytes" weights space/bytes. Markers, counters
@@ -15,7 +17,10 @@
 //
 // JavaScript frames are named "fn url:line:col", as the V8 and Chrome
 // loaders name them, with the url as the frame's file; other frames keep
-// their label ("Startup::XRE_Main") or address ("0x100000f84").
+// their label ("Startup::XRE_Main") or address ("0x100000f84"), an address
+// in the processed format with its library ("libc.so.6+0x19974d", as samply
+// writes unsymbolicated frames), so that one address in two libraries is
+// two frames.
 package firefox
 
 import (

@@ -1,8 +1,12 @@
 package firefox
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -56,7 +60,9 @@ func samplesPerThread(p *analysis.Profile) map[string]int {
 // (version 13, its subprocess under "processes") and processed-3 (version
 // 24) are later edits of it: the subprocess's last sample has another stack
 // in each, the other 20 samples are the same. MANIFEST.md counts 7 samples in GeckoMain and 7 in
-// Compositor of each Gecko file.
+// Compositor of each Gecko file. The processed files name an unsymbolicated
+// frame with its library ("firefox+0x100000f84"), the Gecko files by its
+// address alone: the comparison drops the library.
 func TestGeckoAgainstProcessed(t *testing.T) {
 	lines := func(name string) []string {
 		p := load(t, "testdata/"+name)
@@ -70,7 +76,7 @@ func TestGeckoAgainstProcessed(t *testing.T) {
 		}
 		var out []string
 		for _, l := range timeline(p) {
-			out = append(out, stripThread(l))
+			out = append(out, libPrefix.ReplaceAllString(stripThread(l), "${1}0x"))
 		}
 		slices.Sort(out)
 		return out
@@ -85,6 +91,9 @@ func TestGeckoAgainstProcessed(t *testing.T) {
 		}
 	}
 }
+
+// libPrefix is the library before an address in a frame name.
+var libPrefix = regexp.MustCompile(`(^|;| )[^;]+\+0x`)
 
 // diff returns the lines of a not in b (both sorted).
 func diff(a, b []string) []string {
@@ -239,4 +248,105 @@ func TestErrors(t *testing.T) {
 
 func FuzzFirefox(f *testing.F) {
 	testprof.Fuzz(f, "firefox", "gecko-1.json", "gecko-2.json", "processed-3.json", "processed-shared-v70.json")
+}
+
+// TestSamply loads a profile samply wrote from a perf recording of ls
+// (unsymbolicated: functions named by their address in their library):
+// its thread keeps its id, process and process id, and each frame its
+// library, so that one address in two libraries is two frames. The
+// samples per library (each weighing its weight) are counted directly
+// from the JSON tables.
+func TestSamply(t *testing.T) {
+	const path = "testdata/samply-ls-linux.json.gz"
+	p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := p.Threads()
+	if len(th) != 1 || th[0] != (analysis.Thread{Name: "GeckoMain", ID: "18693", Process: "ls", PID: "18693"}) {
+		t.Errorf("threads %+v, want GeckoMain of ls, ids 18693", th)
+	}
+	want := samplyLeafLibs(t, path)
+	got := map[string]int64{}
+	for i := range p.Samples {
+		lib := "(no stack)"
+		if st := p.Stacks.At(p.Samples[i].Stack); len(st) > 0 {
+			leaf := p.Frames[st[len(st)-1]]
+			lib, _, _ = strings.Cut(leaf.Name, "+0x")
+			if leaf.Lib != lib {
+				t.Fatalf("frame %s: library %q, want %q", leaf.Name, leaf.Lib, lib)
+			}
+		}
+		got[lib] += p.Value(&p.Samples[i], 0)
+	}
+	if !maps.Equal(got, want) || len(want) < 3 {
+		t.Errorf("samples by the library of their leaf = %v, want %v", got, want)
+	}
+}
+
+// samplyLeafLibs counts the samples of a processed profile by the library
+// of their leaf frame, reading the tables directly.
+func samplyLeafLibs(t *testing.T, path string) map[string]int64 {
+	raw, _ := os.ReadFile(path)
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Libs    []struct{ Name string }
+		Threads []struct {
+			Samples struct {
+				Stack  []*int
+				Weight []*int64
+			}
+			StackTable    struct{ Frame []int }
+			FrameTable    struct{ Func []int }
+			FuncTable     struct{ Resource []int }
+			ResourceTable struct{ Lib []int }
+		}
+	}
+	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, th := range doc.Threads {
+		for i, s := range th.Samples.Stack {
+			w := int64(1)
+			if i < len(th.Samples.Weight) && th.Samples.Weight[i] != nil {
+				w = *th.Samples.Weight[i]
+			}
+			if s == nil {
+				out["(no stack)"] += w
+				continue
+			}
+			f := th.FrameTable.Func[th.StackTable.Frame[*s]]
+			out[doc.Libs[th.ResourceTable.Lib[th.FuncTable.Resource[f]]].Name] += w
+		}
+	}
+	return out
+}
+
+// Threads that share a name are told apart by their id, else by their
+// index, and a thread without samples is none; an unsymbolicated function
+// is named with its library when its resource leads to a named one, and
+// keeps its address otherwise (a resource out of range or null, a library
+// without a name).
+func TestThreadsAndLibraries(t *testing.T) {
+	p := load(t, "testdata/processed-threads-libs.json")
+	var threads []string
+	for _, th := range p.Threads() {
+		threads = append(threads, th.Name+" = "+th.ID+"/"+th.Process+"/"+th.PID)
+	}
+	want := []string{"w tid 5 = 5/app/100", "w tid 6 = 6/app/100", "x #2 = /app/100", "x #3 = /app/100"}
+	if !slices.Equal(threads, want) {
+		t.Errorf("threads %q, want %q", threads, want)
+	}
+	var frames []string
+	for _, f := range p.Frames {
+		frames = append(frames, f.Name)
+	}
+	slices.Sort(frames)
+	if got, want := strings.Join(frames, " "), "0x20 0x30 0x40 0x60 0x70 app+0x10 libc.so.6+0x10 main"; got != want {
+		t.Errorf("frames %q, want %q", got, want)
+	}
 }

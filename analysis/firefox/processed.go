@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/jsonprof"
@@ -14,6 +15,19 @@ import (
 type procProfile struct {
 	Shared  procTables   `json:"shared"`
 	Threads []procThread `json:"threads"`
+	Libs    []procLib    `json:"libs"` // from version 44; per thread before
+}
+
+// procLib is a library (a shared object, the executable, the kernel) that
+// native frames are in.
+type procLib struct {
+	Name string `json:"name"`
+}
+
+// procResources are the resources functions are in: libraries, among
+// others.
+type procResources struct {
+	Lib []*int64 `json:"lib"`
 }
 
 // procTables are the tables a thread reads its stacks through.
@@ -25,13 +39,17 @@ type procTables struct {
 	Sources     *struct {
 		Filename []*int64 `json:"filename"`
 	} `json:"sources"`
+	ResourceTable *procResources `json:"resourceTable"`
+	Libs          []procLib      `json:"libs"`
 }
 
 type procThread struct {
 	procTables
 	Name        string `json:"name"`
 	Pid         any    `json:"pid"`
+	Tid         any    `json:"tid"`
 	ProcessType string `json:"processType"`
+	ProcessName string `json:"processName"`
 	Samples     struct {
 		Stack      []*int64  `json:"stack"`
 		Time       []float64 `json:"time"`
@@ -58,6 +76,7 @@ type procFuncs struct {
 	Source       []*int64 `json:"source"`   // from version 58, into shared.sources
 	LineNumber   []*int64 `json:"lineNumber"`
 	ColumnNumber []*int64 `json:"columnNumber"`
+	Resource     []*int64 `json:"resource"`
 }
 
 // readProcessed reads the threads of a processed profile.
@@ -84,6 +103,9 @@ func readProcessed(c *collector, data []byte) error {
 			c.b.Warn(fmt.Sprintf("threads[%d] (%s) weighs its samples in %q, not %q: left out", i, pt.Name, pt.Samples.WeightType, weightType))
 			continue
 		}
+		if pt.Libs == nil {
+			pt.Libs = p.Libs
+		}
 		th, err := procThreadOf(pt, &p.Shared, sharedFrames)
 		if err != nil {
 			return &analysis.SyntaxError{File: c.in.Name, Offset: -1, Msg: fmt.Sprintf("threads[%d].%v", i, err)}
@@ -104,10 +126,13 @@ func procThreadOf(pt *procThread, shared *procTables, frames map[*procFrames][]a
 	if t.StringArray == nil {
 		t.StringArray = shared.StringArray
 	}
+	if t.ResourceTable == nil {
+		t.ResourceTable = shared.ResourceTable
+	}
 	if t.StackTable == nil || t.FrameTable == nil || t.FuncTable == nil {
 		return thread{}, fmt.Errorf("stackTable: expected the stack, frame and func tables (in the thread or in shared)")
 	}
-	th := thread{name: cmp.Or(pt.Name, "?"), pid: cmp.Or(pidString(pt.Pid), pt.ProcessType)}
+	th := thread{name: cmp.Or(pt.Name, "?"), pid: cmp.Or(pidString(pt.Pid), pt.ProcessType), tid: pidString(pt.Tid), process: pt.ProcessName}
 	var err error
 	if th.frames = frames[t.FrameTable]; th.frames == nil { // shared tables are named once
 		if th.frames, err = procFramesOf(&t); err != nil {
@@ -162,16 +187,47 @@ func procFramesOf(t *procTables) ([]analysis.Frame, error) {
 			return nil, fmt.Errorf("funcTable[%d]: %w", f, err)
 		}
 		switch {
+		case file == "" && strings.HasPrefix(name, "0x"):
+			out[i] = nativeFrame(t, name, f)
+			continue
 		case file == "":
 			out[i] = geckoFrame(name) // before version 4, a JS name holds its location
 			continue
 		case f >= int64(len(fn.IsJS)) || !fn.IsJS[f]:
-			out[i] = analysis.Frame{Name: name}
+			out[i] = nativeFrame(t, name, f)
 			continue
 		}
 		out[i] = jsFrame(name, file, opt(fn.LineNumber, f), opt(fn.ColumnNumber, f))
 	}
 	return out, nil
+}
+
+// nativeFrame is a native function's frame: its name and its library; an
+// unsymbolicated one (named by its address, "0x19974d") is named
+// "lib+0x19974d" with its library's name, so that one address in two
+// libraries is two frames.
+func nativeFrame(t *procTables, name string, f int64) analysis.Frame {
+	lib := libOf(t, f)
+	if lib != "" && strings.HasPrefix(name, "0x") {
+		name = lib + "+" + name
+	}
+	return analysis.Frame{Name: name, Lib: lib}
+}
+
+// libOf returns the name of the library of function f, "" when the
+// profile does not say.
+func libOf(t *procTables, f int64) string {
+	if t.ResourceTable == nil || f >= int64(len(t.FuncTable.Resource)) || t.FuncTable.Resource[f] == nil {
+		return ""
+	}
+	r := opt(t.FuncTable.Resource, f)
+	if r < 0 || r >= int64(len(t.ResourceTable.Lib)) || t.ResourceTable.Lib[r] == nil {
+		return ""
+	}
+	if lib := *t.ResourceTable.Lib[r]; lib >= 0 && lib < int64(len(t.Libs)) {
+		return t.Libs[lib].Name
+	}
+	return ""
 }
 
 // funcFile returns a function's file name, "" when it has none.

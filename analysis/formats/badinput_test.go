@@ -113,7 +113,7 @@ func TestTruncationDetected(t *testing.T) {
 		{"toy.hprof", in["profvis-toy.hprof"][:len(in["profvis-toy.hprof"])-20], `toy.hprof: line \d+: expected CPU SAMPLES END`},
 		{"toy2.hprof", in["profvis-toy.hprof"][:900], `toy2.hprof: line \d+: expected a CPU SAMPLES BEGIN`},
 		{"cut.folded", []byte("a;b 1\na;b"), `cut.folded: line 2: expected "frame;frame;... COUNT"`},
-		{"cut.perf", []byte("dd 1 1.0: 1 cpu-clock:\n\t1 f (x)\n\t2 g"), `cut.perf: line 3: expected a perf script event line`},
+		{"cut.perf", []byte("dd 1 1.0: 1 cpu-clock:\n\t1 f (/x)\n\t2 g (/bi"), `cut.perf: line 3: expected at least one complete perf script sample; the file ends in the middle of this line`},
 		{"pprof-fuzz-7e3c9248", in["pprof-fuzz"], ``},
 	} {
 		if c.data == nil {

@@ -6,6 +6,8 @@
 package formats
 
 import (
+	_ "github.com/proflens/proflens/analysis/austin"
+	_ "github.com/proflens/proflens/analysis/cachegrind"
 	_ "github.com/proflens/proflens/analysis/callgrind"
 	_ "github.com/proflens/proflens/analysis/chrome"
 	_ "github.com/proflens/proflens/analysis/dtrace"
@@ -17,6 +19,7 @@ import (
 	_ "github.com/proflens/proflens/analysis/macsample"
 	_ "github.com/proflens/proflens/analysis/perf"
 	_ "github.com/proflens/proflens/analysis/pprof"
+	_ "github.com/proflens/proflens/analysis/pyinstrument"
 	_ "github.com/proflens/proflens/analysis/speedscope"
 	_ "github.com/proflens/proflens/analysis/v8"
 )

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,6 +221,9 @@ func TestSpeedscopeSnapshots(t *testing.T) {
 			if len(want) == 0 {
 				return
 			}
+			if c.snap == "chrome" {
+				p = speedscopePlacement(p)
+			}
 			var msgs []string
 			for _, th := range testprof.Threads(p) {
 				m := compareSnap(c, p, th, want)
@@ -236,6 +240,46 @@ func TestSpeedscopeSnapshots(t *testing.T) {
 			t.Errorf("%s: no thread matches the snapshot %q:\n%s", c.file, names[c.snap][c.export], strings.Join(msgs, "\n"))
 		})
 	}
+}
+
+// speedscopePlacement returns p with V8's pseudo-frames placed as
+// speedscope places them: a "(garbage collector)" or "(program)" sample,
+// a root in p as in the file, on top of its thread's previous stack (or
+// that stack cut back to it, when it is there already), and an "(idle)"
+// sample with no stack.
+func speedscopePlacement(p *analysis.Profile) *analysis.Profile {
+	b := analysis.NewBuilder(p.Format, p.ValueTypes...)
+	ids := make([]int32, len(p.Frames))
+	for i, f := range p.Frames {
+		ids[i] = b.Frame(f)
+	}
+	prev := map[string][]int32{}
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		th := p.Thread(s)
+		var st []int32
+		for _, f := range p.Stacks.At(s.Stack) {
+			st = append(st, ids[f])
+		}
+		if len(st) == 1 {
+			switch p.Frames[p.Stacks.At(s.Stack)[0]].Name {
+			case "(garbage collector)", "(program)":
+				pr := prev[th]
+				if at := slices.Index(pr, st[0]); at >= 0 { // back to it
+					st = pr[:at+1]
+				} else {
+					st = append(slices.Clone(pr), st[0])
+				}
+			case "(idle)":
+				st = nil
+			}
+		}
+		prev[th] = st
+		b.Add(b.Stack(st), p.Values(s), s.Time, true, th, nil)
+	}
+	q := b.Finish()
+	q.DefaultValue = p.DefaultValue
+	return q
 }
 
 // compareSnap compares the frames of one thread of p with a snapshot.

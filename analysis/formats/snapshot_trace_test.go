@@ -50,6 +50,21 @@ var traceEventFiles = map[string]string{
 	"multi-thread profile with samples":   "multi-thread-with-samples.json",
 }
 
+// traceEventDeviations are the tests of speedscope's importer whose spans
+// do not nest or whose ends come before their begins: speedscope stretches
+// a span to its last nested span, or reorders events of equal times, and
+// the chrome loader keeps each span's own duration and the file's order
+// (see analysis/chrome/tracks.go). Their expected results are the chrome
+// package's goldens (analysis/chrome/testdata/spans).
+var traceEventDeviations = map[string]string{
+	"end-non-top-of-stack":             "an E closes a span that is not the innermost one",
+	"invalid x nesting":                "two X events overlap without nesting",
+	"mismatched name":                  "an E closes nothing: the B stays open until the thread's last event",
+	"unbalanced name":                  "two B/E spans overlap without nesting",
+	"not out-of-order unbalanced name": "two B/E spans overlap without nesting",
+	"zero duration events":             "an E comes before its B at the same time: the file's order is kept",
+}
+
 var traceExport = regexp.MustCompile(`^importTraceEvents (.*) ([0-9]+)$`)
 
 // TestSpeedscopeTraceEventSnapshots checks span and trace-sample traces
@@ -77,6 +92,9 @@ func TestSpeedscopeTraceEventSnapshots(t *testing.T) {
 			continue
 		}
 		t.Run(e, func(t *testing.T) {
+			if why, ok := traceEventDeviations[test]; ok {
+				t.Skipf("proflens differs by design: %s", why)
+			}
 			p, err := analysis.Load(context.Background(), testprof.CorpusFile(t, ss+"trace-event/"+file), analysis.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)

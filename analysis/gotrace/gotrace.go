@@ -1,6 +1,6 @@
 // Package gotrace reads the "gotrace" format: a Go execution trace (runtime/trace, Go 1.11 and
 // later) whose CPU samples (EventStackSample, present when the CPU profiler
-// ran during the trace) become timestamped samples. Each sample is on its
+// ran during the trace, from Go 1.19 on) become timestamped samples. Each sample is on its
 // goroutine's thread ("g12"; "m3" when it ran outside a goroutine) and
 // carries the label "region" naming the innermost runtime/trace region open
 // on its goroutine, which a program can use to mark its own phases.
@@ -71,11 +71,27 @@ func parse(in *analysis.Input) (p *analysis.Profile, err error) {
 	}
 	p = g.b.Profile()
 	if len(p.Samples) == 0 {
-		return nil, fmt.Errorf("%s: go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start", name)
+		return nil, fmt.Errorf("%s: %s", name, noSamples(in.Data))
 	}
 	p.Duration = g.last.Sub(g.t0)
 	p.Comment = append(p.Comment, fmt.Sprintf("go execution trace: %d CPU samples", len(p.Samples)))
 	return g.b.Finish(), nil
+}
+
+// cpuSamplesSince is the Go minor version from which execution traces hold
+// the CPU profiler's samples (EvCPUSample, Go 1.19).
+const cpuSamplesSince = 19
+
+// noSamples says why a trace has no CPU samples, by the Go version its
+// header names.
+func noSamples(data []byte) string {
+	v, _, _ := bytes.Cut(bytes.TrimPrefix(data, []byte("go 1.")), []byte(" "))
+	minor, err := strconv.Atoi(string(v))
+	if err == nil && minor < cpuSamplesSince {
+		return fmt.Sprintf("go trace has no CPU samples: it was written by Go 1.%d, and Go writes the CPU profiler's samples into execution traces from Go 1.%d on; load the program's CPU profile (pprof) instead, or trace it with Go 1.%d or later with the CPU profiler running",
+			minor, cpuSamplesSince, cpuSamplesSince)
+	}
+	return "go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start; Go writes the profiler's samples into execution traces from Go 1.19 on"
 }
 
 type goTrace struct {

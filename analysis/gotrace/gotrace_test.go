@@ -89,3 +89,21 @@ func FuzzParseGoTrace(f *testing.F) {
 		}
 	})
 }
+
+// A trace without CPU samples says why: before Go 1.19 Go could not write
+// them into traces; from 1.19 the CPU profiler must run during the trace.
+func TestNoSamples(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"user_task_region_1_11_good", "it was written by Go 1.11, and Go writes the CPU profiler's samples into execution traces from Go 1.19 on"},
+		{"user_task_region_1_19_good", "record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start"},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = parse(&analysis.Input{Name: c.file, Data: data})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.file+": ") {
+			t.Errorf("%s: error %v, want %q", c.file, err, c.want)
+		}
+	}
+}

@@ -2,6 +2,10 @@
 // (-XX:StartFlightRecording, jcmd JFR.dump) and async-profiler write them,
 // through github.com/grafana/jfr-parser.
 //
+// The chunks must be of JFR version 2 (2.0, 2.1), the one the JDK writes from
+// JDK 11 (and OpenJDK 8u262) on, and async-profiler; a chunk of another
+// version (0.9, Oracle JDK 7 and 8's; 1.0) is an error that says so.
+//
 // A recording is a series of self-contained chunks, each with its own
 // constant pools (stacks, methods, classes, threads); the loader walks the
 // chunk headers itself, so that an error names the byte offset of the chunk
@@ -71,6 +75,10 @@ func chunks(name string, data []byte) ([]chunk, error) {
 			return nil, analysis.OffsetError(name, int64(off), nil, "expected a JFR chunk header of %d bytes, found %d", headerSize, len(h))
 		case !bytes.HasPrefix(h, magic):
 			return nil, analysis.OffsetError(name, int64(off), nil, "expected a JFR chunk (\"FLR\\0\"), found %q", h[:4])
+		}
+		if major, minor := binary.BigEndian.Uint16(h[4:]), binary.BigEndian.Uint16(h[6:]); major != 2 {
+			return nil, analysis.OffsetError(name, int64(off+4), nil, "a JFR chunk of version %d.%d%s: proflens reads JFR version 2 (JDK 11 and later, OpenJDK 8u262 and later, async-profiler); record again with one of those",
+				major, minor, map[bool]string{true: " (Oracle JDK 7 and 8)"}[major == 0])
 		}
 		size := binary.BigEndian.Uint64(h[8:])
 		if size < headerSize || size > uint64(len(h)) {

@@ -212,3 +212,14 @@ func TestErrors(t *testing.T) {
 		testprof.CheckError(t, "in", err)
 	}
 }
+
+// A chunk of another JFR version says which version it is and which are
+// read.
+func TestVersion(t *testing.T) {
+	head := append([]byte("FLR\x00\x00\x00\x00\x09"), make([]byte, 120)...) // JFR 0.9's header starts so
+	_, err := analysis.Parse(context.Background(), "old.jfr", head, analysis.LoadOptions{})
+	want := "old.jfr: byte 4: a JFR chunk of version 0.9 (Oracle JDK 7 and 8): proflens reads JFR version 2"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

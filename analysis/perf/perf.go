@@ -12,12 +12,21 @@
 // names.go), cleaned as every loader's names are (analysis.CleanName); so
 // folded.Write of a loaded file equals the script's output with its names
 // tidied the same way (the tests check the 78 expected outputs of
-// FlameGraph's suite). The last sample counts even when the file does not end
+// FlameGraph's suite). A symbol that begins with '(' is a function
+// ("(anonymous namespace)::f", "(lambda)"), kept (the script drops it). The last sample counts even when the file does not end
 // with a blank line (the script drops it); samples keep their time (ns since
 // the earliest sample), their thread "comm-pid/tid" (id tid, process comm
 // with id pid), and their order
 // (sorted by time when the file interleaves CPUs out of order);
 // and the value types are samples/count plus the event's weight.
+//
+// Any field list perf script -F writes is read: event lines with or without
+// the comm and tid, cpu, time, period and event (a sample without a call
+// chain has its frame on the event line, which perf pads with spaces), and
+// stack lines "addr symbol+off (dso)" with any of their parts left out, or
+// followed by source lines (+srcline), which are skipped. A file cut off in
+// the middle of its last line (copied while perf was writing) loads its
+// complete samples, with a warning naming the line.
 package perf
 
 import (
@@ -46,6 +55,12 @@ var (
 	perfFrame  = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((.*)\)`)
 	perfFrame0 = regexp.MustCompile(`^\s*(\w+)\s*(.+) \((\S*)\)`) // before 2023
 	perfJIT    = regexp.MustCompile(`/tmp/perf-\d+\.map`)
+
+	perfTimeField = regexp.MustCompile(`^\d+\.\d+:$`)
+	perfPidTid    = regexp.MustCompile(`^\d+/\d+$`)
+	// perfSrcLine is a source line perf script -F +srcline writes below a
+	// frame: "file.c:12", ":0", "??:?", "[kernel.kallsyms][ffffffff8100]".
+	perfSrcLine = regexp.MustCompile(`^\s+(\S*:(\d+|\?+)|\[[^\]]*\]\[[0-9a-f]+\])$`)
 )
 
 func sniff(head []byte) bool {
@@ -56,17 +71,21 @@ func sniff(head []byte) bool {
 		return true // perf script --header, which can be longer than head
 	}
 	r := text.NewReader(nil, head)
+	pp := &perfParser{}
 	for r.Next() {
 		line := string(r.Line)
-		if line == "" || line[0] == '#' {
+		if line != "" && line[0] == '#' {
 			continue
 		}
-		if !perfEvent.MatchString(line) || !strings.Contains(line, ":") {
+		if line != "" && !isEventLine(line) { // an event line, then a stack line, a blank line or an event line
 			return false
 		}
 		next, ended, ok := r.Peek()
 		cut := ok && len(head) == 4096 && !ended
-		return !ok || cut || len(next) == 0 || perfFrame.Match(next)
+		if line == "" { // perf script -F without comm and tid: a blank line, then the stack
+			return ok && pp.frameMatch(string(next)) != nil
+		}
+		return !ok || cut || len(next) == 0 || pp.frameMatch(string(next)) != nil || isEventLine(string(next))
 	}
 	return false
 }
@@ -99,6 +118,8 @@ type perfParser struct {
 	time      int64
 	hasTime   bool
 	stack     []int32 // leaf first while reading
+	open      bool    // a sample is being read (kept or not)
+	startLine int     // the line its event line was on
 	t0        int64
 	started   bool
 	allTimed  bool // every kept sample so far has a time
@@ -108,6 +129,8 @@ type perfParser struct {
 	firstPeriod int64
 	mixedPeriod bool
 	cache       [2]map[string][]int32 // stack line → frames, leaf first; [1] in Java processes
+	anonymous   bool                  // the sample has no event line: no comm, no thread
+	cutAt       string                // the warning of a file cut off mid-line
 }
 
 func parseWith(in *analysis.Input, o perfOptions) (*analysis.Profile, error) {
@@ -116,6 +139,10 @@ func parseWith(in *analysis.Input, o perfOptions) (*analysis.Profile, error) {
 	r := text.NewReader(in.Context(), in.Data)
 	for r.Next() {
 		line := string(r.Line)
+		if !r.Ended && !o.flamegraph && looksCut(line) {
+			pp.cut(r.N)
+			break
+		}
 		if strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -123,25 +150,28 @@ func parseWith(in *analysis.Input, o perfOptions) (*analysis.Profile, error) {
 			pp.flush()
 			continue
 		}
-		if line[0] != ' ' && line[0] != '\t' { // event lines start with the comm
-			if m := perfEvent.FindStringSubmatch(line); m != nil {
-				pp.flush()
-				pp.start(line, m)
-				continue
-			}
-		}
-		if pp.frameLine(line) {
+		if pp.eventLine(line, r.N) || pp.frameLine(line) || pp.srcLine(line) {
 			continue
+		}
+		if !r.Ended && !o.flamegraph { // the last line, cut off
+			pp.cut(r.N)
+			break
 		}
 		return nil, analysis.LineError(name, r.N, "expected a perf script event line (\"comm pid [cpu] time: period event:\"), a stack line (\"addr symbol (dso)\") or a blank line, got %q", text.Clip(line))
 	}
 	if !o.dropUnterminated {
 		pp.flush()
 	}
+	if pp.cutAt != "" && (pp.b == nil || len(pp.b.Profile().Samples) == 0) {
+		return nil, analysis.LineError(name, r.N, "expected at least one complete perf script sample; the file ends in the middle of this line")
+	}
 	if pp.b == nil {
 		return nil, analysis.LineError(name, r.N+1, "expected at least one perf script sample, found none")
 	}
 	pp.warnDropped()
+	if pp.cutAt != "" {
+		pp.b.Warn(pp.cutAt)
+	}
 	p := pp.b.Finish()
 	if !p.Timed && pp.allTimed && len(p.Samples) > 1 {
 		timeOrder(p)
@@ -164,11 +194,151 @@ func timeOrder(p *analysis.Profile) {
 	p.Warnings = append(p.Warnings, "samples were not in time order in the file; sorted by time")
 }
 
+// frameMatch reads a stack line into the address, the symbol and the dso
+// (nil when it is none). perf script writes "addr symbol+off (dso)", and
+// with -F any part of it: "addr symbol", "addr (dso)", "addr". A dso is a
+// path or a bracketed name ("(/usr/lib/libc.so.6)", "([kernel.kallsyms])"),
+// or "(inlined)", so that a symbol's own parentheses ("f(int)", "(anonymous
+// namespace)::g") are not taken for one. The script's emulation uses its
+// regular expressions.
 func (pp *perfParser) frameMatch(line string) []string {
-	if pp.o.before2023 {
+	switch {
+	case pp.o.before2023:
 		return perfFrame0.FindStringSubmatch(line)
+	case pp.o.flamegraph:
+		return perfFrame.FindStringSubmatch(line)
 	}
-	return perfFrame.FindStringSubmatch(line)
+	t := strings.TrimSpace(line)
+	addr, rest := t, ""
+	if i := strings.IndexAny(t, " \t"); i >= 0 {
+		addr, rest = t[:i], strings.TrimSpace(t[i+1:])
+	}
+	if !isAddress(addr) {
+		return nil
+	}
+	sym, dso := rest, ""
+	if strings.HasSuffix(rest, ")") {
+		i := max(strings.LastIndex(" "+rest, " (/"), strings.LastIndex(" "+rest, " (["))
+		if strings.HasSuffix(" "+rest, " (inlined)") {
+			i = len(rest) - len("(inlined)")
+		}
+		if i >= 0 {
+			sym, dso = strings.TrimSpace(rest[:i]), rest[i+1:len(rest)-1]
+		}
+	}
+	if sym == "" {
+		sym = "[unknown]"
+	}
+	if dso == "" {
+		dso = "[unknown]"
+	}
+	return []string{line, addr, sym, dso}
+}
+
+// isAddress reports whether s is a hexadecimal address.
+func isAddress(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// srcLine reports whether line is a source line below a frame (-F
+// +srcline), which is skipped.
+func (pp *perfParser) srcLine(line string) bool {
+	return pp.open && !pp.o.flamegraph && perfSrcLine.MatchString(line)
+}
+
+// looksCut reports whether a stack line that ends the file without a
+// newline was cut: its dso is not closed ("4005d6 main (/usr/bi").
+func looksCut(line string) bool {
+	return (strings.Contains(line, " (/") || strings.Contains(line, " ([")) && !strings.HasSuffix(line, ")")
+}
+
+// cut ends the read at line n, which the file ends in the middle of (perf
+// was still writing when it was copied): the sample it belongs to is
+// incomplete and is left out, with a warning.
+func (pp *perfParser) cut(n int) {
+	from := n
+	if pp.open {
+		from = pp.startLine
+	}
+	pp.pname, pp.open, pp.anonymous = "", false, false
+	pp.cutAt = fmt.Sprintf("the file ends in the middle of line %d (cut off while perf was writing it?): the sample from line %d on is incomplete and was left out", n, from)
+}
+
+// eventLine reads line n if it is an event line, and reports whether it
+// is. perf writes the comm first; without call chains it pads the comm
+// with spaces, and such a line must then show a time or an event to be
+// told from a stack line.
+func (pp *perfParser) eventLine(line string, n int) bool {
+	padded := line[0] == ' ' || line[0] == '\t'
+	m := perfEvent.FindStringSubmatch(strings.TrimLeft(line, " \t"))
+	if m == nil || padded && (pp.o.flamegraph || !isEventLine(line)) {
+		return false
+	}
+	pp.flush()
+	pp.start(line, m)
+	pp.startLine = n
+	return true
+}
+
+// isEventLine reports whether line reads as an event line: "comm
+// pid/tid", then, when padded, a time or an event.
+func isEventLine(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	m := perfEvent.FindStringSubmatch(t)
+	if m == nil || len(t) == len(line) {
+		return m != nil
+	}
+	f := parseEventFields(t[len(m[0]):])
+	return f.time || f.event != "" || perfPeriod.MatchString(t)
+}
+
+// eventFields are what an event line gives after "comm pid/tid", in the
+// order perf script writes them: [cpu] time: period event: and, for a
+// sample without a call chain, its "addr symbol (dso)".
+type eventFields struct {
+	time      bool
+	period    int64
+	hasPeriod bool
+	event     string
+	frame     string
+}
+
+func parseEventFields(rest string) eventFields {
+	var e eventFields
+	f := strings.Fields(rest)
+	i := 0
+	if i < len(f) && perfPidTid.MatchString(f[i]) {
+		i++ // after a comm with a number in it ("FS Broker 5906")
+	}
+	if i < len(f) && strings.HasPrefix(f[i], "[") && strings.HasSuffix(f[i], "]") && text.Digits(f[i][1:len(f[i])-1]) {
+		i++ // the cpu
+	}
+	if i < len(f) && perfTimeField.MatchString(f[i]) {
+		e.time = true
+		i++
+	}
+	if i < len(f) && text.Digits(f[i]) {
+		if v, err := strconv.ParseInt(f[i], 10, 64); err == nil {
+			e.period, e.hasPeriod = v, true
+		}
+		i++
+	}
+	if i < len(f) && len(f[i]) > 1 && strings.HasSuffix(f[i], ":") {
+		e.event = strings.TrimSuffix(f[i], ":")
+		i++
+		if i < len(f) && isAddress(f[i]) {
+			e.frame = strings.Join(f[i:], " ")
+		}
+	}
+	return e
 }
 
 // start reads an event line; m holds comm, pid and tid.
@@ -177,17 +347,25 @@ func (pp *perfParser) start(line string, m []string) {
 	if tid == "" {
 		pid, tid = "?", pid
 	}
+	pp.open = true
 	period := int64(1)
-	if e := perfPeriod.FindStringSubmatch(line); e != nil {
+	var f eventFields
+	if e := perfPeriod.FindStringSubmatch(line); e != nil { // the script's reading: "period event:" at the end
+		f.period, _ = strconv.ParseInt(e[1], 10, 64)
+		f.event = e[2]
+	} else if !pp.o.flamegraph { // other layouts of perf script -F
+		f = parseEventFields(strings.TrimLeft(line, " \t")[len(m[0]):])
+	}
+	if f.event != "" {
 		if pp.event == "" {
-			pp.event = e[2]
-		} else if e[2] != pp.event {
-			pp.dropped[e[2]]++
+			pp.event = f.event
+		} else if f.event != pp.event {
+			pp.dropped[f.event]++
 			pp.pname = ""
 			return
 		}
-		if v, err := strconv.ParseInt(e[1], 10, 64); err == nil && v != 0 {
-			period = v
+		if f.period != 0 {
+			period = f.period
 		}
 	}
 	if pp.event == "" && pp.name == "" {
@@ -208,6 +386,9 @@ func (pp *perfParser) start(line string, m []string) {
 	pp.pname = strings.ReplaceAll(pp.pname, " ", "_")
 	pp.time, pp.hasTime = pp.timeOf(line)
 	pp.stack = pp.stack[:0]
+	if f.frame != "" {
+		pp.frameLine(f.frame)
+	}
 }
 
 // timeOf returns the event's time in nanoseconds since the first event.
@@ -249,31 +430,37 @@ func (pp *perfParser) frameLine(line string) bool {
 	if pp.isJava() {
 		java = 1
 	}
-	if ids, ok := pp.cache[java][line]; ok {
-		if pp.pname != "" {
-			pp.stack = append(pp.stack, ids...)
+	ids, cached := pp.cache[java][line]
+	var m []string
+	if !cached {
+		if m = pp.frameMatch(line); m == nil {
+			return false
 		}
-		return true
 	}
-	m := pp.frameMatch(line)
-	if m == nil {
-		return false
+	if !pp.open && !pp.o.flamegraph { // perf script -F without comm and tid: no event line
+		pp.open, pp.anonymous, pp.pname, pp.period, pp.hasTime, pp.thread = true, true, "", 1, false, analysis.Thread{}
+		pp.stack = pp.stack[:0]
 	}
-	if pp.pname == "" {
+	if !pp.keeping() {
 		return true // a sample that is not kept
 	}
-	ids := pp.frameIDs(m)
-	pp.cache[java][line] = ids
+	if !cached {
+		ids = pp.frameIDs(m)
+		pp.cache[java][line] = ids
+	}
 	pp.stack = append(pp.stack, ids...)
 	return true
 }
+
+// keeping reports whether the sample being read is kept.
+func (pp *perfParser) keeping() bool { return pp.pname != "" || pp.anonymous }
 
 // frameIDs interns the frames of a stack line, leaf first; m holds the
 // address, the symbol and the dso.
 func (pp *perfParser) frameIDs(m []string) []int32 {
 	pc, raw, mod := m[1], stripOffset(m[2]), m[3]
-	if strings.HasPrefix(raw, "(") {
-		return nil // a process name
+	if pp.o.flamegraph && strings.HasPrefix(raw, "(") {
+		return nil // the script takes these for process names
 	}
 	parts := strings.Split(raw, "->")
 	for len(parts) > 0 && parts[len(parts)-1] == "" {
@@ -282,7 +469,7 @@ func (pp *perfParser) frameIDs(m []string) []int32 {
 	ids := make([]int32, 0, len(parts))
 	for i := len(parts) - 1; i >= 0; i-- { // kept leaf first; parts read root first
 		name := pp.tidy(parts[i], pc, mod, i > 0)
-		ids = append(ids, pp.builder().Frame(analysis.Frame{Name: name, File: mod}))
+		ids = append(ids, pp.builder().Frame(analysis.Frame{Name: name, File: mod, Lib: mod}))
 	}
 	return ids
 }
@@ -313,12 +500,14 @@ func (pp *perfParser) builder() *analysis.Builder {
 
 // flush adds the sample read so far, if it is kept.
 func (pp *perfParser) flush() {
-	if pp.pname == "" {
+	defer func() { pp.open, pp.anonymous = false, false }()
+	if !pp.keeping() {
 		return
 	}
 	b := pp.builder()
-	root := b.Frame(analysis.Frame{Name: pp.pname})
-	pp.stack = append(pp.stack, root)
+	if pp.pname != "" {
+		pp.stack = append(pp.stack, b.Frame(analysis.Frame{Name: pp.pname}))
+	}
 	slices.Reverse(pp.stack)
 	if pp.period != 1 {
 		pp.sawPeriod = true

@@ -163,3 +163,21 @@ func TestPerfLongHeader(t *testing.T) {
 		t.Fatalf("Parse(header.perf) = %v, %v; want perf with 100 cycles", p, err)
 	}
 }
+
+// Symbols that begin with '(' are functions ("(anonymous namespace)::…",
+// "(lambda)"): their samples stay theirs, not their callers'.
+func TestPerfParenSymbols(t *testing.T) {
+	p, err := analysis.Load(context.Background(), "testdata/perf-paren-symbols.txt", analysis.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := map[string]int64{}
+	for i := range p.Samples {
+		st := p.Stacks.At(p.Samples[i].Stack)
+		self[p.Frames[st[len(st)-1]].Name] += p.Value(&p.Samples[i], 1)
+	}
+	want := map[string]int64{"(anonymous namespace)::cfg::reduce": 250000, "(lambda)": 250000, "cfg::run": 250000}
+	if !maps.Equal(self, want) {
+		t.Errorf("self cycles by leaf = %v, want %v", self, want)
+	}
+}

@@ -236,18 +236,23 @@ func (d *pbDecoder) locationFrames(b *analysis.Builder, i int32) []int32 {
 		return fr
 	}
 	lines := d.lineFuncs[d.locLines[i]:d.locLines[i+1]]
+	var lib string
+	if m, ok := d.maps[d.locMapping[i]]; ok {
+		lib = d.strs[d.mapFile[m]]
+	}
 	var out []int32
 	if len(lines) == 0 {
 		name := "<unknown>"
-		if m, ok := d.maps[d.locMapping[i]]; ok && d.strs[d.mapFile[m]] != "" {
-			name = "[" + filepath.Base(d.strs[d.mapFile[m]]) + "]"
+		if lib != "" {
+			name = "[" + filepath.Base(lib) + "]"
 		}
-		out = []int32{b.Frame(analysis.Frame{Name: name})}
+		out = []int32{b.Frame(analysis.Frame{Name: name, Lib: lib, Addr: d.locAddr[i]})}
 	} else {
 		out = make([]int32, 0, len(lines))
 		for j := len(lines) - 1; j >= 0; j-- {
 			fn := &d.funcList[lines[j]]
-			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file], Line: fn.start}))
+			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file],
+				Line: d.lineNums[int(d.locLines[i])+j], Addr: d.locAddr[i], Lib: lib}))
 		}
 	}
 	d.locFrames[i] = out

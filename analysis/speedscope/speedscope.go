@@ -12,6 +12,11 @@
 // Times become nanoseconds; profiles in a time unit are time-ordered, each
 // starting at its startValue.
 //
+// The file is read as leniently as speedscope reads it: a profile is decoded
+// only when it is loaded, so that another profile of another shape does not
+// stop it; a frame's line and column may be strings or null, and frame
+// indices numbers with a zero fraction.
+//
 // A frame with a Python file is named "name (file:line)" and one with a
 // JavaScript file "name file:line:col", so that the name splitters see the
 // forms they know; other frames keep their name.
@@ -33,35 +38,66 @@ func init() {
 	analysis.RegisterFormat(analysis.Format{Name: "speedscope", Priority: 39, Sniff: sniff, Parse: parse})
 }
 
+// ssFile is a speedscope file. Its profiles are decoded one by one, only
+// the ones loaded in full (ssHead gives the others' names and units), so
+// that a profile speedscope would read is read even when another one has
+// fields of another shape.
 type ssFile struct {
 	Shared struct {
 		Frames []ssFrame `json:"frames"`
 	} `json:"shared"`
-	Profiles           []ssProfile `json:"profiles"`
-	ActiveProfileIndex *int        `json:"activeProfileIndex"`
+	Raw                []json.RawMessage `json:"profiles"`
+	ActiveProfileIndex *float64          `json:"activeProfileIndex"`
+
+	Profiles []ssProfile // the heads of Raw; in full once loaded
 }
 
 type ssFrame struct {
-	Name string `json:"name"`
-	File string `json:"file"`
-	Line int64  `json:"line"`
-	Col  int64  `json:"col"`
+	Name string     `json:"name"`
+	File string     `json:"file"`
+	Line looseInt64 `json:"line"`
+	Col  looseInt64 `json:"col"`
+}
+
+// looseInt64 is a number as JavaScript reads one: a JSON number (its
+// integer part), a string holding one, or null (0).
+type looseInt64 int64
+
+func (n *looseInt64) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch x := v.(type) {
+	case float64:
+		*n = looseInt64(x)
+	case string:
+		f, _ := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		*n = looseInt64(f)
+	}
+	return nil
+}
+
+// ssHead is what choosing a profile needs of it.
+type ssHead struct {
+	Name any `json:"name"`
+	Unit any `json:"unit"`
 }
 
 type ssProfile struct {
-	Type       string    `json:"type"`
-	Name       string    `json:"name"`
-	Unit       string    `json:"unit"`
-	StartValue float64   `json:"startValue"`
-	EndValue   float64   `json:"endValue"`
-	Samples    [][]int64 `json:"samples"`
-	Weights    []float64 `json:"weights"`
-	Events     []ssEvent `json:"events"`
+	Type       string      `json:"type"`
+	Name       string      `json:"name"`
+	Unit       string      `json:"unit"`
+	StartValue float64     `json:"startValue"`
+	EndValue   float64     `json:"endValue"`
+	Samples    [][]float64 `json:"samples"`
+	Weights    []float64   `json:"weights"`
+	Events     []ssEvent   `json:"events"`
 }
 
 type ssEvent struct {
 	Type  string  `json:"type"`
-	Frame int64   `json:"frame"`
+	Frame float64 `json:"frame"`
 	At    float64 `json:"at"`
 }
 
@@ -104,12 +140,18 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	if err := json.Unmarshal(in.Data, &f); err != nil {
 		return nil, jsonprof.Error(name, in.Data, "a speedscope file object", err)
 	}
-	if len(f.Profiles) == 0 {
+	if len(f.Raw) == 0 {
 		return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: `expected at least one profile in "profiles"`}
 	}
+	f.heads()
 	chosen, note, err := ssChoose(&f, in.Profile)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, i := range chosen {
+		if err := json.Unmarshal(f.Raw[i], &f.Profiles[i]); err != nil {
+			return nil, &analysis.SyntaxError{File: name, Offset: -1, Msg: fmt.Sprintf("profiles[%d]: %s", i, jsonprof.Detail(err))}
+		}
 	}
 	vt, _ := ssUnit(f.Profiles[chosen[0]].Unit)
 	b := in.NewBuilder(vt)
@@ -172,8 +214,8 @@ func ssChoose(f *ssFile, want string) (chosen []int, note string, err error) {
 		chosen = []int{i}
 	default:
 		active := 0
-		if a := f.ActiveProfileIndex; a != nil && *a >= 0 && *a < n {
-			active = *a
+		if a := f.ActiveProfileIndex; a != nil && *a >= 0 && *a < float64(n) {
+			active = int(*a)
 		}
 		chosen = []int{active}
 	}
@@ -183,6 +225,19 @@ func ssChoose(f *ssFile, want string) (chosen []int, note string, err error) {
 			n, i, f.Profiles[i].Name, map[bool]string{true: ", the active one"}[want == ""], ssList(f.Profiles))
 	}
 	return chosen, note, nil
+}
+
+// heads reads each profile's name and unit; a profile whose head is not
+// an object keeps empty ones.
+func (f *ssFile) heads() {
+	f.Profiles = make([]ssProfile, len(f.Raw))
+	for i, raw := range f.Raw {
+		var h ssHead
+		if json.Unmarshal(raw, &h) == nil {
+			f.Profiles[i].Name, _ = h.Name.(string)
+			f.Profiles[i].Unit, _ = h.Unit.(string)
+		}
+	}
 }
 
 // ssFind returns the index of the profile want names, by index or by
@@ -271,7 +326,7 @@ func (c *ssConv) sampled(p *ssProfile, scale float64, thread string, out []jsonp
 
 func (c *ssConv) evented(p *ssProfile, scale float64, thread string, out []jsonprof.Sample) ([]jsonprof.Sample, error) {
 	c.stack = c.stack[:0]
-	var open []int64 // frame indices
+	var open []float64 // frame indices
 	last := p.StartValue
 	for i, e := range p.Events {
 		if e.At < last || math.IsNaN(e.At) {
@@ -307,24 +362,25 @@ func (c *ssConv) evented(p *ssProfile, scale float64, thread string, out []jsonp
 	return out, nil
 }
 
-func (c *ssConv) top(open []int64) string {
+func (c *ssConv) top(open []float64) string {
 	if len(open) == 0 {
 		return "no frame"
 	}
 	return c.frameName(open[len(open)-1])
 }
 
-func (c *ssConv) frameName(i int64) string {
-	if i >= 0 && i < int64(len(c.frames)) {
+func (c *ssConv) frameName(x float64) string {
+	if i := int64(x); x == float64(i) && i >= 0 && i < int64(len(c.frames)) {
 		return strconv.Quote(c.frames[i].Name)
 	}
-	return "#" + strconv.FormatInt(i, 10)
+	return "#" + strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // frame returns the frame id of shared frame i.
-func (c *ssConv) frame(i int64) (int32, error) {
-	if i < 0 || i >= int64(len(c.frames)) {
-		return 0, fmt.Errorf("expected a frame index below %d, found %d", len(c.frames), i)
+func (c *ssConv) frame(x float64) (int32, error) {
+	i := int64(x)
+	if x != float64(i) || i < 0 || i >= int64(len(c.frames)) {
+		return 0, fmt.Errorf("expected a frame index below %d, found %v", len(c.frames), x)
 	}
 	if c.ids[i] < 0 {
 		c.ids[i] = c.b.Frame(ssFrameOf(&c.frames[i]))
@@ -334,15 +390,15 @@ func (c *ssConv) frame(i int64) (int32, error) {
 
 // ssFrameOf names a speedscope frame (see the file comment).
 func ssFrameOf(f *ssFrame) analysis.Frame {
-	name := f.Name
+	name, line, col := f.Name, int64(f.Line), int64(f.Col)
 	switch {
 	case f.File == "" || name == "":
 	case strings.HasSuffix(f.File, ".py"):
-		name += " (" + f.File + ":" + strconv.FormatInt(f.Line, 10) + ")"
-	case jsFile(f.File) && f.Line > 0:
-		name += " " + f.File + ":" + strconv.FormatInt(f.Line, 10) + ":" + strconv.FormatInt(f.Col, 10)
+		name += " (" + f.File + ":" + strconv.FormatInt(line, 10) + ")"
+	case jsFile(f.File) && line > 0:
+		name += " " + f.File + ":" + strconv.FormatInt(line, 10) + ":" + strconv.FormatInt(col, 10)
 	}
-	return analysis.Frame{Name: name, File: f.File, Line: f.Line}
+	return analysis.Frame{Name: name, File: f.File, Line: line}
 }
 
 // jsFile reports whether a file looks like a JavaScript script.

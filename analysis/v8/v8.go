@@ -57,13 +57,18 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	prof.Lang = analysis.LangJS
 	prof.DefaultValue = 1
 	prof.PeriodType = cpuprofile.ValueTypes[1]
-	origin := jsonprof.Nanos(p.StartTime)
+	start, end, note := p.Span()
+	origin := jsonprof.Nanos(start)
 	out, err := p.Convert(b, "", origin, nil)
 	if err != nil {
 		return nil, &analysis.SyntaxError{File: in.Name, Offset: -1, Msg: err.Error()}
 	}
 	jsonprof.AddCounted(b, out)
-	prof.Duration = jsonprof.Duration(jsonprof.Nanos(p.EndTime) - origin)
+	cpuprofile.Note(b, out)
+	prof.Duration = jsonprof.Duration(jsonprof.Nanos(end) - origin)
+	if note != "" && len(out) > 0 {
+		b.Note(note)
+	}
 	prof.Period = jsonprof.MeanPeriod(out)
 	return b.Finish(), nil
 }

@@ -18,7 +18,10 @@ var loadCommand = &kernel.Command{
 	Summary: "Load a profile, a series of profiles (a glob), or a demo.",
 	Doc: "The format is recognised from the content (pprof, gzipped or not, and its legacy text formats; " +
 		"folded stacks; perf script; DTrace and macOS `sample` outputs; V8 .cpuprofile, Chrome traces, " +
-		"speedscope and the Firefox Profiler's files; Go execution traces; Java hprof and JFR; valgrind's callgrind). " +
+		"speedscope and the Firefox Profiler's files (samply's included); Go execution traces; Java hprof and JFR; " +
+		"valgrind's callgrind and cachegrind; Austin's collapsed output and pyinstrument's JSON and session files). " +
+		"Trace events (B/E/X) that overlap on one thread without nesting keep their own durations: each goes on a " +
+		"further track of its thread, shown as a thread of its own (\"…, track 2\"), and info says how many. " +
 		"A glob such as `\"dir/*.pb.gz\"` loads a series: one profile per interval, in time order. " +
 		"Without `as NAME` the name comes from the file name, made unique. " +
 		"The loaded profile becomes the current one; the answer is its summary (see `info`). " +

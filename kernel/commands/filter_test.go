@@ -67,8 +67,9 @@ func TestTreeCommandsFilter(t *testing.T) {
 		}
 		// sandwich's default target, idle, is one the filter leaves alone,
 		// and its shares are of the profile's total, before filters: main's
-		// callees are what the filter changes.
-		cmd := map[string]string{"sandwich": `sandwich "app.js main"`}[c.Name]
+		// callees are what the filter changes. patterns reads counts, which
+		// this profile has only as entries recovered from samples.
+		cmd := map[string]string{"sandwich": `sandwich "app.js main"`, "patterns": "patterns counts=recovered"}[c.Name]
 		if cmd == "" {
 			cmd = c.Name
 		}
@@ -227,7 +228,7 @@ func TestTreeCommandsValue(t *testing.T) {
 		}
 		// patterns finds none on this profile under its defaults, whatever the value:
 		// looser rules find D, whose evidence is in the value's unit.
-		code := c.Name + map[string]string{"patterns": " tolerance=0.5 ratio=2"}[c.Name]
+		code := c.Name + map[string]string{"patterns": " tolerance=0.5 ratio=2 counts=recovered"}[c.Name]
 		own, loaded, other := run("value=samples", code+" value=wall"), run("value=wall", code), run("value=samples", code)
 		if own != loaded || own == other {
 			t.Errorf("%s value=wall: same as loaded with wall %v, same as samples %v; want true, false", c.Name, own == loaded, own == other)

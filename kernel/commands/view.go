@@ -1,17 +1,26 @@
 package commands
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"html"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/proflens/proflens/compaction"
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/kernel/jupyter"
 )
 
 var (
-	targetArg = kernel.Arg{Name: "TARGET", Kind: kernel.KindTarget, Complete: completeTarget,
-		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), or all`}
+	targetArg = kernel.Arg{Name: "TARGET", Kind: kernel.KindTarget, Complete: completeTarget, Optional: true,
+		Doc: `a compacted node: its handle (from view), a path of displayed names from a root ("lib1 > lib2"), ` +
+			`its displayed name or a unique end of it ("prepare" for "wrappers.js prepare:4:35"), or all; or give re=`}
+	// reOpt finds a TARGET by a regular expression instead.
+	reOpt = kernel.Option{Name: "re", Kind: kernel.KindRegexp,
+		Doc: "instead of TARGET: the compacted node whose displayed name this regular expression matches (one name must match)"}
 	maxOpt = kernel.Option{Name: "max", Doc: "most compacted nodes printed; 0 for all", Default: "500", Kind: kernel.KindNumber}
 	// stepMaxOpt is max for the commands that change the view: they answer
 	// with its top part, and view shows the rest.
@@ -77,27 +86,65 @@ func completeTarget(c *kernel.Call, prefix string) []string {
 	return out
 }
 
-// resolveTarget is v.Resolve that also takes a path of names as the views
-// show them, without the profile's common directory (analysis.Names.Short).
-func resolveTarget(v *compaction.View, target string) (int32, error) {
-	i, err := v.Resolve(target)
-	if err == nil || v.Tree == nil || v.Tree.Names.Common == "" {
-		return i, err
+// findTarget finds what a TARGET names in v (compaction's rules: all, a
+// handle, a path, a displayed name, the end of one): target, or the
+// call's re= option, or a target written re=REGEX (flame's root=). Errors
+// are usage errors that say what matched.
+func findTarget(c *kernel.Call, v *compaction.View, target string) (compaction.Found, error) {
+	f, err := find(c, v, target)
+	return f, findTargetError(c, "", err)
+}
+
+// findOne is findTarget for a command that needs one compacted node (or
+// all: -1); label starts its error messages ("root=X: ").
+func findOne(c *kernel.Call, v *compaction.View, target, label string) (int32, error) {
+	f, err := find(c, v, target)
+	if err != nil {
+		return 0, findTargetError(c, label, err)
 	}
-	common, names := v.Tree.Names.Common, map[string]bool{}
-	for _, nd := range v.Nodes {
-		if nd != nil {
-			names[nd.Name] = true
+	i, err := v.One(cmp.Or(target, "re="+reOf(c)), f)
+	return i, findTargetError(c, label, err)
+}
+
+// find is findTarget with compaction's errors as they are.
+func find(c *kernel.Call, v *compaction.View, target string) (compaction.Found, error) {
+	var re *regexp.Regexp
+	if expr := reOf(c); expr != "" {
+		var err error
+		if re, err = regexp.Compile(expr); err != nil {
+			return compaction.Found{}, c.Usagef("re=%s is not a regular expression: %v", expr, err)
+		}
+		if target != "" {
+			return compaction.Found{}, c.Usagef("give TARGET or re=, not both")
 		}
 	}
-	parts := strings.Split(target, " > ")
-	for k, p := range parts {
-		if !names[p] && names[common+p] {
-			parts[k] = common + p
+	if expr, ok := strings.CutPrefix(target, "re="); ok {
+		var err error
+		if re, err = regexp.Compile(expr); err != nil {
+			return compaction.Found{}, c.Usagef("%s is not a regular expression: %v", target, err)
 		}
 	}
-	if j, err2 := v.Resolve(strings.Join(parts, " > ")); err2 == nil {
-		return j, nil
+	if re != nil {
+		return v.FindRe(re)
 	}
-	return i, err
+	return v.Find(target)
+}
+
+// reOf returns the call's re= option, "" when it has none (or its
+// command takes none).
+func reOf(c *kernel.Call) string {
+	if !slices.ContainsFunc(c.Cmd.Options, func(o kernel.Option) bool { return o.Name == reOpt.Name }) {
+		return ""
+	}
+	return c.Opt(reOpt.Name)
+}
+
+// findTargetError makes an error of compaction's finding a usage error of
+// c, its message started by label.
+func findTargetError(c *kernel.Call, label string, err error) error {
+	var je *jupyter.Error
+	if err == nil || errors.As(err, &je) {
+		return err
+	}
+	return c.Usagef("%s%v", label, err)
 }

@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
-
-	"github.com/go-zeromq/zmq4"
 )
 
-// request is one request being served: the message and the socket to reply on.
+// request is one request being served: the message and the router to reply on.
 type request struct {
 	k       *Kernel
-	s       zmq4.Socket
+	s       *router
 	m       *Message
 	control bool
 	after   func() // runs once idle is published (shutdown)
@@ -72,7 +70,7 @@ func (k *Kernel) shellLoop() {
 
 // dispatch serves one request wrapped in busy … idle. A panic in a handler
 // becomes an error reply and the kernel keeps serving.
-func (k *Kernel) dispatch(s zmq4.Socket, m *Message, control bool) {
+func (k *Kernel) dispatch(s *router, m *Message, control bool) {
 	r := &request{k: k, s: s, m: m, control: control}
 	k.publishStatus(m, "busy")
 	defer func() {

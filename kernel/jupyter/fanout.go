@@ -2,34 +2,28 @@ package jupyter
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"sync"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
-	"github.com/go-zeromq/zmq4/security/null"
 )
 
 const (
-	subscriberCapacity = 2048             // iopub messages queued per subscriber before dropping
-	queueBytes         = 64 << 20         // and bytes
-	subscriberTimeout  = 10 * time.Second // a write blocked this long drops the subscriber
+	subscriberCapacity = 2048     // iopub messages queued per subscriber before dropping
+	queueBytes         = 64 << 20 // and bytes
 )
 
-// fanout is the iopub PUB socket. zmq4 v0.17.0's PUB sends every message
-// to every subscriber in turn from one unbounded queue (go-zeromq/zmq4#151),
+// fanout is the iopub PUB side. zmq4 v0.17.0's PUB sends every message to
+// every subscriber in turn from one unbounded queue (go-zeromq/zmq4#151),
 // so one stalled subscriber stalls all of them and memory grows. fanout
-// speaks the same ZMTP (through zmq4.Open) but gives each subscriber its own
-// bounded queue and writer: broadcast never blocks, a slow subscriber loses
-// messages (stream text first, status last; see publisher), and one whose
-// writes block for subscriberTimeout is disconnected. Every subscriber
-// receives every message: SUB sockets filter by topic themselves and Jupyter
-// front ends subscribe to everything. Subscribers connect through the wire
-// guard (guard.go) like the other channels.
+// gives each subscriber its own bounded queue and writer: broadcast never
+// blocks, a slow subscriber loses messages (stream text first, status last;
+// see publisher), and one whose writes block for writeTimeout is reset.
+// Every subscriber receives every message: SUB sockets filter by topic
+// themselves and Jupyter front ends subscribe to everything. Subscribers
+// connect through the wire guard (guard.go) like the other channels.
 type fanout struct {
-	ln     net.Listener
+	g      *guardListener
 	log    *slog.Logger
 	notice func(*Message, int) [][]byte // see publisher
 	cap    int
@@ -39,63 +33,45 @@ type fanout struct {
 }
 
 type subscriber struct {
-	conn *zmq4.Conn
-	raw  net.Conn
+	p    *peer
 	q    *publisher
 	once sync.Once
 }
 
-// listenFanout listens on a ZeroMQ endpoint (tcp://host:port or ipc://path).
-func listenFanout(endpoint string, log *slog.Logger, notice func(*Message, int) [][]byte) (*fanout, error) {
-	network, addr, err := splitEndpoint(endpoint)
-	if err != nil {
-		return nil, err
-	}
-	ln, err := listenGuarded(network, addr, iopubPolicy, log)
-	if err != nil {
-		return nil, fmt.Errorf("listen %s: %w", endpoint, err)
-	}
-	f := &fanout{ln: ln, log: log, notice: notice, cap: subscriberCapacity, subs: map[*subscriber]struct{}{}}
+// newFanout publishes to the subscribers g accepts.
+func newFanout(g *guardListener, log *slog.Logger, notice func(*Message, int) [][]byte) *fanout {
+	f := &fanout{g: g, log: log, notice: notice, cap: subscriberCapacity, subs: map[*subscriber]struct{}{}}
 	go f.accept()
-	return f, nil
+	return f
 }
 
 // Addr returns the listening address.
-func (f *fanout) Addr() net.Addr { return f.ln.Addr() }
+func (f *fanout) Addr() net.Addr { return f.g.Addr() }
 
 func (f *fanout) accept() {
 	for {
-		raw, err := f.ln.Accept()
+		p, err := f.g.accept()
 		if err != nil {
-			return // a guard's Accept fails only once it is closed
+			return // a guard's accept fails only once it is closed
 		}
-		go f.open(raw)
+		f.open(p)
 	}
 }
 
-// open performs the ZMTP handshake and starts the subscriber's writer and reader.
-func (f *fanout) open(raw net.Conn) {
-	raw.SetDeadline(time.Now().Add(handshakeTimeout))
-	c, err := zmq4.Open(raw, null.Security(), zmq4.Pub, nil, true, nil)
-	if err != nil {
-		f.log.Warn("iopub handshake failed", "remote", raw.RemoteAddr().String(), "err", err)
-		raw.Close()
-		return
-	}
-	raw.SetDeadline(time.Time{})
-	s := &subscriber{conn: c, raw: raw}
+// open starts the subscriber's writer and reader.
+func (f *fanout) open(p *peer) {
+	s := &subscriber{p: p}
 	s.q = newPublisher(f.cap, func(frames [][]byte) error {
-		raw.SetWriteDeadline(time.Now().Add(subscriberTimeout))
-		if err := c.SendMsg(zmq4.NewMsgFrom(frames...)); err != nil {
+		if err := p.write(frames); err != nil {
 			f.drop(s, err)
 			return err
 		}
 		return nil
-	}, f.notice, f.log.With("subscriber", raw.RemoteAddr().String()))
+	}, f.notice, f.log.With("subscriber", p.conn.RemoteAddr().String()))
 	f.mu.Lock()
 	if f.done {
 		f.mu.Unlock()
-		raw.Close()
+		p.close()
 		return
 	}
 	f.subs[s] = struct{}{}
@@ -104,14 +80,14 @@ func (f *fanout) open(raw net.Conn) {
 	go f.read(s)
 }
 
-// read consumes what the subscriber sends (subscriptions, pings) until it
-// disconnects.
+// read consumes what the subscriber sends (subscriptions) until it disconnects.
 func (f *fanout) read(s *subscriber) {
 	for {
-		if _, err := s.conn.RecvMsg(); err != nil {
+		if _, err := s.p.read(); err != nil {
 			f.drop(s, err)
 			return
 		}
+		s.p.settle(false)
 	}
 }
 
@@ -122,7 +98,7 @@ func (f *fanout) drop(s *subscriber, why error) {
 		delete(f.subs, s)
 		f.mu.Unlock()
 		s.q.discard()
-		s.raw.Close()
+		s.p.fail(why)
 		f.log.Debug("iopub subscriber left", "err", why)
 	})
 }
@@ -162,5 +138,5 @@ func (f *fanout) Close() error {
 	for _, s := range subs {
 		f.drop(s, errors.New("kernel closing"))
 	}
-	return f.ln.Close()
+	return f.g.Close()
 }

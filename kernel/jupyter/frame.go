@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"net"
 )
 
 // ZMTP 3.x framing (rfc.zeromq.org/spec/23, /37). After the 64-octet
@@ -97,53 +98,64 @@ func addSat(msg int64, size uint64) uint64 {
 	return ^uint64(0)
 }
 
-// frameReader passes a ZMTP frame stream through unchanged, holding back each
-// frame header until its framer accepted it: a refused frame's header never
-// reaches the reader, so nothing is allocated for it.
+// frameReader reads the frame headers of one connection through its framer:
+// a refused header is never followed by an allocation for its body.
 type frameReader struct {
-	r    io.Reader
-	f    framer
-	hdr  [9]byte
-	pend []byte // accepted header octets not yet read
-	body int64  // body octets of the current frame not yet read
+	r   io.Reader
+	f   framer
+	hdr [9]byte
 }
 
-func (fr *frameReader) Read(p []byte) (int, error) {
-	if len(fr.pend) == 0 && fr.body == 0 {
-		if err := fr.next(); err != nil {
-			return 0, err
-		}
-	}
-	if len(fr.pend) > 0 {
-		n := copy(p, fr.pend)
-		fr.pend = fr.pend[n:]
-		return n, nil
-	}
-	if int64(len(p)) > fr.body {
-		p = p[:fr.body]
-	}
-	n, err := fr.r.Read(p)
-	fr.body -= int64(n)
-	return n, err
-}
-
-// next reads and checks the next frame header. The stream may end cleanly
-// (io.EOF) between frames only.
-func (fr *frameReader) next() error {
+// next reads and checks the next frame header and returns its flags and
+// body size. The stream may end cleanly (io.EOF) between frames only.
+func (fr *frameReader) next() (byte, int64, error) {
 	if _, err := io.ReadFull(fr.r, fr.hdr[:2]); err != nil {
-		return err
+		return 0, 0, err
 	}
 	n := headerLen(fr.hdr[0])
 	if _, err := io.ReadFull(fr.r, fr.hdr[2:n]); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return err
+		return 0, 0, unexpected(err)
 	}
 	size, err := fr.f.check(fr.hdr[:n])
-	if err != nil {
-		return err
+	return fr.hdr[0], size, err
+}
+
+// body reads a frame body of size octets.
+func (fr *frameReader) body(size int64) ([]byte, error) {
+	b := make([]byte, size)
+	if _, err := io.ReadFull(fr.r, b); err != nil {
+		return nil, unexpected(err)
 	}
-	fr.pend, fr.body = fr.hdr[:n], size
-	return nil
+	return b, nil
+}
+
+// unexpected turns io.EOF inside a frame into io.ErrUnexpectedEOF.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// writeFrames writes frames as one message (MORE on all but the last), each
+// frame's flags also carrying flags (flagCommand for a command), in one
+// write where w allows it.
+func writeFrames(w io.Writer, flags byte, frames [][]byte) error {
+	hdrs := make([]byte, 0, 9*len(frames))
+	bufs := make(net.Buffers, 0, 2*len(frames))
+	for i, f := range frames {
+		fl := flags
+		if i < len(frames)-1 {
+			fl |= flagMore
+		}
+		at := len(hdrs)
+		if len(f) > 255 {
+			hdrs = binary.BigEndian.AppendUint64(append(hdrs, fl|flagLong), uint64(len(f)))
+		} else {
+			hdrs = append(hdrs, fl, byte(len(f)))
+		}
+		bufs = append(bufs, hdrs[at:], f)
+	}
+	_, err := bufs.WriteTo(w)
+	return err
 }

@@ -2,7 +2,6 @@ package jupyter
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,30 +14,27 @@ import (
 	"time"
 )
 
-// The wire guard. zmq4 v0.17.0 trusts its peers: it performs each handshake
-// inline in its accept loop with no deadline (one idle connection locks out
-// every new client), allocates a frame's declared size before reading it
-// (2^62 panics, 64 GiB is a fatal out-of-memory), indexes past a short READY
-// property (a panic), and leaves failed handshakes open until garbage
-// collection. The guard stands between the network and zmq4: it accepts
-// connections itself, does the whole handshake on a goroutine per connection
-// within handshakeTimeout (our greeting out, the peer's greeting and READY
-// in, checked), closes at once what fails, and only then hands zmq4 a
-// connection that replays what was read. (It must send its greeting itself:
-// a libzmq peer sends the rest of its greeting only after reading ours. It
-// may wait for the peer's READY before zmq4 sends ours: with the NULL
-// mechanism libzmq, zmq4 and the others send READY without waiting.) From there every frame header
-// passes through a framer, which refuses a frame that would take its message
-// or command over the channel's limits, so zmq4 never allocates for it; the
-// guard then closes the connection. zmq4 sends its own greeting again; the
-// connection swallows it (the same 64 octets, already sent).
+// The wire guard: every channel's listener. zmq4 v0.17.0 trusts its peers
+// (it performs each handshake inline in its accept loop with no deadline,
+// allocates a frame's declared size before reading it, indexes past a short
+// READY property, sends to every connection that claims an identity, with
+// no write deadline, and leaves failed handshakes open until garbage
+// collection), so the kernel speaks ZMTP itself on its side of the five
+// channels. The guard accepts each connection, seats it (admission: a cap
+// per channel, evicting first the connections that have not signed
+// anything), does the whole handshake on a goroutine per connection within
+// handshakeTimeout (greetings both ways, the peer's READY read and checked,
+// ours sent), closes at once what fails, and hands on a peer, whose frame
+// headers then pass through a framer that refuses a frame over the
+// channel's limits before anything is allocated for it. ZMTP:
+// rfc.zeromq.org/spec/23 (3.0) and /37 (3.1).
 
 const (
 	handshakeTimeout = 5 * time.Second // greeting and READY must arrive within this
 	acceptBackoff    = 50 * time.Millisecond
 )
 
-// greeting is ours, and zmq4's: ZMTP 3.0, mechanism NULL, as-server 0.
+// greeting is ours: ZMTP 3.0, mechanism NULL, as-server 0.
 var greeting = func() []byte {
 	g := make([]byte, greetingLen)
 	g[0], g[9], g[10] = 0xff, 0x7f, 3
@@ -49,30 +45,36 @@ var greeting = func() []byte {
 // policy is what one channel accepts: who may connect and how much they may send.
 type policy struct {
 	channel string
-	peers   []string // socket types allowed in READY's Socket-Type
+	typ     string   // our socket type, sent in READY
+	peers   []string // socket types allowed in the peer's READY
 	limits
 }
 
 // guardListener accepts connections whose handshake passed; the handshakes
-// run off the accept loop, so a slow or idle peer delays nobody else.
+// run off the accept loop, so a slow or idle peer delays nobody else. It
+// owns the peers it hands on: Close closes them all.
 type guardListener struct {
-	net.Listener
+	ln    net.Listener
 	pol   policy
+	adm   *admission
 	log   *slog.Logger
-	ready chan net.Conn
+	ready chan *peer
 	done  chan struct{}
 	once  sync.Once
+	mu    sync.Mutex
+	peers map[*peer]struct{}
 }
 
-func guard(ln net.Listener, pol policy, log *slog.Logger) *guardListener {
-	g := &guardListener{Listener: ln, pol: pol, log: log.With("channel", pol.channel), ready: make(chan net.Conn), done: make(chan struct{})}
+func guard(ln net.Listener, pol policy, adm *admission, log *slog.Logger) *guardListener {
+	g := &guardListener{ln: ln, pol: pol, adm: adm, log: log.With("channel", pol.channel),
+		ready: make(chan *peer), done: make(chan struct{}), peers: map[*peer]struct{}{}}
 	go g.serve()
 	return g
 }
 
 func (g *guardListener) serve() {
 	for {
-		c, err := g.Listener.Accept()
+		c, err := g.ln.Accept()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
@@ -81,79 +83,113 @@ func (g *guardListener) serve() {
 			time.Sleep(acceptBackoff) // e.g. out of descriptors: do not spin
 			continue
 		}
-		go g.handshake(c)
+		t, err := g.adm.admit(g.pol.channel, func() { resetConn(c) })
+		if err != nil {
+			g.log.Debug("connection refused", "remote", c.RemoteAddr().String(), "err", err)
+			resetConn(c)
+			continue
+		}
+		go g.handshake(c, t)
 	}
 }
 
-// Accept returns the next connection that completed its handshake.
-func (g *guardListener) Accept() (net.Conn, error) {
+// Addr returns the listening address.
+func (g *guardListener) Addr() net.Addr { return g.ln.Addr() }
+
+// accept returns the next peer that completed its handshake.
+func (g *guardListener) accept() (*peer, error) {
 	select {
-	case c := <-g.ready:
-		return c, nil
+	case p := <-g.ready:
+		return p, nil
 	case <-g.done:
 		return nil, net.ErrClosed
 	}
 }
 
-// Close stops listening; connections already handed out stay open.
+// Close stops listening and closes every peer handed on.
 func (g *guardListener) Close() error {
 	g.once.Do(func() { close(g.done) })
-	return g.Listener.Close()
+	err := g.ln.Close()
+	g.mu.Lock()
+	peers := make([]*peer, 0, len(g.peers))
+	for p := range g.peers {
+		peers = append(peers, p)
+	}
+	g.mu.Unlock()
+	for _, p := range peers {
+		p.close()
+	}
+	return err
 }
 
-func (g *guardListener) handshake(c net.Conn) {
-	gc, err := g.open(c)
-	if err != nil {
-		c.Close()
+func (g *guardListener) handshake(c net.Conn, t *ticket) {
+	if err := g.open(c); err != nil {
+		resetConn(c)
+		g.adm.leave(t)
 		g.log.Debug("handshake refused", "remote", c.RemoteAddr().String(), "err", err)
 		return
 	}
+	p := &peer{conn: c, fr: frameReader{r: c, f: framer{lim: g.pol.limits}}, adm: g.adm, t: t, log: g.log, done: g.forget}
+	g.mu.Lock()
+	g.peers[p] = struct{}{}
+	g.mu.Unlock()
 	select {
-	case g.ready <- gc:
+	case g.ready <- p:
 	case <-g.done:
-		c.Close()
+		p.close()
 	}
 }
 
-// open exchanges greetings and reads the peer's READY within handshakeTimeout.
-func (g *guardListener) open(c net.Conn) (*guardedConn, error) {
+func (g *guardListener) forget(p *peer) {
+	g.mu.Lock()
+	delete(g.peers, p)
+	g.mu.Unlock()
+}
+
+// open exchanges greetings and READY commands within handshakeTimeout.
+func (g *guardListener) open(c net.Conn) error {
 	c.SetDeadline(time.Now().Add(handshakeTimeout))
 	if _, err := c.Write(greeting); err != nil {
-		return nil, fmt.Errorf("send greeting: %w", err)
+		return fmt.Errorf("send greeting: %w", err)
 	}
 	peer := make([]byte, greetingLen)
 	if _, err := io.ReadFull(c, peer); err != nil {
-		return nil, fmt.Errorf("read greeting: %w", err)
+		return fmt.Errorf("read greeting: %w", err)
 	}
 	if err := checkGreeting(peer); err != nil {
-		return nil, err
+		return err
 	}
-	ready, err := readReady(c, g.pol)
-	if err != nil {
-		return nil, err
+	if err := readReady(c, g.pol); err != nil {
+		return err
 	}
-	c.SetDeadline(time.Time{})
-	replay := io.MultiReader(bytes.NewReader(peer), bytes.NewReader(ready))
-	frames := &frameReader{r: c, f: framer{lim: g.pol.limits}}
-	return &guardedConn{Conn: c, in: io.MultiReader(replay, frames), echo: greeting, log: g.log}, nil
+	if err := writeFrames(c, flagCommand, [][]byte{readyBody(g.pol.typ)}); err != nil {
+		return fmt.Errorf("send READY: %w", err)
+	}
+	return c.SetDeadline(time.Time{})
+}
+
+// readyBody is a READY command naming our socket type.
+func readyBody(typ string) []byte {
+	b := append([]byte("\x05READY\x0bSocket-Type"), 0, 0, 0, byte(len(typ)))
+	return append(b, typ...)
 }
 
 // readReady reads the peer's first frame, which must be a READY command
-// within the limits, and returns it, header included.
-func readReady(r io.Reader, pol policy) ([]byte, error) {
+// within the limits.
+func readReady(r io.Reader, pol policy) error {
 	fr := &frameReader{r: r, f: framer{lim: pol.limits}}
-	if err := fr.next(); err != nil {
-		return nil, fmt.Errorf("read READY: %w", err)
+	flags, size, err := fr.next()
+	if err != nil {
+		return fmt.Errorf("read READY: %w", err)
 	}
-	if fr.hdr[0]&flagCommand == 0 {
-		return nil, errors.New("first frame is not a command: want READY")
+	if flags&flagCommand == 0 {
+		return errors.New("first frame is not a command: want READY")
 	}
-	frame := make([]byte, len(fr.pend)+int(fr.body))
-	n := copy(frame, fr.pend)
-	if _, err := io.ReadFull(r, frame[n:]); err != nil {
-		return nil, fmt.Errorf("read READY: %w", err)
+	body, err := fr.body(size)
+	if err != nil {
+		return fmt.Errorf("read READY: %w", err)
 	}
-	return frame, checkReady(frame[n:], pol.peers)
+	return checkReady(body, pol.peers)
 }
 
 // checkGreeting accepts a ZMTP 3.x greeting with the NULL mechanism, as zmq4 does.
@@ -219,67 +255,8 @@ func isNameChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+'
 }
 
-// isSocketType reports whether zmq4 files name under "Socket-Type": it
-// capitalises the first letter of each word of a property name and nothing else.
+// isSocketType reports whether name is "Socket-Type", its two initials in
+// either case (zmq4 capitalises them, libzmq sends them so).
 func isSocketType(name []byte) bool {
 	return len(name) == 11 && (name[0]|0x20) == 's' && string(name[1:7]) == "ocket-" && (name[7]|0x20) == 't' && string(name[8:]) == "ype"
 }
-
-// guardedConn is what zmq4 gets: reads replay the handshake then pass through
-// a frameReader; the first writes must be zmq4's greeting, which was sent
-// already and is swallowed.
-type guardedConn struct {
-	net.Conn
-	in   io.Reader
-	echo []byte // the part of our greeting zmq4 has not written yet
-	log  *slog.Logger
-	once sync.Once
-}
-
-// Read closes the connection on a refused frame or a header cut short, and
-// returns an error zmq4 treats as a closed connection.
-func (c *guardedConn) Read(p []byte) (int, error) {
-	n, err := c.in.Read(p)
-	var fe *FrameError
-	switch {
-	case errors.As(err, &fe):
-		c.refuse(err, slog.LevelWarn)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		c.refuse(err, slog.LevelDebug)
-	default:
-		return n, err
-	}
-	return n, &refusedError{err}
-}
-
-func (c *guardedConn) refuse(err error, level slog.Level) {
-	c.once.Do(func() {
-		c.Conn.Close()
-		c.log.Log(context.Background(), level, "connection closed", "remote", c.RemoteAddr().String(), "err", err)
-	})
-}
-
-func (c *guardedConn) Write(p []byte) (int, error) {
-	if len(c.echo) == 0 {
-		return c.Conn.Write(p)
-	}
-	n := min(len(p), len(c.echo))
-	if !bytes.Equal(p[:n], c.echo[:n]) {
-		return 0, errors.New("zmq4 wrote a greeting unlike the one sent")
-	}
-	c.echo = c.echo[n:]
-	if n == len(p) {
-		return n, nil
-	}
-	m, err := c.Conn.Write(p[n:])
-	return n + m, err
-}
-
-// refusedError is a net.Error that is not a timeout, so zmq4 marks the
-// connection closed and removes it.
-type refusedError struct{ err error }
-
-func (e *refusedError) Error() string   { return "wire guard closed the connection: " + e.err.Error() }
-func (e *refusedError) Unwrap() error   { return e.err }
-func (e *refusedError) Timeout() bool   { return false }
-func (e *refusedError) Temporary() bool { return false }

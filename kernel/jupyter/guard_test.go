@@ -3,9 +3,11 @@ package jupyter
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,7 +54,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // listenGuard listens on a loopback port behind a guard with policy pol.
 func listenGuard(t *testing.T, pol policy) *guardListener {
 	t.Helper()
-	g, err := listenGuarded("tcp", "127.0.0.1:0", pol, quiet())
+	g, err := listenGuarded("tcp://127.0.0.1:0", pol, newAdmission(16, 1<<20), quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +67,10 @@ func listenGuard(t *testing.T, pol policy) *guardListener {
 // good one is handed on.
 func TestGuardRefusesHandshakes(t *testing.T) {
 	g := listenGuard(t, shellPolicy)
-	accepted := make(chan net.Conn, 16)
+	accepted := make(chan *peer, 16)
 	go func() {
 		for {
-			c, err := g.Accept()
+			c, err := g.accept()
 			if err != nil {
 				return
 			}
@@ -108,19 +110,25 @@ func TestGuardRefusesHandshakes(t *testing.T) {
 	c.Write(cat(greeting, readyCmd("socket-type", "DEALER")))
 	select {
 	case a := <-accepted:
-		defer a.Close()
-		if a.RemoteAddr().String() != c.LocalAddr().String() {
-			t.Errorf("handed on %v, want the good peer %v (a refused one got through)", a.RemoteAddr(), c.LocalAddr())
+		defer a.close()
+		if a.conn.RemoteAddr().String() != c.LocalAddr().String() {
+			t.Errorf("handed on %v, want the good peer %v (a refused one got through)", a.conn.RemoteAddr(), c.LocalAddr())
+		}
+		want := cat(greeting, zframe(flagCommand, readyBody("ROUTER"), false))
+		got := make([]byte, len(want))
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if _, err := io.ReadFull(c, got); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("the good peer read %q, %v; want our greeting and READY", got, err)
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("a good handshake was not handed on")
 	}
 }
 
-// TestGuardedConnRefusesFrame: after the handshake, a frame over the limit
-// closes the connection; zmq4 reads a net.Error that is not a timeout, so it
-// drops the connection too.
-func TestGuardedConnRefusesFrame(t *testing.T) {
+// TestPeerRefusesFrame: after the handshake, a frame over the limit is
+// refused from its header and the connection is closed, the messages before
+// it read whole.
+func TestPeerRefusesFrame(t *testing.T) {
 	g := listenGuard(t, controlPolicy)
 	c, err := net.Dial("tcp", g.Addr().String())
 	if err != nil {
@@ -128,26 +136,28 @@ func TestGuardedConnRefusesFrame(t *testing.T) {
 	}
 	defer c.Close()
 	ready := readyCmd("Socket-Type", "DEALER")
-	small := zframe(0, []byte("small"), false)
-	c.Write(cat(greeting, ready, small, header9(0, 2<<20)))
-	a, err := g.Accept()
+	c.Write(cat(greeting, ready, zframe(flagMore, []byte("small"), false), zframe(0, nil, false), header9(0, 2<<20)))
+	p, err := g.accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Write(greeting) // what zmq4 writes first: swallowed
-	want := cat(greeting, ready, small)
-	got := make([]byte, len(want))
-	if _, err := io.ReadFull(a, got); err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("read %q, %v; want the handshake and the small frame replayed", got, err)
+	if got, err := p.read(); err != nil || len(got) != 2 || string(got[0]) != "small" || len(got[1]) != 0 {
+		t.Fatalf("read %q, %v; want the message [small, \"\"]", got, err)
 	}
-	n, err := a.Read(make([]byte, 64))
-	if ne, ok := err.(net.Error); n != 0 || !ok || ne.Timeout() {
-		t.Fatalf("reading the 2 MiB frame on control: %d, %v; want 0 and a net.Error that is no timeout", n, err)
+	p.settle(false)
+	_, err = p.read()
+	var fe *FrameError
+	if !errors.As(err, &fe) {
+		t.Fatalf("reading the 2 MiB frame on control: %v; want a *FrameError", err)
 	}
-	c.SetReadDeadline(time.Now().Add(time.Second))
-	got, err = io.ReadAll(c)
-	if err != nil || !bytes.Equal(got, greeting) {
-		t.Errorf("the peer read %q, %v; want our greeting once, then the connection closed", got, err)
+	p.fail(err)
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	got, _ := io.ReadAll(c)
+	if want := cat(greeting, zframe(flagCommand, readyBody("ROUTER"), false)); !bytes.Equal(got, want) {
+		t.Errorf("the peer read %q; want our greeting and READY, then the connection closed", got)
+	}
+	if g.adm.count["control"] != 0 {
+		t.Errorf("control holds %d seats after the connection closed, want 0", g.adm.count["control"])
 	}
 }
 
@@ -200,5 +210,85 @@ func TestOverLimitFrameKeepsKernel(t *testing.T) {
 	c.execute("echo alive", true)
 	if got := content(c.next(c.shellC, "reply")); got["status"] != "ok" {
 		t.Errorf("after the attack: %v", got)
+	}
+}
+
+// TestReadyBody: the READY we send is one our own check and the front
+// ends' accept: well formed, naming our socket type.
+func TestReadyBody(t *testing.T) {
+	for _, pol := range []policy{shellPolicy, controlPolicy, stdinPolicy, hbPolicy, iopubPolicy} {
+		if err := checkReady(readyBody(pol.typ), []string{pol.typ}); err != nil {
+			t.Errorf("%s: our READY: %v", pol.channel, err)
+		}
+		if err := checkReady(readyBody(pol.typ), []string{"X" + pol.typ}); err == nil {
+			t.Errorf("%s: our READY passes as another socket type", pol.channel)
+		}
+	}
+}
+
+// TestCheckReady: READY commands as peers send them are accepted whatever
+// the order of their properties and however their values end; each
+// malformed one is refused with an error naming where and what.
+func TestCheckReady(t *testing.T) {
+	body := func(props ...string) []byte { c := readyCmd(props...); return c[headerLen(c[0]):] }
+	good := [][]byte{
+		body("Socket-Type", "DEALER"),
+		body("socket-type", "DEALER"),
+		body("Socket-Type", "DEALER", "Identity", ""),
+		body("Identity", "", "Socket-Type", "DEALER"),
+		body("Identity", strings.Repeat("i", 255), "Socket-Type", "REQ", "X-Other", "v"),
+	}
+	for _, b := range good {
+		if err := checkReady(b, routerPeers); err != nil {
+			t.Errorf("checkReady(%q) = %v, want nil", b, err)
+		}
+	}
+	bad := []struct {
+		body []byte
+		want string
+	}{
+		{[]byte("\x05READ"), "first command is not READY"},
+		{[]byte("\x05ERROR\x03bad"), "first command is not READY"},
+		{[]byte("\x05READY"), `socket type "": want one of DEALER, REQ, ROUTER`},
+		{body("Socket-Type", "PUB"), `socket type "PUB": want one of DEALER, REQ, ROUTER`},
+		{[]byte("\x05READY\x0bSocket"), "READY metadata at octet 6: property cut short"},
+		{append(body("Identity", ""), "\x0bSocket-Type\x00\x00\x00\x09DEA"...), "READY metadata at octet 19: property Socket-Type: value of 9 octets, 3 left"},
+		{[]byte("\x05READY\x00\x00\x00\x00\x00"), "READY metadata at octet 6: property cut short"},
+	}
+	for _, tt := range bad {
+		if err := checkReady(tt.body, routerPeers); err == nil || err.Error() != tt.want {
+			t.Errorf("checkReady(%q) = %v, want %q", tt.body, err, tt.want)
+		}
+	}
+}
+
+// TestPropertyNameChars: a property name may hold exactly ZMTP's name-char
+// set (rfc.zeromq.org/spec/23: ALPHA, DIGIT, "-", "_", ".", "+").
+func TestPropertyNameChars(t *testing.T) {
+	const allowed = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+"
+	for c := range 256 {
+		b := readyCmd("Socket-Type", "DEALER", "X"+string(rune(c)), "")[2:]
+		if c >= 0x80 {
+			b = append(readyCmd("Socket-Type", "DEALER")[2:], 2, 'X', byte(c), 0, 0, 0, 0)
+		}
+		err := checkReady(b, routerPeers)
+		if ok := strings.IndexByte(allowed, byte(c)) >= 0; ok != (err == nil) {
+			t.Errorf("property name X%q: %v, allowed %v", byte(c), err, ok)
+		}
+	}
+}
+
+// TestCheckGreeting: ZMTP 3.0 and later with NULL, as client or server,
+// pass; the rest are refused.
+func TestCheckGreeting(t *testing.T) {
+	for _, g := range [][]byte{greeting, peerGreeting(11, 1), peerGreeting(10, 4), peerGreeting(32, 1)} {
+		if err := checkGreeting(g); err != nil {
+			t.Errorf("checkGreeting(%q) = %v, want nil", g, err)
+		}
+	}
+	for _, g := range [][]byte{peerGreeting(0, 0xfe), peerGreeting(9, 0x7e), peerGreeting(10, 2), peerGreeting(12, 'P'), peerGreeting(32, 2)} {
+		if err := checkGreeting(g); err == nil {
+			t.Errorf("checkGreeting(%q) passed", g)
+		}
 	}
 }

@@ -11,17 +11,15 @@ import (
 	"os/user"
 	"sync"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 )
 
 // ProtocolVersion is the messaging protocol version the kernel speaks.
 const ProtocolVersion = "5.3"
 
 const (
-	sendTimeout  = 5 * time.Second // a stuck front end cannot block replies longer
-	replayMemory = 65536           // signatures remembered for replay detection
-	shellBacklog = 1024            // decoded shell requests waiting to run
+	replayMemory  = 65536    // signatures remembered for replay detection
+	shellBacklog  = 1024     // decoded shell requests waiting to run
+	unsignedBytes = 64 << 20 // octets all unsigned messages being read may hold (see admission)
 )
 
 // Kernel serves a Handler over the five Jupyter channels. Create it with
@@ -35,8 +33,10 @@ type Kernel struct {
 	session string // fresh per process: clients detect restarts by it
 	user    string
 
-	shell, control, stdin, hb zmq4.Socket
-	iopub                     *fanout
+	shell, control, stdin *router
+	hb                    *guardListener
+	iopub                 *fanout
+	adm                   *admission
 
 	shellQ chan *Message
 	done   chan struct{} // closed on shutdown
@@ -60,6 +60,7 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 		h: h, log: log, conn: ci, sign: signer{key: []byte(ci.Key)},
 		replay: newReplayGuard(replayMemory), session: newID(), user: userName(),
 		shellQ: make(chan *Message, shellBacklog), done: make(chan struct{}),
+		adm: newAdmission(seatsFor(), unsignedBytes),
 	}
 	if err := k.bind(); err != nil {
 		k.closeSockets()
@@ -71,17 +72,17 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 	return k, nil
 }
 
-// What each channel accepts (see guard.go): the socket types of the front
-// ends' side and the largest message, like libzmq's ZMQ_MAXMSGSIZE. Shell and
-// stdin carry cells of any reasonable size; control, heartbeat and iopub
-// (subscriptions only) carry small messages.
+// What each channel accepts (see guard.go): our socket type, the socket
+// types of the front ends' side and the largest message, like libzmq's
+// ZMQ_MAXMSGSIZE. Shell and stdin carry cells of any reasonable size;
+// control, heartbeat and iopub (subscriptions only) carry small messages.
 var (
 	routerPeers   = []string{"DEALER", "REQ", "ROUTER"}
-	shellPolicy   = policy{"shell", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
-	stdinPolicy   = policy{"stdin", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
-	controlPolicy = policy{"control", routerPeers, limits{message: 1 << 20, frames: maxFrames, command: maxCommand}}
-	hbPolicy      = policy{"hb", []string{"REQ", "DEALER"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
-	iopubPolicy   = policy{"iopub", []string{"SUB", "XSUB"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
+	shellPolicy   = policy{"shell", "ROUTER", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
+	stdinPolicy   = policy{"stdin", "ROUTER", routerPeers, limits{message: 256 << 20, frames: maxFrames, command: maxCommand}}
+	controlPolicy = policy{"control", "ROUTER", routerPeers, limits{message: 1 << 20, frames: maxFrames, command: maxCommand}}
+	hbPolicy      = policy{"hb", "REP", []string{"REQ", "DEALER"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
+	iopubPolicy   = policy{"iopub", "PUB", []string{"SUB", "XSUB"}, limits{message: 64 << 10, frames: maxFrames, command: maxCommand}}
 )
 
 const (
@@ -92,29 +93,35 @@ const (
 // bind listens on the five endpoints, each behind the wire guard, and
 // records the ports actually bound.
 func (k *Kernel) bind() error {
-	ctx := context.Background()
-	// zmq4's own log lines (a peer leaving mid-message) at debug level.
-	opts := []zmq4.Option{zmq4.WithTimeout(sendTimeout), zmq4.WithLogger(slog.NewLogLogger(k.log.Handler(), slog.LevelDebug))}
-	g := func(p policy) context.Context { return withGuard(ctx, p, k.log) }
-	k.shell, k.control = zmq4.NewRouter(g(shellPolicy), opts...), zmq4.NewRouter(g(controlPolicy), opts...)
-	k.stdin, k.hb = zmq4.NewRouter(g(stdinPolicy), opts...), zmq4.NewRep(g(hbPolicy), opts...)
-	for _, b := range []struct {
-		name string
-		s    zmq4.Socket
-		port *int
-	}{{"shell", k.shell, &k.conn.ShellPort}, {"control", k.control, &k.conn.ControlPort},
-		{"stdin", k.stdin, &k.conn.StdinPort}, {"hb", k.hb, &k.conn.HBPort}} {
-		if err := b.s.Listen(guardedPrefix + k.conn.endpoint(*b.port)); err != nil {
-			return fmt.Errorf("listen %s: %w", b.name, err)
+	listen := func(pol policy, port *int) (*guardListener, error) {
+		g, err := listenGuarded(k.conn.endpoint(*port), pol, k.adm, k.log)
+		if err != nil {
+			return nil, fmt.Errorf("listen %s: %w", pol.channel, err)
 		}
-		boundPort(b.s.Addr(), b.port)
+		boundPort(g.Addr(), port)
+		return g, nil
 	}
-	f, err := listenFanout(k.conn.endpoint(k.conn.IOPubPort), k.log, k.dropNotice)
+	for _, b := range []struct {
+		pol  policy
+		port *int
+		r    **router
+	}{{shellPolicy, &k.conn.ShellPort, &k.shell}, {controlPolicy, &k.conn.ControlPort, &k.control}, {stdinPolicy, &k.conn.StdinPort, &k.stdin}} {
+		g, err := listen(b.pol, b.port)
+		if err != nil {
+			return err
+		}
+		*b.r = newRouter(g, k.check(b.pol.channel))
+	}
+	hb, err := listen(hbPolicy, &k.conn.HBPort)
 	if err != nil {
-		return fmt.Errorf("listen iopub: %w", err)
+		return err
 	}
-	k.iopub = f
-	boundPort(f.Addr(), &k.conn.IOPubPort)
+	k.hb = hb
+	iopub, err := listen(iopubPolicy, &k.conn.IOPubPort)
+	if err != nil {
+		return err
+	}
+	k.iopub = newFanout(iopub, k.log, k.dropNotice)
 	return nil
 }
 
@@ -136,8 +143,8 @@ func (k *Kernel) Session() string { return k.session }
 func (k *Kernel) Serve(ctx context.Context) (restart bool) {
 	go k.heartbeat()
 	go k.drainStdin()
-	go k.readLoop("shell", k.shell, func(m *Message) { k.queueShell(m) })
-	go k.readLoop("control", k.control, func(m *Message) { k.dispatch(k.control, m, true) })
+	go k.readLoop(k.shell, func(m *Message) { k.queueShell(m) })
+	go k.readLoop(k.control, func(m *Message) { k.dispatch(k.control, m, true) })
 	go k.shellLoop()
 	k.publishStatus(nil, "starting")
 	select {
@@ -145,7 +152,11 @@ func (k *Kernel) Serve(ctx context.Context) (restart bool) {
 	case <-k.done:
 	}
 	k.Interrupt()
+	deadline := time.Now().Add(time.Second)
 	k.iopub.flush(time.Second)
+	for _, r := range []*router{k.shell, k.control} {
+		r.flush(deadline)
+	}
 	k.closeSockets()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -165,39 +176,45 @@ func (k *Kernel) Interrupt() {
 }
 
 func (k *Kernel) closeSockets() {
-	for _, s := range []zmq4.Socket{k.shell, k.control, k.stdin, k.hb} {
-		if s != nil {
-			s.Close()
+	for _, r := range []*router{k.shell, k.control, k.stdin} {
+		if r != nil {
+			r.Close()
 		}
+	}
+	if k.hb != nil {
+		k.hb.Close()
 	}
 	if k.iopub != nil {
 		k.iopub.Close()
 	}
 }
 
-// readLoop receives, decodes and verifies messages from s and hands the good
-// ones to handle. Bad messages are logged and dropped; they never execute.
-func (k *Kernel) readLoop(name string, s zmq4.Socket, handle func(*Message)) {
-	for {
-		raw, err := s.Recv()
+// check returns the decoder of channel's messages for its router: it
+// verifies the signature and drops replays. Bad messages are logged and
+// dropped; they never execute.
+func (k *Kernel) check(channel string) func([][]byte) (*Message, error) {
+	return func(frames [][]byte) (*Message, error) {
+		m, err := k.sign.decode(frames)
 		if err != nil {
-			if k.stopped() {
-				return
-			}
-			k.log.Warn("receive failed", "channel", name, "err", err)
-			if errors.Is(err, context.Canceled) {
-				return
-			}
-			continue
-		}
-		m, err := k.sign.decode(raw.Frames)
-		if err != nil {
-			k.log.Warn("dropped message", "channel", name, "err", err)
-			continue
+			k.log.Warn("dropped message", "channel", channel, "err", err)
+			return nil, err
 		}
 		if k.sign.on() && !k.replay.fresh(m.Signature) {
-			k.log.Warn("dropped replayed message", "channel", name, "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
-			continue
+			k.log.Warn("dropped replayed message", "channel", channel, "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
+			return nil, errReplay
+		}
+		return m, nil
+	}
+}
+
+var errReplay = errors.New("replayed message")
+
+// readLoop hands r's verified messages to handle until the kernel stops.
+func (k *Kernel) readLoop(r *router, handle func(*Message)) {
+	for {
+		m, ok := r.recv()
+		if !ok || k.stopped() {
+			return
 		}
 		handle(m)
 	}
@@ -212,18 +229,31 @@ func (k *Kernel) stopped() bool {
 	}
 }
 
-// heartbeat echoes every ping, on its own goroutine, never blocked by execution.
+// heartbeat echoes every ping on the connection it came on, each connection
+// on its own goroutine: a peer that does not read its echoes stops only its
+// own, until writeTimeout resets it.
 func (k *Kernel) heartbeat() {
 	for {
-		msg, err := k.hb.Recv()
+		p, err := k.hb.accept()
 		if err != nil {
-			if k.stopped() || errors.Is(err, context.Canceled) {
-				return
-			}
-			continue
+			return
 		}
-		if err := k.hb.Send(msg); err != nil && !k.stopped() {
-			k.log.Warn("heartbeat echo failed", "err", err)
+		go echo(p)
+	}
+}
+
+// echo sends each message back as it came, which is what a REP socket
+// answers a REQ or DEALER peer.
+func echo(p *peer) {
+	for {
+		frames, err := p.read()
+		if err == nil {
+			p.settle(false)
+			err = p.write(frames)
+		}
+		if err != nil {
+			p.fail(err)
+			return
 		}
 	}
 }
@@ -231,7 +261,7 @@ func (k *Kernel) heartbeat() {
 // drainStdin reads the stdin channel: proflens never asks for input, so any
 // input_reply is unexpected and only logged.
 func (k *Kernel) drainStdin() {
-	k.readLoop("stdin", k.stdin, func(m *Message) {
+	k.readLoop(k.stdin, func(m *Message) {
 		k.log.Info("ignored stdin message", "msg_type", m.Header.MsgType)
 	})
 }

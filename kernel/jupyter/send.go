@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/go-zeromq/zmq4"
 )
 
 var emptyObject = []byte("{}")
@@ -35,10 +33,10 @@ func (k *Kernel) frames(ids [][]byte, parent *Message, msgType string, content a
 	return k.sign.encode(ids, k.header(msgType), p, emptyObject, c)
 }
 
-// reply sends msgType with content to the requester of req on socket s.
-func (k *Kernel) reply(s zmq4.Socket, req *Message, msgType string, content any) {
+// reply sends msgType with content to the requester of req on r.
+func (k *Kernel) reply(r *router, req *Message, msgType string, content any) {
 	f := k.frames(req.Identities, req, msgType, content)
-	if err := s.SendMulti(zmq4.NewMsgFrom(f...)); err != nil {
+	if err := r.send(f); err != nil {
 		k.log.Warn("send reply failed", "msg_type", msgType, "err", err)
 	}
 }

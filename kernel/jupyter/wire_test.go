@@ -62,30 +62,51 @@ func TestTamper(t *testing.T) {
 	}
 }
 
+// TestMalformed: every malformed message is a *WireError whose text, which
+// the kernel logs, names the frame at fault and what was wrong with it.
 func TestMalformed(t *testing.T) {
 	s := signer{}
-	good := sample(s)
+	good := sample(s) // id1, id2, delimiter, signature, header, parent, metadata, content
+	signed := signer{key: []byte("k")}
 	tests := []struct {
 		name   string
+		s      signer
 		frames [][]byte
+		want   string
 	}{
-		{"empty", nil},
-		{"no delimiter", [][]byte{[]byte("a"), []byte("b")}},
-		{"too few frames", good[:len(good)-1]},
-		{"bad header JSON", replace(good, 4, []byte(`{"msg_id":`))},
-		{"header without type", replace(good, 4, []byte(`{"msg_id":"x"}`))},
-		{"parent not object", replace(good, 5, []byte(`[]`))},
-		{"metadata not JSON", replace(good, 6, []byte(`nope`))},
-		{"content null", replace(good, 7, []byte(`null`))},
+		{"empty", s, nil, "wire message: no <IDS|MSG> delimiter"},
+		{"no delimiter", s, [][]byte{[]byte("a"), []byte("b")}, "wire message: no <IDS|MSG> delimiter"},
+		{"too few frames", s, good[:len(good)-1], "wire message: 4 frames after the delimiter, want at least 5 (signature, header, parent, metadata, content)"},
+		{"delimiter first, too few", s, good[2:6], "wire message: 3 frames after the delimiter, want at least 5 (signature, header, parent, metadata, content)"},
+		{"bad header JSON", s, replace(good, 4, []byte(`{"msg_id":`)), "wire message: frame 4: header is not a JSON object: unexpected end of JSON input"},
+		{"header without type", s, replace(good, 4, []byte(`{"msg_id":"x"}`)), "wire message: frame 4: header lacks msg_type or msg_id"},
+		{"parent not object", s, replace(good, 5, []byte(`[]`)), "wire message: frame 5: parent header is not a JSON object"},
+		{"metadata not JSON", s, replace(good, 6, []byte(`nope`)), "wire message: frame 6: metadata is not a JSON object"},
+		{"content null", s, replace(good, 7, []byte(`null`)), "wire message: frame 7: content is not a JSON object"},
+		{"unsigned", signed, good, "wire message: frame 3: unsigned message: bad signature"},
+		{"wrong HMAC", signed, replace(good, 3, []byte("00")), "wire message: frame 3: HMAC does not match: bad signature"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, err := s.decode(tt.frames)
+			m, err := tt.s.decode(tt.frames)
 			var we *WireError
-			if !errors.As(err, &we) {
-				t.Fatalf("decode = %v, %v; want a *WireError", m, err)
+			if !errors.As(err, &we) || err.Error() != tt.want {
+				t.Fatalf("decode = %v, %v; want a *WireError %q", m, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestBuffers: frames after the content are the message's buffers.
+func TestBuffers(t *testing.T) {
+	s := signer{key: []byte("k")}
+	frames := append(sample(s), []byte("buf0"), []byte("buf1"))
+	m, err := s.decode(frames)
+	if err != nil || len(m.Buffers) != 2 || string(m.Buffers[1]) != "buf1" {
+		t.Fatalf("decode with two buffers = %+v, %v; want buffers buf0, buf1", m, err)
+	}
+	if m, _ := s.decode(sample(s)); m.Buffers != nil {
+		t.Errorf("no buffers decoded as %q, want none", m.Buffers)
 	}
 }
 

@@ -2,11 +2,14 @@
 // ProfileChunk events of Chrome traces hold it, and its conversion into
 // samples; the v8 and chrome formats share it.
 //
-// Frames are placed as speedscope and DevTools place them, so that the
-// numbers can be checked against both: "(root)" and "(idle)" are not frames
-// (idle samples have an empty stack), and "(garbage collector)" and
-// "(program)" samples sit on top of the previous sample's stack. Negative
-// time deltas are clamped so that time never runs backwards.
+// Frames are placed where the file puts them: "(root)" is not a frame, and
+// V8's pseudo-frames "(idle)", "(program)" and "(garbage collector)",
+// children of the root in the file, are roots of their own, as DevTools'
+// bottom-up view shows them (speedscope puts garbage collection and
+// program samples on top of the previous sample's stack, making stacks
+// that are not in the file). The profile's notes give the share of each
+// (Note). Negative time deltas are clamped so that time never runs
+// backwards.
 package cpuprofile
 
 import (
@@ -27,13 +30,15 @@ var ValueTypes = []analysis.ValueType{{Type: "samples", Unit: "count"}, {Type: "
 // timeDeltas) or the old one (a head tree and timestamps; see FromOld).
 type Profile struct {
 	Nodes      []Node    `json:"nodes"`
-	StartTime  float64   `json:"startTime"`
-	EndTime    float64   `json:"endTime"`
+	StartTime  *float64  `json:"startTime"` // µs; nil when absent
+	EndTime    *float64  `json:"endTime"`   // µs; nil when absent
 	Samples    []int64   `json:"samples"`
 	TimeDeltas []float64 `json:"timeDeltas"`
 
 	Head       *OldNode  `json:"head"`       // old shape
 	Timestamps []float64 `json:"timestamps"` // old shape
+
+	coarse bool // the old shape's start and end times were whole seconds (FromOld)
 }
 
 // Node is one node of the flat shape.
@@ -84,7 +89,21 @@ func (p *Profile) FromOld() {
 		}
 	}
 	walk(p.Head)
-	start := p.StartTime * 1e6
+	// v8-profiler wrote startTime and endTime in whole seconds: too coarse
+	// for a span of samples timed in microseconds, so the samples give it.
+	var start float64
+	whole := func(t *float64) bool { return t != nil && *t == math.Trunc(*t) }
+	if whole(p.StartTime) && (p.EndTime == nil || whole(p.EndTime)) {
+		p.StartTime, p.EndTime, p.coarse = nil, nil, true
+	}
+	if p.StartTime != nil {
+		start = *p.StartTime * 1e6
+		p.StartTime = &start
+	}
+	if p.EndTime != nil {
+		end := *p.EndTime * 1e6
+		p.EndTime = &end
+	}
 	p.TimeDeltas = make([]float64, len(p.Timestamps))
 	for i, ts := range p.Timestamps {
 		p.TimeDeltas[i] = ts - start
@@ -92,7 +111,6 @@ func (p *Profile) FromOld() {
 			p.TimeDeltas[i] = ts - p.Timestamps[i-1]
 		}
 	}
-	p.StartTime, p.EndTime = start, p.EndTime*1e6
 	if len(p.TimeDeltas) > len(p.Samples) {
 		p.TimeDeltas = p.TimeDeltas[:len(p.Samples)]
 	}
@@ -130,7 +148,7 @@ func (p *Profile) Convert(b *analysis.Builder, thread string, origin int64, out 
 		if n, ok := c.index[id]; ok && c.step(n) || stack < 0 {
 			stack = b.Stack(c.frames)
 		}
-		out = append(out, jsonprof.Sample{Stack: stack, Time: jsonprof.Nanos(p.StartTime+times[i]) - origin, Thread: thread})
+		out = append(out, jsonprof.Sample{Stack: stack, Time: jsonprof.Nanos(p.base()+times[i]) - origin, Thread: thread})
 	}
 	for i := first; i+1 < len(out); i++ {
 		out[i].Weight = out[i+1].Time - out[i].Time
@@ -241,22 +259,12 @@ func (c *conv) step(n int32) bool {
 	return changed
 }
 
-// next is the node below m on a stack: its parent, or for "(program)" and
-// "(garbage collector)" the top of the open stack.
-func (c *conv) next(m int32) int32 {
-	switch c.p.Nodes[m].CallFrame.FunctionName {
-	case "(program)", "(garbage collector)":
-		if len(c.open) == 0 {
-			return -1
-		}
-		return c.open[len(c.open)-1]
-	}
-	return c.parent[m]
-}
+// next is the node below m on a stack: its parent.
+func (c *conv) next(m int32) int32 { return c.parent[m] }
 
 func (c *conv) ignored(m int32) bool {
 	f := &c.p.Nodes[m].CallFrame
-	return f.FunctionName == "(root)" || f.FunctionName == "(idle)" || f.URL == "native dummy.js"
+	return f.FunctionName == "(root)" || f.URL == "native dummy.js"
 }
 
 func (c *conv) pop() {

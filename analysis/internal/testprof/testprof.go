@@ -16,10 +16,18 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
-// Corpus returns the directory of the shared corpus (../shared/corpus beside
-// the repository), skipping the test when it is absent.
+// Corpus returns the directory of the shared corpus: $PROFLENS_CORPUS when
+// set (for tools that run the tests in a copy of the module, as mutation
+// testing does), else ../shared/corpus beside the repository. It skips the
+// test when the corpus is absent.
 func Corpus(t testing.TB) string {
 	t.Helper()
+	if dir := os.Getenv("PROFLENS_CORPUS"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "MANIFEST.md")); err != nil {
+			t.Skip("corpus not present at " + dir)
+		}
+		return dir
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
