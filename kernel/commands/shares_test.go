@@ -163,3 +163,39 @@ func parseFloat(s string) (float64, error) {
 	_, err := fmt.Sscan(s, &x)
 	return x, err
 }
+
+// TestSharesOfADelta: in a goroutine delta (net/http/pprof's ?seconds=2;
+// `go tool pprof -raw` lists its samples: +13 +1 +1 and -14 -1 -1 -1), the
+// shares are of 32, pprof's total, which is not the profile's total: that
+// is the net change, -2. top, tree and sandwich say what 32 is, with the
+// increases and the decreases, and none calls it the profile's total.
+func TestSharesOfADelta(t *testing.T) {
+	path, err := filepath.Abs("../../analysis/formats/testdata/goroutine-delta.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := RunForTest(t, nil, "load "+path+" as d\ntop\ntree\nsandwich time.Sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, b := range rec.Bundles() {
+		text, _ := b["text/plain"].(string)
+		all = append(all, text)
+	}
+	const what = "of 32 before filters: the sum of the profile's increases (15) and decreases (17) in goroutine, whose net change is -2"
+	for _, want := range []string{
+		"d: showing 12 of 12 functions; -2 (-6.2%) " + what, // top
+		"d: percentages are " + what,                        // tree
+		"profile% " + what,                                  // sandwich
+	} {
+		if !strings.Contains(strings.Join(all, "\n"), want) {
+			t.Errorf("no output says %q:\n%s", want, strings.Join(all, "\n"))
+		}
+	}
+	for _, wrong := range []string{"32 total", "the profile's total goroutine"} {
+		if strings.Contains(strings.Join(all, "\n"), wrong) {
+			t.Errorf("an output says %q of the delta's 32:\n%s", wrong, strings.Join(all, "\n"))
+		}
+	}
+}
