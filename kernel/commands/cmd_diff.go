@@ -19,7 +19,7 @@ var diffCommand = &kernel.Command{
 	Summary: "Compare two profiles, or two phases of one, per compacted node: a table and a differential icicle.",
 	Doc: "The difference NEW − BASE is made as `go tool pprof -diff_base=BASE NEW` makes it (functions " +
 		"matched by name, so the profiles may be of other formats), and read under one granularity state: " +
-		"NEW's levels (BASE's when only BASE has had levels set); a call path the other side lacks takes its " +
+		"NEW's levels (BASE's when only BASE has had levels set), else full names; a call path the other side lacks takes its " +
 		"parent's level. The table gives the change of total and of self, absolute and relative to BASE: " +
 		"by default (`by=function`) one row per name of the view (a function at full names) summed over every " +
 		"place it occurs, its total counted once where it calls itself; `by=self` and `by=total` give one row per " +
@@ -189,22 +189,23 @@ func diffWhat(c *kernel.Call, base, new *kernel.Loaded, normalize bool) string {
 }
 
 // diffState carries one side's granularity state to the difference's tree
-// t: NEW's when the user has set one, else BASE's, else level 1. A node
-// takes the level of the node with the same path of names on that side,
-// else its parent's (1 for a root).
+// t: NEW's when the user has set one, else BASE's, else full names (what
+// top, tree and flame read until a level is set). A node takes the level of
+// the node with the same path of names on that side, else its parent's (1
+// for a root, as a filtered tree's carried state gives it).
 func diffState(t *analysis.Tree, new, base *kernel.Loaded) *compaction.State {
 	levels := make([]int32, t.Len())
 	side := new
 	if side.State() == nil {
 		side = base
 	}
-	var match []int32
-	if side.State() != nil {
-		match = matchPaths(t, side.Tree())
+	if side.State() == nil {
+		return compaction.NewState(t, kernel.FullLevel)
 	}
+	match := matchPaths(t, side.Tree())
 	for n := range levels {
 		switch {
-		case match != nil && match[n] >= 0:
+		case match[n] >= 0:
 			levels[n] = side.State().Level(match[n])
 		case t.Parent[n] >= 0:
 			levels[n] = levels[t.Parent[n]]

@@ -289,7 +289,8 @@ func TestDiffFilterAndValue(t *testing.T) {
 
 // TestDiffSharedLevels: the difference is read under NEW's levels; a call
 // path only BASE has takes its parent's level, not BASE's unset level 1;
-// with no levels set on NEW, BASE's are used.
+// with no levels set on NEW, BASE's are used; with none set on either,
+// full names, as top, tree and flame read each side.
 func TestDiffSharedLevels(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "b.folded", "lib1.A.f;lib2.B.g 1\nlib1.A.f;lib2.C.h 1\n")
@@ -310,7 +311,7 @@ func TestDiffSharedLevels(t *testing.T) {
 		{"level n 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 		{"level b 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 		{"level b 9\nlevel n 1\ndiff b n by=tree", "lib1   lib2"},
-		{"diff b n by=tree", "lib1   lib2"},
+		{"diff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 	} {
 		if got := names(tc.code); got != tc.want {
 			t.Errorf("%q: rows %q, want %q", tc.code, got, tc.want)
