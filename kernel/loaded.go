@@ -116,22 +116,31 @@ func (l *Loaded) CompactedView(ctx context.Context) (*compaction.View, error) {
 
 // SetFilter makes f the standing filter: the tree is rebuilt, and the
 // granularity state the user set carried over to the new tree.
-func (l *Loaded) SetFilter(f analysis.Filter) { l.setTree(f, l.recursion) }
+func (l *Loaded) SetFilter(f analysis.Filter) { l.setTree(context.Background(), f, l.recursion) }
 
 // SetRecursion folds r out of the tree (zero: none), carrying the
-// granularity state over as SetFilter does.
-func (l *Loaded) SetRecursion(r analysis.Recursion) { l.setTree(l.filter, r) }
+// granularity state over as SetFilter does. When ctx is done first, it
+// returns ctx's error and l stays as it was.
+func (l *Loaded) SetRecursion(ctx context.Context, r analysis.Recursion) error {
+	return l.setTree(ctx, l.filter, r)
+}
 
 // setTree gives l the tree of its profile under the standing filter f with
 // the recursion r folded out (named by its mapping, if any), carrying the
-// granularity state the user set over to the new tree.
-func (l *Loaded) setTree(f analysis.Filter, r analysis.Recursion) {
-	t := l.named(analysis.NewTree(l.Profile.Filter(f).CollapseRecursion(r)))
+// granularity state the user set over to the new tree; it fails, leaving
+// l as it was, when ctx is done first.
+func (l *Loaded) setTree(ctx context.Context, f analysis.Filter, r analysis.Recursion) error {
+	t, err := analysis.NewTreeContext(ctx, l.Profile.Filter(f).CollapseRecursion(r))
+	if err != nil {
+		return err
+	}
+	t = l.named(t)
 	if l.state != nil {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
 	l.filter, l.recursion, l.tree, l.view, l.drawn, l.initial, l.full = f, r, t, nil, nil, nil, nil
 	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
+	return nil
 }
 
 // UseMapping makes m the granularity (m nil: back to frame names), and

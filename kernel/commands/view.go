@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,28 +41,59 @@ func showNew(c *kernel.Call, l *kernel.Loaded, note func(v *compaction.View) str
 }
 
 // showView displays v: a header line (the note, then the counts), the text
-// tree, the same in HTML, and the export JSON. It reads the call's max=.
+// tree, the same in HTML, and the export JSON, each written only as far as
+// the cell's budget goes. It reads the call's max=.
 func showView(c *kernel.Call, v *compaction.View, note string) error {
 	max, err := c.Int("max")
 	if err != nil || max < 0 {
 		return c.Usagef("max=%s: write a number of nodes, 0 for all", c.Opt("max"))
 	}
-	l := c.Profile()
-	var b strings.Builder
+	head := fmt.Sprintf("%s: %s (%s)\n", c.Subject(), v.Counts(), v.Unit().Type)
 	if note != "" {
-		b.WriteString(note + "\n")
+		head = note + "\n" + head
 	}
-	fmt.Fprintf(&b, "%s: %s (%s)\n", c.Subject(), v.Counts(), v.Unit().Type)
-	if err := v.WriteText(&b, max); err != nil {
+	lines := strings.Count(head, "\n") + v.Shown(max)
+	if v.Shown(max) < v.After {
+		lines++ // … N more compacted nodes not shown
+	}
+	text := func(w io.Writer) error {
+		if _, err := io.WriteString(w, head); err != nil {
+			return err
+		}
+		return v.WriteText(w, max)
+	}
+	name := c.Profile().Name
+	return c.Display(jupyter.Bundle{
+		"text/plain": &kernel.Lazy{Write: text, Len: lines, Unit: "lines"},
+		"text/html": &kernel.Lazy{Write: func(w io.Writer) error {
+			return pre(w, text)
+		}, Len: lines, Unit: "lines"},
+		"application/json": &kernel.Lazy{Write: func(w io.Writer) error {
+			return v.WriteJSON(w, name, "")
+		}, Len: v.After, Unit: "compacted nodes"},
+	})
+}
+
+// pre writes the text that text writes as an HTML <pre> element.
+func pre(w io.Writer, text func(io.Writer) error) error {
+	if _, err := io.WriteString(w, "<pre>"); err != nil {
 		return err
 	}
-	text := b.String()
-	c.Out.Display(map[string]any{
-		"text/plain":       text,
-		"text/html":        "<pre>" + html.EscapeString(text) + "</pre>",
-		"application/json": v.Doc(l.Name),
-	}, nil)
-	return nil
+	if err := text(escaper{w}); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "</pre>")
+	return err
+}
+
+// escaper writes what it is given escaped for HTML (html.EscapeString).
+type escaper struct{ w io.Writer }
+
+func (e escaper) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(e.w, html.EscapeString(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // completeTarget proposes targets starting with prefix: all, the roots'
