@@ -14,8 +14,10 @@ var entitiesCommand = &kernel.Command{
 	Summary: "Draw the architectural view of a profile under a mapping (AVID): entities and the calls between them.",
 	Doc: "One box per entity of the mapping (see `mapping`), its area proportional to the entity's self value, " +
 		"labelled with its share; arcs from caller entity to callee entity labelled with the number of calls; " +
-		"calls inside one entity are no arcs. Where the profile has allocation values (heap profiles), a bar " +
-		"under each entity shows its allocations. Calls are exact for an evented recording (Chrome trace spans, " +
+		"calls inside one entity are no arcs. Where the profile records memory events (JFR allocation events, " +
+		"a Chrome trace's N/D object events, a series of heap profiles as deltas), two bars under each entity " +
+		"show the objects of its classes allocated (dark) and freed (red); where it only has allocation values " +
+		"(one heap profile), one bar shows its allocations. Calls are exact for an evented recording (Chrome trace spans, " +
 		"speedscope evented profiles) and recovered by diffing consecutive stacks per thread for samples in " +
 		"time order; the answer says which. The picture comes with a table of the entities and one of the arcs; " +
 		"its JSON is `{\"source\", \"entities\": [{\"name\", \"self\", \"total\", \"calls_in\"}], \"arcs\": " +
@@ -41,7 +43,7 @@ func runEntities(c *kernel.Call) error {
 		return fmt.Errorf("entities %s: %w", l.Name, err)
 	}
 	ents, arcs, doc := entityTables(e)
-	note := mappingNotes(c.Subject(), e.Source, em)
+	note := mappingNotes(c.Subject(), e.Source, em) + objectsNote(e.Objects)
 	l.SetPicture(pic.SVG, nil)
 	c.Picture(pic.SVG, pic.Text)
 	ents.Title = fmt.Sprintf("%s: entities by %s", c.Subject(), by)

@@ -21,7 +21,7 @@ var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// DYPER: live profiles within an overhead budget.
 	attachCommand, detachCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.
-	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
+	mappingCommand, entitiesCommand, celsCommand, sampleCommand, featuresCommand, compareSamplingCommand,
 	// Comparing and navigating.
 	diffCommand, sandwichCommand, collapseRecursionCommand, fitCommand,
 	// The session itself.
