@@ -45,6 +45,9 @@ func ParseKinds(s string) ([]Kind, error) {
 	return out, nil
 }
 
+// isKind says whether k is a kind.
+func isKind(k Kind) bool { return slices.Contains(Kinds, k) }
+
 func joinKinds(ks []Kind) string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
@@ -53,32 +56,42 @@ func joinKinds(ks []Kind) string {
 	return strings.Join(s, ",")
 }
 
-// on returns how long one collection of k is on with windows of w: w for
-// CPU windows and deltas, a little less for a trace (it starts with a CPU
-// window and must end inside it), 0 for a snapshot.
-func (k Kind) on(w time.Duration) time.Duration {
+// timed says whether a collection of k lasts a while and costs in
+// proportion (cpu: samples; trace: events), so that its cost is measured
+// and predicted per second on.
+func (k Kind) timed() bool { return k == CPU || k == Trace }
+
+// length returns how long a collection of k is on by default with windows
+// of w: w for CPU windows and deltas, a little less for a trace (it starts
+// with a CPU window and must end inside it), 0 for a snapshot.
+func (k Kind) length(w time.Duration) time.Duration {
 	switch k {
 	case Goroutine:
 		return 0
 	case Trace:
-		return max(w-traceMargin, traceMargin)
+		return max(w-traceMargin, minTrace)
 	}
 	return w
 }
 
-// traceMargin is how much shorter than its CPU window a trace window is.
-const traceMargin = 100 * time.Millisecond
+// traceMargin is how much shorter than its CPU window a trace window is at
+// most; minTrace is the shortest trace window.
+const (
+	traceMargin = 100 * time.Millisecond
+	minTrace    = 50 * time.Millisecond
+)
 
-// path returns the request of one collection of k with windows of w.
-func (k Kind) path(w time.Duration) string {
-	secs := int64(w / time.Second)
+// path returns the request of a collection of k that is on for d (whole
+// seconds for CPU windows and deltas).
+func (k Kind) path(d time.Duration) string {
+	secs := max(int64(d/time.Second), 1)
 	switch k {
 	case CPU:
 		return fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs)
 	case Goroutine:
 		return "/debug/pprof/goroutine"
 	case Trace:
-		return fmt.Sprintf("/debug/pprof/trace?seconds=%g", k.on(w).Seconds())
+		return fmt.Sprintf("/debug/pprof/trace?seconds=%g", d.Seconds())
 	}
 	return fmt.Sprintf("/debug/pprof/%s?seconds=%d", k, secs)
 }
