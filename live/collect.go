@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/proflens/proflens/analysis"
@@ -23,6 +24,10 @@ func (r *runner) collect(ctx context.Context, st *kindState, k Kind, length, sta
 		var p *analysis.Profile
 		var err error
 		res.parse = ThreadCPU(func() { p, err = analysis.Parse(ctx, name, res.ans.body, analysis.LoadOptions{}) })
+		if err != nil && k == Trace && strings.Contains(err.Error(), idleTrace) {
+			p, err = analysis.NewBuilder("gotrace", analysis.ValueType{Type: "samples", Unit: "count"}).Finish(), nil
+			p.Comment = append(p.Comment, name+": no CPU samples (the target used no CPU)")
+		}
 		if err != nil {
 			res.ans.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("the answer to %s is not a profile: %v", path, err)}
 		}
@@ -34,6 +39,11 @@ func (r *runner) collect(ctx context.Context, st *kindState, k Kind, length, sta
 	}
 	return res
 }
+
+// idleTrace is what the Go trace loader says of a trace of Go 1.19 or
+// later without CPU samples: the target used no CPU during the window (the
+// demo's idle phase), an empty window rather than a fault.
+const idleTrace = "go trace has no CPU samples: record it"
 
 // finish books a collection's result.
 func (r *runner) finish(res result) {

@@ -58,11 +58,12 @@ func ParseRequests(s string) ([]Request, error) {
 	return out, nil
 }
 
-// Trigger starts collections when a condition on the live data holds: the
-// DYPER requirement that analysis be turned on "automatically based on
-// conditions in the program". It fires at most once while what it asked
-// for is waiting or running, and its collections wait for their credit
-// like any other, at the highest priority.
+// Trigger starts collections when a condition on the live data starts to
+// hold: the DYPER requirement that analysis be turned on "automatically
+// based on conditions in the program". It fires when its condition holds
+// after a window where it did not (or at its first test), never while what
+// it asked for before is waiting or running; its collections wait for
+// their credit like any other, at the highest priority.
 type Trigger struct {
 	When Condition
 	Then []Request
@@ -92,6 +93,7 @@ type armed struct {
 	fired   int
 	last    time.Duration // when it last fired
 	why     string        // why it last fired
+	holds   bool          // the condition held at its last test
 	pending []*kindState  // the collections it asked for, not yet done
 }
 

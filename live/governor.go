@@ -281,18 +281,18 @@ func (g *governor) due(now time.Duration) []*kindState {
 	}
 	var out []*kindState
 	var cpu time.Duration // the length of the CPU window starting, 0 for none
-	for _, k := range g.kinds {
-		if busy[k.kind] || (k.job == "" && waiting[k.kind]) || !g.ready(k, now) {
-			continue
+	for _, traces := range []bool{false, true} {
+		for _, k := range g.kinds {
+			if (k.kind == Trace) != traces || busy[k.kind] || (k.job == "" && waiting[k.kind]) || !g.ready(k, now) ||
+				(traces && g.length(k) > cpu-traceMargin) {
+				continue
+			}
+			busy[k.kind] = true
+			if k.kind == CPU {
+				cpu = g.length(k)
+			}
+			out = append(out, k)
 		}
-		if k.kind == Trace && g.length(k) > cpu-traceMargin {
-			continue
-		}
-		busy[k.kind] = true
-		if k.kind == CPU {
-			cpu = g.length(k)
-		}
-		out = append(out, k)
 	}
 	return out
 }

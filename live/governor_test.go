@@ -265,3 +265,48 @@ func TestGovernorJitter(t *testing.T) {
 		})
 	}
 }
+
+// TestGovernorJobs: collections a trigger asks for come first, within the
+// budget: a trace within a few windows (with a CPU window, which its
+// samples need), a longer CPU window in place of the kind's own, which
+// waits meanwhile; once done, they count among their kind's windows as
+// triggered, and the kind's own schedule goes on.
+func TestGovernorJobs(t *testing.T) {
+	p := Plan{Budget: 0.05, Kinds: Kinds, Window: time.Second, For: 60 * time.Second}
+	var trace, cpu *kindState
+	var asked time.Duration
+	s := &sim{p: p, cost: costs, jitter: func() float64 { return 1 }, at: func(g *governor, now time.Duration) {
+		if now >= 10*time.Second && trace == nil {
+			asked = now
+			trace = g.request(now, Trace, 0, "test")
+			cpu = g.request(now, CPU, 5*time.Second, "test")
+		}
+	}}
+	g := s.run(t)
+	var traceAt, cpuAt time.Duration = -1, -1
+	for _, st := range s.starts {
+		if st.at >= asked && st.kind == Trace && traceAt < 0 {
+			traceAt = st.at
+		}
+		if st.at >= asked && st.kind == CPU && cpuAt < 0 {
+			cpuAt = st.at
+		}
+	}
+	if traceAt < 0 || traceAt > asked+8*time.Second {
+		t.Errorf("the trace asked for at %v started at %v: want within a few windows", asked, traceAt)
+	}
+	for _, st := range s.starts {
+		if st.kind == CPU && st.at > cpuAt && st.at < cpuAt+5*time.Second {
+			t.Errorf("a CPU window started at %v, inside the 5s one asked for (from %v)", st.at, cpuAt)
+		}
+	}
+	if slices.Contains(g.kinds, trace) || slices.Contains(g.kinds, cpu) {
+		t.Errorf("the jobs are still scheduled after they ran")
+	}
+	if k := g.find(CPU); k.triggered != 1 || k.windows < 40 {
+		t.Errorf("cpu: %d windows, %d triggered: want the 5s one among them, and the kind's own going on", k.windows, k.triggered)
+	}
+	if k := g.find(Trace); k.triggered != 1 {
+		t.Errorf("trace: %d triggered windows, want 1", k.triggered)
+	}
+}

@@ -41,6 +41,10 @@ type Status struct {
 	Observer float64
 	Local    bool // the target runs on this machine
 	Triggers []TriggerStatus
+	// Credit is what the kinds may spend now, and Held what the
+	// collections in flight reserved (seconds): from now on, collections
+	// started cost at most Credit + Held + the budget's share of the time.
+	Credit, Held float64
 }
 
 // KindStatus is one kind's part of a Status.
@@ -70,9 +74,10 @@ func (r *runner) status(now time.Duration) Status {
 	s := Status{Target: r.t.URL, Server: r.t.Kind(), Budget: r.g.budget, Elapsed: now, Spent: r.g.spent,
 		Duty: r.g.dutyAt(now), Windows: r.windows, Stopped: r.stopped, Failed: r.failed, Dropped: r.dropped, Overruns: r.overruns,
 		Notes: slices.Clone(r.notes), Allowed: r.g.allowedAt(now), Changes: slices.Clone(r.changes), Paused: r.g.paused,
-		Usable: r.g.usable(), Observer: r.observer, Local: r.t.Local}
+		Usable: r.g.usable(), Observer: r.observer, Local: r.t.Local, Credit: r.g.credits()}
 	jobs := map[Kind]KindStatus{} // what triggered collections in flight or waiting hold
 	for _, k := range r.g.kinds {
+		s.Held += k.held
 		if k.job != "" {
 			j := jobs[k.kind]
 			j.Windows, j.Triggered, j.Spent = j.Windows+k.windows, j.Triggered+k.windows, j.Spent+k.cost+k.held

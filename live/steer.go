@@ -43,16 +43,19 @@ func (r *runner) apply(c Control) {
 // arm adds a trigger.
 func (r *runner) arm(t *Trigger) { r.triggers = append(r.triggers, &armed{t: t}) }
 
-// check tests the triggers that read w's kind and are not waiting for
-// what they asked, and fires those whose condition holds.
+// check tests the triggers that read w's kind, and fires those whose
+// condition starts to hold (it did not at their last test) and that are
+// not waiting for what they asked before.
 func (r *runner) check(w *Window, now time.Duration) {
 	for i, a := range r.triggers {
 		a.pending = slices.DeleteFunc(a.pending, func(j *kindState) bool { return !slices.Contains(r.g.kinds, j) })
-		if len(a.pending) > 0 || a.t.When.Needs() != w.Kind {
+		if a.t.When.Needs() != w.Kind {
 			continue
 		}
 		why, ok := a.t.When.Check(w)
-		if !ok {
+		was := a.holds
+		a.holds = ok
+		if !ok || was || len(a.pending) > 0 {
 			continue
 		}
 		a.fired++
