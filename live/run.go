@@ -136,8 +136,9 @@ type runner struct {
 	notes    []string
 	stopped  string
 	failed   bool
-	dropped  int // collections in flight dropped by an interrupt
-	overruns int // collections that cost more than they reserved
+	unpaid   bool // the budget pays for no collection
+	dropped  int  // collections in flight dropped by an interrupt
+	overruns int  // collections that cost more than they reserved
 	skew     time.Duration
 	skewSet  bool
 	refusals map[Kind]bool
@@ -191,6 +192,7 @@ func (r *runner) why(ctx context.Context, now time.Duration) string {
 	case !r.g.collecting():
 		return "every kind stopped"
 	case r.p.Control == nil && !r.g.payable() && r.inflight == 0:
+		r.unpaid = true
 		return r.unpayable()
 	}
 	return ""

@@ -18,7 +18,10 @@ type Status struct {
 	Windows int
 	Stopped string // why collection ended; "" while it goes on
 	Failed  bool   // a fault of the target ended it
-	Dropped int    // collections in flight when an interrupt came, dropped
+	// Unpayable says collection ended because the budget pays for no
+	// collection (Stopped says what budget would).
+	Unpayable bool
+	Dropped   int // collections in flight when an interrupt came, dropped
 	// Overruns counts collections that cost more than they reserved: until
 	// the target has run long enough unprofiled, the cost accounted may
 	// then pass the budget; nothing starts meanwhile, and collection ends
@@ -72,7 +75,7 @@ type KindStatus struct {
 // status returns the runner's status at now.
 func (r *runner) status(now time.Duration) Status {
 	s := Status{Target: r.t.URL, Server: r.t.Kind(), Budget: r.g.budget, Elapsed: now, Spent: r.g.spent,
-		Duty: r.g.dutyAt(now), Windows: r.windows, Stopped: r.stopped, Failed: r.failed, Dropped: r.dropped, Overruns: r.overruns,
+		Duty: r.g.dutyAt(now), Windows: r.windows, Stopped: r.stopped, Failed: r.failed, Unpayable: r.unpaid, Dropped: r.dropped, Overruns: r.overruns,
 		Notes: slices.Clone(r.notes), Allowed: r.g.allowedAt(now), Changes: slices.Clone(r.changes), Paused: r.g.paused,
 		Usable: r.g.usable(), Observer: r.observer, Local: r.t.Local, Credit: r.g.credits()}
 	jobs := map[Kind]KindStatus{} // what triggered collections in flight or waiting hold

@@ -34,7 +34,7 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"`profiles` shows its progress and `detach` ends it.\n\n" +
 	"**Control while it runs** (DYPER's bound \"dynamically settable by the programmer\"): `attach NAME budget=5%` on an " +
 	"attached NAME changes its budget from now on (a collection in flight finishes as it was paid for; the status then says " +
-	"what the budgets allowed over the time attached); `attach NAME reset=true` empties its series, so that later windows " +
+	"what the budgets allowed over the time attached; `attach NAME` alone shows its status); `attach NAME reset=true` empties its series, so that later windows " +
 	"start them anew (the account goes on); `pause NAME` and `resume NAME` stop and restart collection (no credit accrues " +
 	"meanwhile). **Triggers** start a detailed collection when a condition on the live data holds: `when=` is `phase` (a new " +
 	"phase appears among the windows' phases), `goroutines>N` (a goroutine snapshot counts more than N), `heap+SIZE` (the heap " +
@@ -68,9 +68,9 @@ var attachCommand = &kernel.Command{
 		{Name: "maxwindows", Doc: "most windows of all kinds kept", Default: strconv.Itoa(live.DefaultMaxWindows), Kind: kernel.KindNumber},
 		{Name: "patience", Doc: "how long past its window an answer may take", Default: "10s", Kind: kernel.KindDuration},
 		{Name: "when", Doc: "a trigger's condition: phase, goroutines>N, heap+SIZE or cpu:REGEXP>SHARE (with then=)",
-			Values: []string{"phase", "goroutines>", "heap+", "cpu:"}},
+			Complete: proposals("phase", "goroutines>", "heap+", "cpu:")},
 		{Name: "then", Doc: "what a trigger collects: trace, cpu:10s, heap, mutex, block, comma-separated (with when=)",
-			Values: []string{"trace", "cpu:10s", "heap", "mutex", "block"}},
+			Complete: proposals("trace", "cpu:10s", "heap", "mutex", "block")},
 		{Name: "reset", Doc: "on an attached NAME: empty its series; later windows start them anew", Values: []string{"true", "false"}},
 	},
 	Examples: []string{"attach demo:phases as run for=3s budget=10% kinds=cpu,goroutine", "top run n=3",
@@ -111,7 +111,9 @@ func runAttach(c *kernel.Call) error {
 	if err != nil {
 		return err
 	}
-	plan.Control = a.ctl
+	if bg {
+		plan.Control = a.ctl // a foreground attachment holds the cell: nothing can steer it
+	}
 	if tr, err := readTrigger(c, a); err != nil || tr != nil {
 		if err != nil {
 			a.end(live.Status{})
@@ -141,6 +143,19 @@ func connect(c *kernel.Call, name string, kinds []live.Kind) (*attachment, *live
 		return nil, nil, fmt.Errorf("attach %w", err)
 	}
 	return newAttachment(name, c.Arg(0), kinds, c.Opt("using"), proc), t, nil
+}
+
+// proposals completes an option's value from words.
+func proposals(words ...string) func(*kernel.Call, string) []string {
+	return func(_ *kernel.Call, prefix string) []string {
+		var out []string
+		for _, w := range words {
+			if strings.HasPrefix(w, prefix) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
 }
 
 // readBudget reads budget=, a share of the target's time above 0 and at

@@ -29,7 +29,7 @@ func statusLine(name string, st live.Status) string {
 	}
 	own := ""
 	if st.Observer > 0 {
-		own = ", proflens's own work on its windows " + live.Percent(shareOf(st.Observer, st.Elapsed.Seconds())) + " of it"
+		own = " (of which proflens's own work on its windows " + live.Percent(shareOf(st.Observer, st.Elapsed.Seconds())) + ")"
 	}
 	lines := []string{fmt.Sprintf("%s ← %s (%s): %d windows in %.1fs, duty cycle %s; cost accounted %s of %s (guaranteed)%s; "+
 		"estimated slowdown %s; %s", name, st.Target, st.Server, st.Windows, st.Elapsed.Seconds(), live.Percent(st.DutyCycle()),
@@ -180,7 +180,7 @@ func finish(c *kernel.Call, a *attachment, st live.Status, notes bool) error {
 		c.Out.Stream("stderr", a.name+": windows not taken into the profiles: "+a.failed+"\n")
 	}
 	switch {
-	case st.Failed && st.Windows == 0:
+	case (st.Failed || st.Unpayable) && st.Windows == 0:
 		return fmt.Errorf("attach %s: %s; no window was gathered", a.target, st.Stopped)
 	case st.Failed:
 		c.Out.Stream("stderr", fmt.Sprintf("%s: %s; collection stopped, and the %d windows gathered are kept in %s\n",
