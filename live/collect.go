@@ -19,7 +19,7 @@ func (r *runner) collect(ctx context.Context, st *kindState, k Kind, length, sta
 	path := k.path(length)
 	res := result{st: st, kind: k, start: start, ans: r.t.get(ctx, path, length+r.p.Patience, maxBody)}
 	res.end = r.since()
-	if res.ans.err == nil {
+	if res.ans.err == nil && k != Counters { // counters are read in order, in accept
 		name := fmt.Sprintf("%s window at %.1fs", k, start.Seconds())
 		var p *analysis.Profile
 		var err error
@@ -69,6 +69,15 @@ func (r *runner) finish(res result) {
 // proflens's clock; hands it to report, then checks the triggers (a
 // condition may read what report made of it: the phases).
 func (r *runner) accept(k *kindState, res result, now time.Duration) {
+	if res.kind == Counters {
+		var err error
+		res.parse = ThreadCPU(func() { res.profile, err = countersProfile(res.ans.body, r.counters) })
+		if err != nil {
+			r.g.done(k, now, 0, true)
+			r.drop(k, err.Error())
+			return
+		}
+	}
 	cost := res.ans.cost
 	if cost < 0 {
 		cost = outsideCost(res.kind, res.profile, len(res.ans.body))

@@ -14,6 +14,7 @@ const (
 	priorEncode   = 0.005 // encoding and sending a CPU window's profile
 	priorSnapshot = 0.010 // a goroutine snapshot, or the two snapshots of a delta
 	priorTrace    = 1.0   // a trace window, per second on: a whole core
+	priorCounters = 0.001 // reading the program's counters
 )
 
 // recentCosts is how many measured costs of a kind its prediction looks at.
@@ -97,6 +98,8 @@ func (g *governor) unit(k Kind) float64 {
 		return agent.Hz*float64(g.cpus)*agent.PerSample.Seconds() + priorEncode/g.window.Seconds()
 	case Trace:
 		return priorTrace
+	case Counters:
+		return priorCounters
 	}
 	return priorSnapshot
 }

@@ -106,9 +106,12 @@ const clockTolerance = 2 * time.Second
 // died), and is retried like an error status when it does.
 func Run(ctx context.Context, t *Target, p Plan, report func(Event)) Status {
 	r := &runner{t: t, p: p, g: newGovernor(p, t.CPUs), report: report, wall: time.Now(),
-		results: make(chan result), seqs: map[Kind]int{}, refusals: map[Kind]bool{}}
+		results: make(chan result), seqs: map[Kind]int{}, refusals: map[Kind]bool{}, counters: map[string]int64{}}
 	for _, tr := range p.Triggers {
 		r.arm(tr)
+	}
+	if k := r.g.find(Counters); k != nil && t.Agent == nil {
+		r.drop(k, "the program's counters need the proflens agent (agent.Count, agent.Gauge); "+t.URL+" is a plain net/http/pprof server")
 	}
 	if r.p.MaxWindows == 0 {
 		r.p.MaxWindows = DefaultMaxWindows
@@ -143,7 +146,8 @@ type runner struct {
 	skewSet  bool
 	refusals map[Kind]bool
 	triggers []*armed
-	observer float64 // proflens's own CPU seconds charged, for a target on this machine
+	counters map[string]int64 // the program's counters at their last reading
+	observer float64          // proflens's own CPU seconds charged, for a target on this machine
 	changes  []BudgetChange
 }
 

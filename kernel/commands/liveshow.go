@@ -75,7 +75,7 @@ func statusBundle(name string, st live.Status) jupyter.Bundle {
 
 // kindUnits are the units of each kind's main value.
 var kindUnits = map[live.Kind]string{live.CPU: "nanoseconds", live.Goroutine: "count", live.Heap: "bytes",
-	live.Mutex: "nanoseconds", live.Block: "nanoseconds", live.Trace: "count"}
+	live.Mutex: "nanoseconds", live.Block: "nanoseconds", live.Trace: "count", live.Counters: "count"}
 
 // summaryTable shows, per kind, its windows, time on, cost, what its
 // windows saw and its projection onto the whole time attached: for the

@@ -5,7 +5,9 @@
 // compress/flate) or idle, each for a given wall time, over and over; each
 // phase runs under the pprof label phase=NAME and inside a runtime/trace
 // region of that name, so the phases' truth comes with the profiles. It
-// serves net/http/pprof, or the proflens agent with -agent BUDGET.
+// serves net/http/pprof, or the proflens agent with -agent BUDGET, which
+// then also serves two counters of the demo's own: units (of work done)
+// and working (1 while it works, 0 while it idles).
 //
 // With -work N it serves too, but does N units of work (the phases' work
 // in turn, without idling) and then prints a JSON line with its CPU time and
@@ -129,6 +131,8 @@ func serve(addr, budget string, stdout io.Writer) (stop func(), err error) {
 		if err != nil {
 			return nil, err
 		}
+		a.Count("units", unitsDone.Load)
+		a.Gauge("working", working.Load)
 		fmt.Fprintf(stdout, "listening on http://%s (proflens agent, budget %s)\n", a.Addr(), budget)
 		return func() { a.Close() }, nil
 	}
