@@ -136,7 +136,7 @@ var (
 
 // commentProblems lists the Go files cited in the comments of the Go file
 // name (source src) that do not exist, beside it or from the root, and its
-// citations of issues.
+// citations of issues. An example's output block cites nothing.
 func commentProblems(name, src string, exists func(string) bool) []string {
 	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
 	if err != nil {
@@ -145,6 +145,9 @@ func commentProblems(name, src string, exists func(string) bool) []string {
 	var out []string
 	for _, cg := range f.Comments {
 		text := cg.Text()
+		if strings.HasPrefix(text, "Output:") || strings.HasPrefix(text, "Unordered output:") {
+			continue // an example's output is what the program prints, not a citation
+		}
 		for _, cited := range goFileName.FindAllString(text, -1) {
 			if !pattern.MatchString(cited) && !exists(filepath.Join(filepath.Dir(name), cited)) && !exists(cited) {
 				out = append(out, name+": a comment cites "+cited+", which does not exist")
@@ -187,6 +190,7 @@ func TestCommentProblems(t *testing.T) {
 		{"// One file each, cmd_NAME.go.\npackage a", 0},
 		{"package a\n\n// f is what issue 12 asked for.\nfunc f() {}", 1},
 		{"package a\n\n// f takes the issues of the day.\nfunc f() {}", 0},
+		{"package a\n\nfunc Example() {\n\t// Output:\n\t// gone.go:3\n}", 0},
 	} {
 		if got := commentProblems("a/a.go", tt.src, exists); len(got) != tt.want {
 			t.Errorf("commentProblems(%q) = %q, want %d", tt.src, got, tt.want)

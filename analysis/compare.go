@@ -31,9 +31,10 @@ const (
 
 // Compare returns the difference of two sides as a profile, as go tool pprof
 // -diff_base makes it: NEW's samples with their values, BASE's with theirs
-// negated and labelled BaseLabel. Frames are matched by name (pprof's
-// function granularity), so profiles of other formats, or one read by file
-// and line and the other by function, compare function by function. With
+// negated and labelled BaseLabel. Frames are matched by their row names
+// at the sides' granularity (Profile.RowName: at Functions, by name, as
+// pprof), so profiles of other formats compare function by function, or
+// line by line; the difference is at the new side's granularity. With
 // normalize, BASE's values are scaled to NEW's total (rounded per sample);
 // without it, both sides must be in one unit.
 //
@@ -95,7 +96,7 @@ func checkSides(base, new Side, normalize bool) error {
 // describeDiff gives the difference the metadata of its sides.
 func describeDiff(p, base, new *Profile) {
 	p.Source = new.Source
-	p.Lang = new.Lang
+	p.Lang, p.Granularity = new.Lang, new.Granularity
 	if base.Lang != new.Lang {
 		p.Lang = LangAuto
 	}
@@ -192,11 +193,11 @@ func (d *differ) stack(p *Profile, st []int32) int32 {
 	d.buf = d.buf[:0]
 	for _, f := range st {
 		if d.of[f] < 0 {
-			fr := &p.Frames[f]
-			id, ok := d.frames[fr.Name]
+			fr, row := &p.Frames[f], p.RowName(f)
+			id, ok := d.frames[row]
 			if !ok {
-				id = d.b.Frame(Frame{Name: fr.Name, File: fr.File})
-				d.frames[fr.Name] = id
+				id = d.b.Frame(Frame{Name: fr.Name, File: fr.File, Line: fr.Line, Addr: fr.Addr})
+				d.frames[row] = id
 			}
 			d.of[f] = id
 		}

@@ -2,7 +2,10 @@
 // every supported format is read into (Profile, built by a Builder), splits
 // frame names into name elements (Names), and builds the call tree (Tree)
 // and its queries (Top, TreeRows, Info) that every later stage reads. A
-// Profile and its Tree are immutable once built.
+// Profile and its Tree are immutable once built. A loaded profile is at
+// functions; Profile.At derives it at lines, files or addresses from the
+// frames its loader kept (granularity.go), as pprof's -lines, -files and
+// -addresses.
 //
 // Formats live in packages of their own under analysis/ (pprof, folded,
 // perf, hprof, dtrace, v8, chrome, speedscope, gotrace, jfr, firefox,

@@ -83,6 +83,7 @@ func (p *Profile) Filter(f Filter) *Profile {
 		return p
 	}
 	q := *p
+	q.given = nil // At on q must not see unfiltered frames
 	if f.Focus != nil || f.Ignore != nil || f.Hide != nil {
 		q.Stacks = filterStacks(p, f)
 	}

@@ -34,7 +34,7 @@ type Info struct {
 func NewInfo(p *Profile, t *Tree) Info {
 	in := Info{
 		Source: p.Source, Format: p.Format, ValueTypes: p.ValueTypes, Default: p.DefaultValue,
-		Samples: len(p.Samples), Stacks: p.Stacks.Len(), Frames: len(p.Frames), Nodes: t.Len(),
+		Samples: len(p.Samples), Stacks: p.distinctStacks(), Frames: len(p.Frames), Nodes: t.Len(),
 		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings, Notes: p.Notes,
 	}
 	if p.Intervals != nil {

@@ -47,7 +47,8 @@ func Load(ctx context.Context, path string, opts LoadOptions) (*Profile, error) 
 }
 
 // Parse is Load on content already in memory; name is used in errors and as
-// the profile's Source. Gzip content is decompressed first.
+// the profile's Source. Gzip content is decompressed first. The profile is
+// at Functions; At gives it at the granularities its file allows.
 func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Profile, error) {
 	p, err := parse(ctx, name, data, opts)
 	if err != nil {
@@ -62,7 +63,7 @@ func Parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Pr
 	}
 	notePlausibility(p)
 	noteNegative(p)
-	return p, nil
+	return p.At(Functions), nil
 }
 
 func parse(ctx context.Context, name string, data []byte, opts LoadOptions) (*Profile, error) {

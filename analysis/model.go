@@ -25,6 +25,10 @@ type Frame struct {
 	// name element of native frames whose names have no namespace
 	// (names_native.go).
 	Lib string
+	// Addr is the machine address of the frame's code (a pprof location's
+	// address); 0 when the profile does not say. Inlined frames share
+	// their location's address.
+	Addr uint64
 }
 
 // Sample is one observation. Its stack is an index into Profile.Stacks, so
@@ -106,8 +110,14 @@ type Profile struct {
 	ValueTypes   []ValueType
 	DefaultValue int // index into ValueTypes shown when the user does not choose
 
-	Frames  []Frame
-	Stacks  Stacks // distinct stacks
+	Frames []Frame
+	// Granularity is what a frame stands for (granularity.go): Functions
+	// for a profile Parse returned, whose frames the loader's finer ones
+	// were merged into (given keeps those, for At).
+	Granularity Granularity
+	given       *Profile
+
+	Stacks  Stacks // distinct stacks (after At merged frames, some may be equal)
 	Samples []Sample
 
 	values    []int64 // by Sample.row, len(ValueTypes) each

@@ -207,8 +207,11 @@ func isDescriptor(name string) bool {
 	if len(name) < 4 || name[0] != 'L' || semi < 0 {
 		return false
 	}
-	head := name[1:semi]
-	return strings.Contains(head, "/") && strings.IndexFunc(head, func(r rune) bool {
+	head, rest := name[1:semi], name[semi+1:]
+	// A class of the default package has no "/": it is a descriptor only
+	// with a method after it ("LCounter;::countTo").
+	method := strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, ".")
+	return head != "" && (strings.Contains(head, "/") || method) && strings.IndexFunc(head, func(r rune) bool {
 		return r != '/' && r != '$' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) < 0
 }
@@ -286,7 +289,7 @@ func NewNames(p *Profile) *Names { return newNames(p, &interrupt{}) }
 // newNames is NewNames that stops early, incomplete, when stop is done.
 func newNames(p *Profile, stop *interrupt) *Names {
 	n := &Names{Elems: make([][]int32, len(p.Frames)), Lang: p.Lang, frames: p.Frames}
-	s := splitter{lang: p.Lang}
+	s := splitter{lang: p.Lang, g: p.Granularity}
 	s.py, s.js = projects(p.Frames)
 	ids := make(map[string]int32)
 	for f, fr := range p.Frames {

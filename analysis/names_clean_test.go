@@ -28,6 +28,8 @@ var cleanCases = []struct{ file, name, want string }{
 	// perf-map-agent's Java descriptors (FlameGraph test/perf-java-faults-01.txt).
 	{"perf-java-faults-01.txt", "Ljava/util/concurrent/ThreadPoolExecutor$Worker;::run", "java/util/concurrent/ThreadPoolExecutor$Worker.run"},
 	{"perf-vertx-stacks-01.txt", "Lorg/mozilla/javascript/ScriptableObject;.createSlot", "org/mozilla/javascript/ScriptableObject.createSlot"},
+	{"inferno java-inline (a class of the default package)", "LCounter;::countTo", "Counter.countTo"},
+	{"a C name that only looks like a descriptor", "LATENCY;", "LATENCY;"},
 	// Names that stay.
 	{"perf-java-stacks-01.txt", "JavaCalls::call_helper(JavaValue*, methodHandle*, JavaCallArguments*, Thread*)", "JavaCalls::call_helper(JavaValue*, methodHandle*, JavaCallArguments*, Thread*)"},
 	{"go tool pprof corpus", "github.com/dgraph-io/badger/v3.(*DB).doWrites", "github.com/dgraph-io/badger/v3.(*DB).doWrites"},

@@ -38,6 +38,15 @@ func (n *Names) Show(name string) string {
 	return n.Short(Display(name, n.Lang))
 }
 
+// ShowFrame returns how the views show frame f: its elements
+// concatenated, shortened (Short).
+func (n *Names) ShowFrame(f int32) string {
+	if n == nil || int(f) >= len(n.Elems) {
+		return ""
+	}
+	return n.Short(n.Prefix(f, len(n.Elems[f])))
+}
+
 // sharedDir returns the directory, with its trailing "/", that the first
 // elements of all frames named after a path or URL lie in, when it holds
 // at least one directory below the root or the URL's origin; else "".

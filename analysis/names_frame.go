@@ -1,6 +1,9 @@
 package analysis
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Frames and their elements. A frame's elements come from its name, split
 // by the rules of its language (Split), and from two things beside the
@@ -17,12 +20,44 @@ import "strings"
 // splitter splits the frame names of one profile.
 type splitter struct {
 	lang Lang
-	py   string // the project of the Python application files, with its trailing "/"
-	js   string // the project of the JavaScript application scripts, likewise
+	g    Granularity // what the profile's frames stand for
+	py   string      // the project of the Python application files, with its trailing "/"
+	js   string      // the project of the JavaScript application scripts, likewise
 }
 
-// frame returns the elements of frame fr.
+// frame returns the elements of frame fr: those of its function, then, at
+// Lines and Addresses, its line (unless its name carries it) and address;
+// at Files, those of its file.
 func (s *splitter) frame(fr Frame) []string {
+	out := s.function(fr)
+	switch {
+	case s.g == Files:
+		return fileElems(fr.Name)
+	case s.g < Lines:
+		return out
+	}
+	if fr.Line != 0 && !carriesLine(fr.Name) && !strings.HasPrefix(fr.File, "<") {
+		out = append(out, ":"+strconv.FormatInt(fr.Line, 10))
+	}
+	if fr.Addr != 0 && s.g == Addresses {
+		out = append(out, " @0x"+strconv.FormatUint(fr.Addr, 16))
+	}
+	return out
+}
+
+// fileElems splits a file's path at its directories: "/usr", "/lib",
+// "/nat.c"; a name that is no path ("[libc.so.6]", "<unknown>") is one
+// element.
+func fileElems(path string) []string {
+	if len(path) < 2 {
+		return []string{path}
+	}
+	root := strings.IndexByte(path[1:], '/') + 1
+	return pathElems(path, root, nil)
+}
+
+// function returns the elements of frame fr's function.
+func (s *splitter) function(fr Frame) []string {
 	if strings.HasPrefix(fr.File, "<") {
 		if p, ok := splitPseudo(fr); ok {
 			return p

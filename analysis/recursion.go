@@ -80,8 +80,9 @@ func (p *Profile) CollapseRecursion(r Recursion) *Profile {
 		return p
 	}
 	indirect, direct := framesNamed(p, r.Indirect, r.All), framesNamed(p, r.Direct, r.AllDirect)
-	fn, _ := functionIDs(p)
+	fn, _, _ := functionIDs(p)
 	q := *p
+	q.given = nil // At on q must not see unfolded frames
 	q.Stacks = Stacks{ends: make([]int32, 0, p.Stacks.Len())}
 	at := map[int32]int{} // a folded function → its position in the folded stack
 	var out []int32

@@ -25,14 +25,17 @@ type TopOptions struct {
 	N      int  // rows to keep; 0 keeps all
 }
 
-// TopRow is one function of a flat profile.
+// TopRow is one row of a flat profile: a function, line, file or address
+// (the tree's Granularity).
 type TopRow struct {
-	Name string
-	Flat int64 // value of samples whose leaf frame is this function
-	Cum  int64 // value of samples with this function anywhere on the stack, once per sample
+	Name  string // as pprof names the row (Profile.RowName)
+	Frame int32  // the first frame of the row, for its displayed name (Names.ShowFrame)
+	Flat  int64  // value of samples whose leaf frame is this function
+	Cum   int64  // value of samples with this function anywhere on the stack, once per sample
 }
 
-// Top is a flat profile at function level, as `go tool pprof -top` prints it.
+// Top is a flat profile at the tree's granularity, as `go tool pprof -top`
+// prints it with the same -functions, -lines, -files or -addresses.
 type Top struct {
 	Value ValueType
 	Total int64 // sum of |value| over all samples, before filters (pprof's total)
@@ -41,13 +44,14 @@ type Top struct {
 	Count int // rows before the cut to N
 }
 
-// NewTop computes the flat profile of t. Functions are frames grouped by
-// name (pprof's "functions" granularity). Rows with zero flat and cum are
+// NewTop computes the flat profile of t. A row is the frames of one row
+// name (Profile.RowName: at Functions, the frames of one function name, as
+// pprof groups them). Rows with zero flat and cum are
 // left out; the order is pprof's: by |flat| (or |cum|) descending, then name,
 // then the other value. Time is linear in the number of call-tree nodes.
 func NewTop(t *Tree, o TopOptions) *Top {
 	p := t.Profile
-	fn, names := functionIDs(p)
+	fn, names, first := functionIDs(p)
 	hidden := matchFrames(p, o.Hide)
 	focus, ignore := matchFrames(p, o.Focus), matchFrames(p, o.Ignore)
 	self, total := t.Self[o.Value], t.Total[o.Value]
@@ -59,7 +63,7 @@ func NewTop(t *Tree, o TopOptions) *Top {
 	top := &Top{Value: p.ValueTypes[o.Value], Total: absTotal(p, o.Value)}
 	for f, name := range names {
 		if flat[f] != 0 || cum[f] != 0 {
-			top.Rows = append(top.Rows, TopRow{Name: name, Flat: flat[f], Cum: cum[f]})
+			top.Rows = append(top.Rows, TopRow{Name: name, Frame: first[f], Flat: flat[f], Cum: cum[f]})
 			top.Kept += flat[f]
 		}
 	}
@@ -110,22 +114,24 @@ func accumulate(t *Tree, fn []int32, nf int, hidden []bool, self, total []int64)
 
 func isAncestor(t *Tree, a, n int32) bool { return n >= a && n < a+t.Size[a] }
 
-// functionIDs numbers the distinct frame names of p: fn[frame] is the
-// function id, names[id] its name.
-func functionIDs(p *Profile) (fn []int32, names []string) {
+// functionIDs numbers the distinct row names of p's frames (RowName; at
+// Functions, their names): fn[frame] is the row id, names[id] its name,
+// first[id] its first frame.
+func functionIDs(p *Profile) (fn []int32, names []string, first []int32) {
 	fn = make([]int32, len(p.Frames))
 	ids := make(map[string]int32, len(p.Frames))
 	for i := range p.Frames {
-		name := p.Frames[i].Name
+		name := p.RowName(int32(i))
 		id, ok := ids[name]
 		if !ok {
 			id = int32(len(names))
 			names = append(names, name)
+			first = append(first, int32(i))
 			ids[name] = id
 		}
 		fn[i] = id
 	}
-	return fn, names
+	return fn, names, first
 }
 
 // matchFrames reports, per frame, whether re matches its name or file; nil

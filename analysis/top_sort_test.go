@@ -6,7 +6,7 @@ import (
 )
 
 func TestTopSortTies(t *testing.T) {
-	rows := []TopRow{{"b", 1, 3}, {"a", 1, 2}, {"c", -4, 4}, {"d", 1, 9}}
+	rows := []TopRow{{Name: "b", Flat: 1, Cum: 3}, {Name: "a", Flat: 1, Cum: 2}, {Name: "c", Flat: -4, Cum: 4}, {Name: "d", Flat: 1, Cum: 9}}
 	sortTop(rows, false)
 	if got, want := rowNames(rows), "c a b d"; got != want {
 		t.Errorf("sortTop(flat) = %v, want %v", got, want)

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"regexp"
@@ -27,12 +28,39 @@ func sortRows(rows []analysis.TopRow, byCum bool) {
 
 func abs(x int64) int64 { return max(x, -x) }
 
-// naiveTop is the oracle: pprof's definitions applied sample by sample.
+// naiveTop is the oracle: pprof's definitions applied sample by sample,
+// with functions named by their names.
 func naiveTop(p *analysis.Profile, o analysis.TopOptions) *analysis.Top {
+	return naiveTopBy(p, o, func(f analysis.Frame) string { return f.Name })
+}
+
+// pprofRow names a frame's row at each granularity as go tool pprof's
+// NodeInfo.PrintableName does, for frames without addresses whose names
+// carry no location.
+var pprofRow = []func(f analysis.Frame) string{
+	func(f analysis.Frame) string { return f.Name },
+	func(f analysis.Frame) string {
+		switch {
+		case f.Line != 0:
+			return fmt.Sprintf("%s %s:%d", f.Name, f.File, f.Line)
+		case f.File != "":
+			return f.Name + " " + f.File
+		}
+		return f.Name
+	},
+	func(f analysis.Frame) string { return cmp.Or(f.File, "<unknown>") },
+}
+
+// naiveTopBy is naiveTop with rows named by row.
+func naiveTopBy(p *analysis.Profile, o analysis.TopOptions, row func(analysis.Frame) string) *analysis.Top {
 	match := func(re *regexp.Regexp, f analysis.Frame) bool {
 		return re != nil && (re.MatchString(f.Name) || (f.File != "" && re.MatchString(f.File)))
 	}
 	flat, cum := map[string]int64{}, map[string]int64{}
+	first := map[string]int32{} // a row's first frame
+	for f := len(p.Frames) - 1; f >= 0; f-- {
+		first[row(p.Frames[f])] = int32(f)
+	}
 	top := &analysis.Top{Value: p.ValueTypes[o.Value]}
 	for _, s := range p.Samples {
 		v := p.Value(&s, o.Value)
@@ -52,16 +80,16 @@ func naiveTop(p *analysis.Profile, o analysis.TopOptions) *analysis.Top {
 		}
 		seen := map[string]bool{}
 		for _, f := range frames {
-			if !seen[f.Name] {
-				seen[f.Name] = true
-				cum[f.Name] += v
+			if !seen[row(f)] {
+				seen[row(f)] = true
+				cum[row(f)] += v
 			}
 		}
-		flat[frames[len(frames)-1].Name] += v
+		flat[row(frames[len(frames)-1])] += v
 	}
 	for name, c := range cum {
 		if flat[name] != 0 || c != 0 {
-			top.Rows = append(top.Rows, analysis.TopRow{Name: name, Flat: flat[name], Cum: c})
+			top.Rows = append(top.Rows, analysis.TopRow{Name: name, Frame: first[name], Flat: flat[name], Cum: c})
 			top.Kept += flat[name]
 		}
 	}
@@ -90,13 +118,36 @@ func TestTopMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestTopGranularityMatchesNaive checks NewTop at functions, lines and
+// files against pprof's naming applied sample by sample to the frames the
+// profile was built with.
+func TestTopGranularityMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for i := 0; i < 300; i++ {
+		p := testprof.Random(r, 1+r.Intn(60), nil)
+		g := analysis.Granularity(r.Intn(3))
+		q := p.At(analysis.Functions).At(g) // from the given frames, as a loaded profile's
+		o := analysis.TopOptions{Value: r.Intn(2), ByCum: r.Intn(2) == 0, N: r.Intn(4)}
+		got, want := analysis.NewTop(analysis.NewTree(q), o), naiveTopBy(p, o, pprofRow[g])
+		for i := range want.Rows {
+			want.Rows[i].Frame = 0 // frame ids differ between p and q
+		}
+		for i := range got.Rows {
+			got.Rows[i].Frame = 0
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: NewTop at %v (%+v) =\n%+v\nwant\n%+v", i, g, o, got, want)
+		}
+	}
+}
+
 func TestTopRecursionCountsOnce(t *testing.T) {
 	b := analysis.NewBuilder("test", analysis.ValueType{"samples", "count"})
 	a, c := b.Frame(analysis.Frame{Name: "a"}), b.Frame(analysis.Frame{Name: "c"})
 	b.Add(b.Stack([]int32{a, c, a, c, a}), []int64{5}, 0, false, "", nil)
 	b.Add(b.Stack([]int32{a}), []int64{2}, 0, false, "", nil)
 	top := analysis.NewTop(analysis.NewTree(b.Finish()), analysis.TopOptions{})
-	want := []analysis.TopRow{{"a", 7, 7}, {"c", 0, 5}}
+	want := []analysis.TopRow{{Name: "a", Frame: a, Flat: 7, Cum: 7}, {Name: "c", Frame: c, Flat: 0, Cum: 5}}
 	if !reflect.DeepEqual(top.Rows, want) || top.Total != 7 {
 		t.Errorf("NewTop = %+v (total %d), want %+v (total 7)", top.Rows, top.Total, want)
 	}

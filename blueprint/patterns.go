@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // Pattern is one of the visual patterns of the paper's Figure 2 found in
@@ -39,28 +41,35 @@ type PatternOptions struct {
 // of the total or more.
 var DefaultPatternOptions = PatternOptions{Tolerance: 0.1, Ratio: 10, Min: 0.01}
 
-// The rules, for a box a and its callees (H is a box's total, its height;
-// W its call count, its width; ≈ is Tolerance; "far" is Ratio). A callee
-// that is a recursive call takes part in F only.
+// The rules, for a box a and the boxes it calls (H is a box's total, its
+// height; W its call count, its width; for an edge a → b, H(a→b) is b's
+// value in its calls from a, W(a→b) the number of these calls; ≈ is
+// Tolerance; "far" is Ratio). A call that enters a box already on the
+// stack (a crossing edge: Edge.Back) takes part in F only. A, C, D and E
+// read counts, and are not looked for in a blueprint without (Counts "");
+// B then reads the heights alone.
 //
-//	A sequential calls (at a; related: its callees): a has two callees or
-//	  more, none recursive; their heights add up to a's (ΣH ≥ (1 −
-//	  Tolerance) H(a)), and each has a's width (W ≈ W(a)): called once
-//	  per call of a, in sequence, not in a loop.
-//	B indirection (at a; related: b): a's one callee b, not recursive,
-//	  looks like a (H(b) ≈ H(a) and W(b) ≈ W(a)).
-//	C sporadic execution (at b; related: a): b is called far fewer times
-//	  than a (W(b) × Ratio ≤ W(a)).
-//	D multiple execution (at b; related: a): b is called far more times
-//	  than a (W(b) ≥ Ratio × W(a)) and as tall (H(b) ≈ H(a)): a loop in
-//	  a whose body is b.
-//	E immediate value (at b; related: a): b is called far more times than
-//	  a and takes little time (H(b) ≤ Tolerance × H(a)).
-//	F recursion (at r; related: the call path from r down to the call
-//	  back to r, that call included): a box calls back into r, an
-//	  ancestor of the same name that is not itself such a call (one F per
-//	  recursion, not one per level); or r calls itself inside its own box
-//	  (Box.Recursion; related: r).
+//	A sequential calls (at a; related: its callees): a calls two boxes or
+//	  more, none through a crossing edge; their heights add up to a's
+//	  (ΣH(a→b) ≥ (1 − Tolerance) H(a)), and each is called as many times
+//	  as a (W(a→b) ≈ W(a)): once per call of a, in sequence, not in a loop.
+//	B indirection (at a; related: b): a calls one box, b, not through a
+//	  crossing edge, and it looks like a (H(a→b) ≈ H(a) and W(a→b) ≈
+//	  W(a)).
+//	C sporadic execution (at b; related: a): b is called from a far fewer
+//	  times than a is called (W(a→b) × Ratio ≤ W(a)).
+//	D multiple execution (at b; related: a): b is called from a far more
+//	  times than a is called (W(a→b) ≥ Ratio × W(a)), and as tall
+//	  (H(a→b) ≈ H(a)): a loop in a whose body is b.
+//	E immediate value (at b; related: a): b is called from a far more
+//	  times than a is, and takes little time there (H(a→b) ≤ Tolerance ×
+//	  H(a)).
+//	F recursion (at r; related: the path from r down to the call back,
+//	  that call included): a function at its full name is called while it
+//	  is on the stack, directly or through others (a Cycle); one F per
+//	  function and outermost box, not one per level. Names merged by
+//	  compaction, placeholders ("[unknown]") and different functions of
+//	  one name group are never recursion.
 //
 // Patterns G to I of the paper (non-altering delegation, chains, time
 // consuming delegation) need to know which functions mutate their
@@ -68,8 +77,8 @@ var DefaultPatternOptions = PatternOptions{Tolerance: 0.1, Ratio: 10, Min: 0.01}
 // file says (Mutations), for the picture's shading only.
 //
 // Patterns returns the patterns in b, by descending height of the box they
-// are about, then in pre-order, then by letter. Time is linear in the
-// boxes times their depth.
+// are about, then in drawing order, then by letter. Time is linear in the
+// boxes, edges and cycles.
 func (b *Blueprint) Patterns(o PatternOptions) []Pattern {
 	var total int64
 	for _, r := range b.Roots {
@@ -77,94 +86,110 @@ func (b *Blueprint) Patterns(o PatternOptions) []Pattern {
 	}
 	min := o.Min * float64(total)
 	var out []Pattern
-	for i := range b.Boxes {
-		a := int32(i)
+	for a, es := range b.out() {
 		if float64(b.Boxes[a].Total) < min {
 			continue
 		}
-		out = append(out, b.callerPatterns(a, o)...)
-		if n := b.Boxes[a].Recursion; n > 0 {
-			out = append(out, Pattern{Letter: "F", Box: a, Related: []int32{a}, Evidence: map[string]any{
-				"calls": n, "depth": 1, "height": b.Boxes[a].Total}})
-		}
-		for _, k := range b.Boxes[a].Kids {
-			if r := b.Boxes[k].Recursive; r >= 0 {
-				if b.Boxes[r].Recursive < 0 {
-					out = append(out, b.recursion(k))
-				}
-			} else {
-				out = append(out, b.calleePatterns(a, k, o)...)
+		out = append(out, b.callerPatterns(int32(a), es, o)...)
+		for _, e := range es {
+			if !b.Edges[e].Back && b.Counts != "" {
+				out = append(out, b.calleePatterns(&b.Edges[e], o)...)
 			}
 		}
 	}
+	for _, c := range b.Cycles {
+		if float64(b.Boxes[c.Box].Total) >= min {
+			ev := map[string]any{"depth": c.Depth, "height": b.Boxes[c.Box].Total, "function": c.Function}
+			if b.Counts != "" && analysis.Noun(b.Counts) == "calls" {
+				ev["calls"] = c.Calls
+			}
+			out = append(out, Pattern{Letter: "F", Box: c.Box, Related: c.Path, Evidence: ev})
+		}
+	}
+	rank := make([]int, len(b.Boxes))
+	for i, x := range b.drawingOrder() {
+		rank[x] = i
+	}
 	slices.SortStableFunc(out, func(x, y Pattern) int {
-		return cmp.Or(cmp.Compare(b.Boxes[y.Box].Total, b.Boxes[x.Box].Total), cmp.Compare(x.Box, y.Box), cmp.Compare(x.Letter, y.Letter))
+		return cmp.Or(cmp.Compare(b.Boxes[y.Box].Total, b.Boxes[x.Box].Total), cmp.Compare(rank[x.Box], rank[y.Box]), cmp.Compare(x.Letter, y.Letter))
 	})
 	return out
 }
 
-// callerPatterns are A and B at a.
-func (b *Blueprint) callerPatterns(a int32, o PatternOptions) []Pattern {
+// drawingOrder returns the boxes in drawing pre-order.
+func (b *Blueprint) drawingOrder() []int32 {
+	var out []int32
+	var visit func(i int32)
+	visit = func(i int32) {
+		out = append(out, i)
+		for _, k := range b.Boxes[i].Kids {
+			visit(k)
+		}
+	}
+	for _, r := range b.Roots {
+		visit(r)
+	}
+	return out
+}
+
+// callerPatterns are A and B at a, whose edges are es.
+func (b *Blueprint) callerPatterns(a int32, es []int32, o PatternOptions) []Pattern {
 	box := &b.Boxes[a]
-	kids := box.Kids
-	if box.Calls <= 0 || len(kids) == 0 || slices.ContainsFunc(kids, func(k int32) bool { return b.Boxes[k].Recursive >= 0 }) {
+	counted := b.Counts != ""
+	if len(es) == 0 || counted && box.Calls <= 0 || slices.ContainsFunc(es, func(e int32) bool { return b.Edges[e].Back }) {
 		return nil
 	}
-	if len(kids) == 1 {
-		k := &b.Boxes[kids[0]]
-		if o.alike(k.Total, box.Total) && o.alike(k.Calls, box.Calls) {
-			return []Pattern{{Letter: "B", Box: a, Related: kids, Evidence: map[string]any{
-				"height": box.Total, "callee_height": k.Total, "width": box.Calls, "callee_width": k.Calls}}}
+	if len(es) == 1 {
+		e := &b.Edges[es[0]]
+		if !o.alike(e.Total, box.Total) || counted && !o.alike(e.Calls, box.Calls) {
+			return nil
 		}
+		ev := map[string]any{"height": box.Total, "callee_height": e.Total}
+		if counted {
+			ev["width"], ev["callee_width"] = box.Calls, e.Calls
+		}
+		return []Pattern{{Letter: "B", Box: a, Related: []int32{e.To}, Evidence: ev}}
+	}
+	if !counted {
 		return nil
 	}
 	var sum int64
-	widths := make([]int64, len(kids))
-	for i, k := range kids {
-		sum += b.Boxes[k].Total
-		widths[i] = b.Boxes[k].Calls
-		if !o.alike(widths[i], box.Calls) {
+	widths := make([]int64, len(es))
+	related := make([]int32, len(es))
+	for i, x := range es {
+		e := &b.Edges[x]
+		sum += e.Total
+		widths[i], related[i] = e.Calls, e.To
+		if !o.alike(e.Calls, box.Calls) {
 			return nil
 		}
 	}
 	if float64(sum) < (1-o.Tolerance)*float64(box.Total) {
 		return nil
 	}
-	return []Pattern{{Letter: "A", Box: a, Related: kids, Evidence: map[string]any{
+	return []Pattern{{Letter: "A", Box: a, Related: related, Evidence: map[string]any{
 		"height": box.Total, "callees_height": sum, "width": box.Calls, "callee_widths": widths}}}
 }
 
-// calleePatterns are C, D and E of a's callee k.
-func (b *Blueprint) calleePatterns(a, k int32, o PatternOptions) []Pattern {
-	ca, ck := &b.Boxes[a], &b.Boxes[k]
-	if ca.Calls <= 0 || ck.Calls <= 0 {
+// calleePatterns are C, D and E of the callee of e.
+func (b *Blueprint) calleePatterns(e *Edge, o PatternOptions) []Pattern {
+	ca := &b.Boxes[e.From]
+	if ca.Calls <= 0 || e.Calls <= 0 || e.From == e.To {
 		return nil
 	}
-	ev := map[string]any{"caller_height": ca.Total, "height": ck.Total, "caller_width": ca.Calls, "width": ck.Calls}
-	p := Pattern{Box: k, Related: []int32{a}, Evidence: ev}
+	ev := map[string]any{"caller_height": ca.Total, "height": e.Total, "caller_width": ca.Calls, "width": e.Calls}
+	p := Pattern{Box: e.To, Related: []int32{e.From}, Evidence: ev}
 	switch {
-	case float64(ck.Calls)*o.Ratio <= float64(ca.Calls):
-		p.Letter, ev["ratio"] = "C", round2(float64(ca.Calls)/float64(ck.Calls))
-	case float64(ck.Calls) >= o.Ratio*float64(ca.Calls) && o.alike(ck.Total, ca.Total):
-		p.Letter, ev["ratio"] = "D", round2(float64(ck.Calls)/float64(ca.Calls))
-	case float64(ck.Calls) >= o.Ratio*float64(ca.Calls) && float64(ck.Total) <= o.Tolerance*float64(ca.Total):
-		p.Letter, ev["ratio"] = "E", round2(float64(ck.Calls)/float64(ca.Calls))
+	case float64(e.Calls)*o.Ratio <= float64(ca.Calls):
+		p.Letter, ev["ratio"] = "C", round2(float64(ca.Calls)/float64(e.Calls))
+	case float64(e.Calls) >= o.Ratio*float64(ca.Calls) && o.alike(e.Total, ca.Total):
+		p.Letter, ev["ratio"] = "D", round2(float64(e.Calls)/float64(ca.Calls))
+	case float64(e.Calls) >= o.Ratio*float64(ca.Calls) && float64(e.Total) <= o.Tolerance*float64(ca.Total):
+		p.Letter, ev["ratio"] = "E", round2(float64(e.Calls)/float64(ca.Calls))
 	default:
 		return nil
 	}
 	return []Pattern{p}
-}
-
-// recursion is F for the recursive call k: at the ancestor it calls back.
-func (b *Blueprint) recursion(k int32) Pattern {
-	r := b.Boxes[k].Recursive
-	var path []int32
-	for p := k; p != r; p = b.Boxes[p].Parent {
-		path = append(path, p)
-	}
-	slices.Reverse(path)
-	return Pattern{Letter: "F", Box: r, Related: path, Evidence: map[string]any{
-		"calls": b.Boxes[k].Calls, "depth": len(path), "height": b.Boxes[r].Total}}
 }
 
 // alike reports whether x ≈ y: they differ by at most Tolerance of the

@@ -2,16 +2,21 @@ package blueprint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// blueprintOf builds a blueprint from lines "name total calls", indented by
-// two spaces per level, callees in order.
+// blueprintOf builds a blueprint by context from lines "name total
+// calls", indented by two spaces per level, callees in order: each box
+// called from its parent as many times as its width. A box named as one
+// above it is a call back: its edge is a crossing one, and the function
+// has a cycle at its outermost box.
 func blueprintOf(spec string) *Blueprint {
-	b := &Blueprint{}
+	b := &Blueprint{By: ByContext, Counts: "events"}
 	var path []int32 // the last box at each depth
+	cycles := map[string]bool{}
 	for _, l := range strings.Split(strings.Trim(spec, "\n"), "\n") {
 		depth := (len(l) - len(strings.TrimLeft(l, " "))) / 2
 		f := strings.Fields(l)
@@ -20,25 +25,28 @@ func blueprintOf(spec string) *Blueprint {
 		i := int32(len(b.Boxes))
 		box := Box{Name: f[0], Node: i, Parent: -1, Total: total, Calls: calls, First: -1}
 		path = append(path[:depth], i)
-		if depth > 0 {
-			box.Parent = path[depth-1]
-			b.Boxes[box.Parent].Kids = append(b.Boxes[box.Parent].Kids, i)
-		} else {
-			b.Roots = append(b.Roots, i)
-		}
 		b.Boxes = append(b.Boxes, box)
+		if depth == 0 {
+			b.Roots = append(b.Roots, i)
+			continue
+		}
+		box.Parent = path[depth-1]
+		b.Boxes[i].Parent = box.Parent
+		b.Boxes[box.Parent].Kids = append(b.Boxes[box.Parent].Kids, i)
+		e := Edge{From: box.Parent, To: i, Calls: calls, Total: total}
+		for d, a := range path[:depth] {
+			if b.Boxes[a].Name == box.Name {
+				e.Back, e.Recursive = true, true
+				if !cycles[box.Name] {
+					cycles[box.Name] = true
+					b.Cycles = append(b.Cycles, Cycle{Box: a, Function: box.Name, Path: slices.Clone(path[d+1 : depth+1]), Depth: depth - d, Calls: calls})
+				}
+				break
+			}
+		}
+		b.Edges = append(b.Edges, e)
 	}
-	b.MarkRecursion()
 	return b
-}
-
-// TestPatternSelfRecursion: a box holding calls of itself is F.
-func TestPatternSelfRecursion(t *testing.T) {
-	b := blueprintOf("main 100 1\n  fib 60 1")
-	b.Boxes[1].Recursion = 176
-	if got := patternLines(b, b.Patterns(DefaultPatternOptions)); got != "F fib [fib]" {
-		t.Errorf("Patterns = %q, want F fib [fib]", got)
-	}
 }
 
 // patternLines renders patterns as "LETTER box [related]".
@@ -75,8 +83,10 @@ func TestPatternRules(t *testing.T) {
 		{"F, direct", "main 100 1\n  fib 50 1\n    fib 49 176", "F fib [fib]"},
 		// One F per recursion, at its outermost box; the boxes inside are read as any others.
 		{"inside recursion", "main 100 1\n  a 50 1\n    a 49 3\n      a 48 9\n        c 47 90", "F a [a]; D c [a]"},
-		// Below 1% of the total, no caller is read.
+		// Below 1% of the total, no caller is read; at 1%, it is.
 		{"min", "main 1000 1\n  a 600 1\n  x 9 1\n    y 9 1", ""},
+		{"min, at 1%", "main 1000 1\n  a 600 1\n  x 10 1\n    y 10 1", "B x [y]"},
+		{"no D: a caller never seen entered", "main 100 1\n  a 50 0\n    b 48 5", ""},
 		{"ordered by height", "main 100 1\n  a 60 1\n    b 57 1\n  c 40 1\n    d 39 1", "A main [a c]; B a [b]; B c [d]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,10 +118,15 @@ func TestPatternOptions(t *testing.T) {
 }
 
 func TestPatternEvidence(t *testing.T) {
-	b := blueprintOf("main 100 1\n  a 50 1\n    b 5 50")
-	p := b.Patterns(DefaultPatternOptions)
-	want := "map[caller_height:50 caller_width:1 height:5 ratio:50 width:50]"
-	if len(p) != 1 || fmt.Sprint(p[0].Evidence) != want {
-		t.Errorf("evidence %v, want %s", p, want)
+	for spec, want := range map[string]string{
+		"main 100 1\n  a 50 1\n    b 5 50":  "map[caller_height:50 caller_width:1 height:5 ratio:50 width:50]",
+		"main 100 1\n  a 50 1\n    b 48 30": "map[caller_height:50 caller_width:1 height:48 ratio:30 width:30]",
+		"main 100 1\n  a 50 40\n    b 5 3":  "map[caller_height:50 caller_width:40 height:5 ratio:13.33 width:3]",
+	} {
+		b := blueprintOf(spec)
+		p := b.Patterns(DefaultPatternOptions)
+		if len(p) != 1 || fmt.Sprint(p[0].Evidence) != want {
+			t.Errorf("%q: evidence %v, want %s", spec, p, want)
+		}
 	}
 }

@@ -34,9 +34,14 @@ func Compact(t *analysis.Tree, s *State, value int) *View {
 }
 
 // CompactContext is Compact that gives up when ctx is done, returning
-// ctx's error: it looks at ctx every checkEvery members taken.
+// ctx's error: it looks at ctx every checkEvery members taken and nodes
+// made, and, the first time a state of t is compacted, every checkEvery
+// call-tree nodes whose path it hashes.
 func CompactContext(ctx context.Context, t *analysis.Tree, s *State, value int) (*View, error) {
-	g := newGrouping(ctx, t, s, value)
+	g, err := newGrouping(ctx, t, s, value)
+	if err != nil {
+		return nil, err
+	}
 	// Each call-tree node is a member once and a seed at most once, and
 	// each group has a seed of its own: sized once, as growing them by
 	// appends would copy them several times over.
@@ -54,7 +59,10 @@ func CompactContext(ctx context.Context, t *analysis.Tree, s *State, value int) 
 		g.seed(gi)
 		stack = g.children(stack, gi)
 	}
-	return g.view(), nil
+	if v := g.view(); v != nil {
+		return v, nil
+	}
+	return nil, g.ctx.Err()
 }
 
 // checkEvery is how many members are taken between two looks at the
@@ -95,12 +103,15 @@ type grouping struct {
 	stamp       int32
 }
 
-func newGrouping(ctx context.Context, t *analysis.Tree, s *State, value int) *grouping {
-	ix := s.index(t)
+func newGrouping(ctx context.Context, t *analysis.Tree, s *State, value int) (*grouping, error) {
+	ix, err := s.indexContext(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	g := &grouping{ctx: ctx, t: t, s: s, ix: ix, value: value, total: t.Total[value],
 		mark: make([]int32, len(ix.depth)), slot: make([]int32, len(ix.depth))}
 	g.gr = append(g.gr, group{name: -1, up: -1, r2: -1})
-	return g
+	return g, nil
 }
 
 // children pushes the child groups of gi on stack, the first one last, so
@@ -267,6 +278,9 @@ func (g *grouping) view() *View {
 	nodes := make([]Node, n)
 	nodeOf, parent := flatFor(g.t.Len(), 0), flatFor(int(n), 0)
 	for gi := int32(1); gi <= n; gi++ {
+		if gi%checkEvery == 0 && g.ctx.Err() != nil {
+			return nil
+		}
 		gr, nd := &g.gr[gi], &nodes[id[gi]]
 		g.node(gi, nd)
 		nd.Children = id[gr.kidLo:gr.kidHi:gr.kidHi]

@@ -41,29 +41,43 @@ func wideTree() *analysis.Tree {
 }
 
 // TestCompactContext checks that the compaction looks at its context once
-// every checkEvery members, gives up with the context's error when it is
-// done, and otherwise gives Compact's view; and that StepContext and Fit
+// every checkEvery members taken and nodes made, and, the first time a
+// state of the tree is compacted, every checkEvery paths hashed; that it
+// gives up with the context's error at each look, leaving the state as it
+// was, and otherwise gives Compact's view; and that StepContext and Fit
 // give up too.
 func TestCompactContext(t *testing.T) {
 	tr := wideTree()
-	s := NewState(tr, 2)
-	never := &countingContext{Context: context.Background(), n: 1 << 62}
-	v, err := CompactContext(never, tr, s, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := int64(tr.Len() / checkEvery); never.calls.Load() != want {
-		t.Errorf("%d looks at the context for %d members, want %d (one every %d)", never.calls.Load(), tr.Len(), want, checkEvery)
-	}
-	if want := Compact(tr, s, 0); figure(v) != figure(want) {
-		t.Errorf("CompactContext gave another view than Compact:\n%s\n%s", figure(v), figure(want))
-	}
-	for n := int64(1); n <= int64(tr.Len()/checkEvery); n++ {
-		v, err := CompactContext(&countingContext{Context: context.Background(), n: n}, tr, s, 0)
-		if !errors.Is(err, context.Canceled) || v != nil {
-			t.Errorf("interrupted at look %d: %v, %v; want no view and context.Canceled", n, v, err)
+	var v *View
+	for _, level := range []int{2, 99} { // 101 and 100,101 compacted nodes
+		never := &countingContext{Context: context.Background(), n: 1 << 62}
+		s := NewState(tr, level)
+		var err error
+		if v, err = CompactContext(never, tr, s, 0); err != nil {
+			t.Fatal(err)
+		}
+		hashes, rest := int64(tr.Len()/checkEvery), int64(tr.Len()/checkEvery+v.After/checkEvery)
+		if never.calls.Load() != hashes+rest {
+			t.Errorf("level %d: %d looks at the context for %d members and %d nodes, want %d (one every %d of each, and of the paths hashed)",
+				level, never.calls.Load(), tr.Len(), v.After, hashes+rest, checkEvery)
+		}
+		again := &countingContext{Context: context.Background(), n: 1 << 62}
+		if _, err := CompactContext(again, tr, s, 0); err != nil || again.calls.Load() != rest {
+			t.Errorf("level %d compacted again: %d looks (%v), want %d: the paths are hashed once", level, again.calls.Load(), err, rest)
+		}
+		if want := Compact(tr, s, 0); figure(v) != figure(want) {
+			t.Errorf("CompactContext gave another view than Compact:\n%s\n%s", figure(v), figure(want))
+		}
+		for n := int64(1); n <= hashes+rest; n++ {
+			fresh := NewState(tr, level)
+			v, err := CompactContext(&countingContext{Context: context.Background(), n: n}, tr, fresh, 0)
+			if !errors.Is(err, context.Canceled) || v != nil || (n <= hashes) != (fresh.ix == nil) {
+				t.Errorf("level %d interrupted at look %d: %v, %v, names interned %v; want no view, context.Canceled, and the names interned only past look %d",
+					level, n, v, err, fresh.ix != nil, hashes)
+			}
 		}
 	}
+	v = Compact(tr, NewState(tr, 2), 0)
 	stop := &countingContext{Context: context.Background(), n: 1}
 	if _, _, err := StepContext(stop, v, -1, -1); !errors.Is(err, context.Canceled) {
 		t.Errorf("StepContext(compact all) interrupted: %v, want context.Canceled", err)

@@ -32,8 +32,10 @@
 //     the nodes whose full name matches a pattern (the `level` command).
 //   - Compact(t, s, value) computes the View: linear in the tree times the
 //     name depth, plus sorting.
-//   - View.Resolve(target) turns a TARGET (a handle, a path of displayed
-//     names joined by " > ", or "all") into a node id.
+//   - View.Find(target) and FindRe(re) turn a TARGET (a handle, a path of
+//     displayed names joined by " > ", a displayed name or a unique end of
+//     one, or "all") into the nodes it names, or an error listing what it
+//     matched (find.go); View.Resolve(target) into one node id.
 //   - Step(v, target, ±1) returns the new state and view, or an error.
 //   - View.Check, WriteText, Doc/WriteJSON, Elements and NewSince are what
 //     the kernel and the pictures read.

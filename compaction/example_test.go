@@ -129,3 +129,20 @@ func ExampleView_Elements() {
 	// ["lib3" ".Pressure"]
 	// ["lib3" ".Blood"]
 }
+
+func ExampleView_Find() {
+	t := toyTree()
+	v := compaction.Compact(t, compaction.NewState(t, 99), 0)
+	for _, target := range []string{"Signal.travel", "transmit", "Muscle"} {
+		f, err := v.Find(target)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s: %s at %d places\n", target, f.Name, len(f.Nodes))
+	}
+	// Output:
+	// Signal.travel: lib3.Signal.travel at 2 places
+	// transmit: lib2.Nerve.transmit at 2 places
+	// no compacted node has handle or name "Muscle", nor a name ending with it (run view to list the handles)
+}

@@ -127,29 +127,18 @@ func (v *View) Path(i int32) string {
 	return strings.Join(parts, " > ")
 }
 
-// Resolve finds the compacted node a TARGET names: a handle (a unique prefix
-// of one, of at least HandleLen digits, is accepted), or a path of displayed
-// names from a root joined by " > " (a single name is a path too; names may
-// hold ">" themselves, as C++ templates do). It returns the node's index,
-// or -1 for "all", or an error saying what exists.
+// Resolve finds the one compacted node a TARGET names (Find, One): a
+// handle (a unique prefix of one, of at least HandleLen digits, is
+// accepted), a path of displayed names from a root joined by " > " (names
+// may hold ">" themselves, as C++ templates do), a displayed name or a
+// unique end of one at one place. It returns the node's index, or -1 for
+// "all", or an error saying what exists.
 func (v *View) Resolve(target string) (int32, error) {
-	target = strings.TrimSpace(target)
-	switch {
-	case target == "":
-		return 0, fmt.Errorf("empty target: give a handle, a path like \"lib1 > lib2\", or all")
-	case target == "all":
-		return -1, nil
-	case strings.Contains(target, " > "):
-		return v.resolvePath(target)
+	f, err := v.Find(target)
+	if err != nil {
+		return 0, err
 	}
-	if i, ok := v.byHandle(target); ok {
-		return i, nil
-	}
-	// A single name is a path of length one.
-	if i, err := v.resolvePath(target); err == nil {
-		return i, nil
-	}
-	return 0, fmt.Errorf("no compacted node has handle or name %q (run view to list the handles)", target)
+	return v.One(strings.TrimSpace(target), f)
 }
 
 // byHandle finds the node whose handle is h, or else the only one whose

@@ -1,19 +1,28 @@
 package compaction
 
-import "github.com/proflens/proflens/analysis"
+import (
+	"context"
+
+	"github.com/proflens/proflens/analysis"
+)
 
 // pathHashes sets path[n], for every call-tree node n of t, to the hash of
 // its path of full names from the root: mix(FNV-1a(path[parent] '>' name)),
 // FNV-1a from its offset basis for a root. Nodes are in pre-order, so a
-// parent is hashed before its children.
-func pathHashes(t *analysis.Tree, path []uint64) {
+// parent is hashed before its children. It gives up when ctx is done,
+// looking at it every checkEvery nodes.
+func pathHashes(ctx context.Context, t *analysis.Tree, path []uint64) error {
 	for n := range path {
+		if n%checkEvery == checkEvery-1 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		h := uint64(fnvOffset)
 		if p := t.Parent[n]; p >= 0 {
 			h = fnvAdd(path[p], '>')
 		}
 		path[n] = mix(fnvString(h, t.Name(int32(n))))
 	}
+	return nil
 }
 
 // mix is the finalizer of splitmix64: FNV-1a alone leaves names that

@@ -2,6 +2,7 @@ package compaction
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
@@ -31,8 +32,8 @@ type prefixKey struct{ parent, elem int32 }
 
 // newIndex interns the prefixes of every frame of t; every frame has an
 // element at least (analysis.Split). Time is linear in the total number of
-// name elements.
-func newIndex(t *analysis.Tree) *index {
+// name elements. It gives up when ctx is done (pathHashes).
+func newIndex(ctx context.Context, t *analysis.Tree) (*index, error) {
 	ix := &index{tree: t, off: make([]int32, len(t.Names.Elems)+1)}
 	ids := make(map[prefixKey]int32)
 	var b strings.Builder
@@ -61,8 +62,10 @@ func newIndex(t *analysis.Tree) *index {
 	ix.off[len(t.Names.Elems)] = int32(len(ix.pre))
 	ix.rank = ranks(ix.str)
 	ix.path = make([]uint64, t.Len())
-	pathHashes(t, ix.path)
-	return ix
+	if err := pathHashes(ctx, t, ix.path); err != nil {
+		return nil, err
+	}
+	return ix, nil
 }
 
 // ranks returns the rank of each string in sorted order, equal strings

@@ -31,12 +31,16 @@ type regroup struct {
 
 // newRegroup prepares to regroup the given seeds (of target and the
 // siblings it joins, in any order) under the new state s.
-func newRegroup(ctx context.Context, old *View, s *State, target int32, seeds []int32) *regroup {
-	r := &regroup{grouping: newGrouping(ctx, old.Tree, s, old.Value), old: old, target: target}
+func newRegroup(ctx context.Context, old *View, s *State, target int32, seeds []int32) (*regroup, error) {
+	g, err := newGrouping(ctx, old.Tree, s, old.Value)
+	if err != nil {
+		return nil, err
+	}
+	r := &regroup{grouping: g, old: old, target: target}
 	slices.Sort(seeds) // seeds are ascending everywhere else
 	r.kids = seeds
 	r.seed(0)
-	return r
+	return r, nil
 }
 
 // seed makes the child groups of up (grouping.seed), none of them reused

@@ -1,6 +1,7 @@
 package compaction
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 
@@ -18,10 +19,11 @@ type State struct {
 }
 
 // NewState returns the uniform state with every node of t at level g (at
-// least 1). It interns t's compacted names once (linear in the total number
-// of name elements); states derived from it share that work.
+// least 1). Its first compaction interns t's compacted names (linear in
+// the total number of name elements); states derived from it afterwards
+// share that work.
 func NewState(t *analysis.Tree, g int) *State {
-	return &State{lv: newPaged(t.Len(), clampLevel(g)), ix: newIndex(t)}
+	return &State{lv: newPaged(t.Len(), clampLevel(g))}
 }
 
 // NewStateOf returns the state of t with node n at level levels[n] (a
@@ -55,10 +57,30 @@ func clampLevel(g int) int32 {
 
 // index returns the interned names of t, building them if s has none for t.
 func (s *State) index(t *analysis.Tree) *index {
+	ix, _ := s.indexContext(context.Background(), t)
+	return ix
+}
+
+// indexContext is index that gives up when ctx is done, returning ctx's
+// error and leaving s as it was.
+func (s *State) indexContext(ctx context.Context, t *analysis.Tree) (*index, error) {
 	if s.ix == nil || s.ix.tree != t {
-		s.ix = newIndex(t)
+		ix, err := newIndex(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		s.ix = ix
 	}
-	return s.ix
+	return s.ix, nil
+}
+
+// indexOf returns s's interned names when they are t's, else nil: a state
+// derived from s shares them, or interns its own at its first compaction.
+func (s *State) indexOf(t *analysis.Tree) *index {
+	if s.ix != nil && s.ix.tree == t {
+		return s.ix
+	}
+	return nil
 }
 
 // SetLevel returns a copy of s where every node of t whose full name matches
@@ -67,7 +89,7 @@ func (s *State) SetLevel(t *analysis.Tree, g int, re *regexp.Regexp) (*State, in
 	if g < 1 {
 		return nil, 0, fmt.Errorf("level %d: levels start at 1 (the top name element)", g)
 	}
-	ix := s.index(t)
+	ix := s.indexOf(t)
 	lv := clampLevel(g)
 	if re == nil {
 		return &State{lv: newPaged(t.Len(), lv), ix: ix}, t.Len(), nil

@@ -148,7 +148,10 @@ func recompact(ctx context.Context, v *View, ns *State, c int32) (*View, *Violat
 	for _, x := range removed {
 		seeds = append(seeds, v.Nodes[x].seeds...)
 	}
-	r := newRegroup(ctx, v, ns, c, seeds)
+	r, err := newRegroup(ctx, v, ns, c, seeds)
+	if err != nil {
+		return nil, nil, err
+	}
 	if !r.run() {
 		return nil, nil, ctx.Err()
 	}

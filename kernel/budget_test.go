@@ -1,7 +1,10 @@
 package kernel_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -29,7 +32,7 @@ func TestBudgetCutsTables(t *testing.T) {
 		st := kernel.DefaultSettings()
 		st.MaxOutput = limit
 		rec := &kernel.Recorder{}
-		out := kernel.WithBudget(rec, &st)
+		out := kernel.WithBudget(rec, &st, context.Background())
 		tab := bigTable(rows)
 		full := tab.Bundle()
 		out.Display(full, nil)
@@ -96,5 +99,68 @@ func TestBudgetInCells(t *testing.T) {
 	}
 	if out := rec.Stdout("stdout"); !strings.Contains(out, "[cut: ") || len(out) > 6000+600 {
 		t.Errorf("a long echo printed %d bytes (%.80q...), want at most the budget and a note", len(out), out)
+	}
+}
+
+// lazyLines is a Lazy of text/plain writing lines one at a time; it counts
+// the bytes it was let write.
+func lazyLines(lines []string, wrote *int) *kernel.Lazy {
+	return &kernel.Lazy{Len: len(lines), Unit: "lines", Write: func(w io.Writer) error {
+		for _, l := range lines {
+			n, err := io.WriteString(w, l)
+			*wrote += n
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}}
+}
+
+// TestBudgetLazyAsEager: on random texts and budgets, a bundle of Lazy
+// values shows what the same bundle built whole shows, but for the cut
+// note, which counts lines instead of bytes; JSON that fits is the bytes
+// of json.Marshal; and a Lazy that does not fit is let write no more than
+// what was left of the budget.
+func TestBudgetLazyAsEager(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		lines := make([]string, r.IntN(300))
+		for i := range lines {
+			lines[i] = strings.Repeat("x", r.IntN(80)) + "\n"
+		}
+		text := strings.Join(lines, "")
+		doc := map[string]any{"lines": lines, "n": len(lines)}
+		js, _ := json.Marshal(doc)
+		st := kernel.DefaultSettings()
+		st.MaxOutput = int64(100 + r.IntN(20000))
+		eager, lazy := &kernel.Recorder{}, &kernel.Recorder{}
+		kernel.WithBudget(eager, &st, context.Background()).Display(map[string]any{"text/plain": text, "application/json": doc}, nil)
+		var wrote int
+		kernel.WithBudget(lazy, &st, context.Background()).Display(map[string]any{
+			"text/plain": lazyLines(lines, &wrote),
+			"application/json": &kernel.Lazy{Len: len(lines), Unit: "lines", Write: func(w io.Writer) error {
+				_, err := w.Write(js)
+				return err
+			}},
+		}, nil)
+		e, l := eager.Bundles()[0], lazy.Bundles()[0]
+		if int64(len(text)+len(js)) <= st.MaxOutput {
+			if l["text/plain"] != text || string(l["application/json"].(json.RawMessage)) != string(js) {
+				t.Fatalf("max=%d: a lazy bundle that fits shows %v, want %v", st.MaxOutput, l, e)
+			}
+			continue
+		}
+		ep, lp := e["text/plain"].(string), l["text/plain"].(string)
+		ep, lp = ep[:strings.LastIndex(ep, "[cut: ")], lp[:strings.LastIndex(lp, "[cut: ")]
+		if ep != lp || l["application/json"] != nil {
+			t.Fatalf("max=%d: cut lazy bundle %.200q, want %.200q and no JSON", st.MaxOutput, lp, ep)
+		}
+		if shown := strings.Count(lp, "\n"); len(lp) < len(text) && !strings.Contains(l["text/plain"].(string), fmt.Sprintf("[cut: %d of %d lines", len(lines)-shown, len(lines))) {
+			t.Fatalf("max=%d: the note of a cut lazy text of %d lines showing %d is %q", st.MaxOutput, len(lines), shown, l["text/plain"])
+		}
+		if int64(wrote) > st.MaxOutput {
+			t.Fatalf("max=%d: a lazy text was let write %d bytes", st.MaxOutput, wrote)
+		}
 	}
 }

@@ -62,6 +62,9 @@ func (c *Call) resolve() error {
 	if c.filter, err = c.ReadFilter(); err != nil {
 		return err
 	}
+	if c.grain, err = c.readGranularity(); err != nil {
+		return c.Usagef("%v", err)
+	}
 	c.value, err = c.ReadValue(c.Profile())
 	return err
 }

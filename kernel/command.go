@@ -84,7 +84,8 @@ type Command struct {
 	// current one), which is then both BASE and NEW.
 	Within string
 	// Tree says the command reads its profile's call tree: it takes the
-	// tree options (focus, ignore, hide, value; see filter.go) besides
+	// tree options (focus, ignore, hide, value, granularity; see filter.go
+	// and granularity.go) besides
 	// Options (AllOptions), and Call.Tree and Call.View give the tree under the
 	// profile's standing filter and the call's own.
 	Tree bool
@@ -124,9 +125,10 @@ type Call struct {
 	// command of two BASE and NEW.
 	Profiles []*Loaded
 
-	repeats map[string][]string // every value of a Repeat option, in order
-	filter  analysis.Filter     // the call's own focus, ignore and hide (a Tree command)
-	value   int                 // the value type the call reads (a Tree command)
+	repeats map[string][]string  // every value of a Repeat option, in order
+	filter  analysis.Filter      // the call's own focus, ignore and hide (a Tree command)
+	grain   analysis.Granularity // the granularity the call reads its tree at (a Tree command)
+	value   int                  // the value type the call reads (a Tree command)
 	tree    *analysis.Tree
 	view    *compaction.View
 }

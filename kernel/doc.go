@@ -14,10 +14,11 @@
 // Run, the engine binds the words (profile names, arguments, key=value
 // options, "as NAME" anywhere) and resolves the profiles the command reads:
 // Call.Profile, or BASE and NEW in Call.Profiles. A command that reads a
-// call tree (Command.Tree) takes focus, ignore, hide and value (filter.go),
-// and reads Call.Tree and Call.View: the profile's tree under its standing
-// filter and the call's own, and its compacted view with the profile's
-// granularity state.
+// call tree (Command.Tree) takes focus, ignore, hide and value (filter.go)
+// and granularity (granularity.go), and reads Call.Tree and Call.View: the
+// profile's tree at the call's granularity under its standing filter and
+// the call's own, and its compacted view with the profile's granularity
+// state.
 //
 // A profile (Loaded) keeps its tree, filter, recursion, mapping,
 // granularity state, cached view and last picture behind methods, and what

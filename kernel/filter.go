@@ -28,7 +28,7 @@ var (
 	// FilterOptions are the options of a filter: a call's own, or the
 	// profile's standing one.
 	FilterOptions = []Option{focusOpt, ignoreOpt, hideOpt, threadOpt, processOpt, tagfocusOpt, tagignoreOpt}
-	treeOptions   = append(FilterOptions[:len(FilterOptions):len(FilterOptions)], ValueOption)
+	treeOptions   = append(FilterOptions[:len(FilterOptions):len(FilterOptions)], ValueOption, GranularityOption)
 )
 
 // ReadFilter reads the call's filter options that it has (all of them for
@@ -122,37 +122,48 @@ func (c *Call) Subject() string {
 	if !c.filter.IsZero() {
 		parts = append(parts, c.filter.String())
 	}
+	if c.grain != l.granularity() {
+		parts = append(parts, "granularity="+c.grain.String())
+	}
 	if len(parts) == 0 {
 		return l.Name
 	}
 	return l.Name + " (" + strings.Join(parts, "; ") + ")"
 }
 
-// Tree returns the call tree the call reads: its profile's tree (under the
-// standing filter) under the call's own focus, ignore and hide.
+// Tree returns the call tree the call reads: its profile's tree at the
+// call's granularity (under the standing filter) under the call's own
+// focus, ignore and hide.
 func (c *Call) Tree() *analysis.Tree {
-	if c.tree == nil {
-		l := c.Profile()
-		c.tree = l.tree
-		if !c.filter.IsZero() { // a call not run by the interpreter (completion, live)
-			c.tree = l.named(analysis.NewTree(l.tree.Profile.Filter(c.filter)))
+	if c.tree == nil { // a call not run by the interpreter (completion, live)
+		if c.filterTree() != nil {
+			c.tree = c.Profile().tree // its context ended: the profile's own
 		}
 	}
 	return c.tree
 }
 
-// filterTree makes the call's tree under its own filter, if it has one,
-// before the command runs, so that an interrupt stops the work.
+// filterTree makes the call's tree at its granularity and under its own
+// filter, before the command runs, so that an interrupt stops the work.
 func (c *Call) filterTree() error {
-	if c.filter.IsZero() {
+	if len(c.Profiles) == 0 {
 		return nil
 	}
+	ctx := c.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	l := c.Profile()
-	t, err := analysis.NewTreeContext(c.Ctx, l.tree.Profile.Filter(c.filter))
+	t, err := l.TreeAt(ctx, c.grain)
+	if err != nil || c.filter.IsZero() {
+		c.tree = t
+		return err
+	}
+	f, err := analysis.NewTreeContext(ctx, t.Profile.Filter(c.filter))
 	if err != nil {
 		return err
 	}
-	c.tree = l.named(t)
+	c.tree = l.named(f)
 	return nil
 }
 
@@ -181,7 +192,12 @@ func (c *Call) View() (*compaction.View, error) {
 	case t == l.tree:
 		c.view, err = compaction.CompactContext(c.Ctx, t, l.Granularity(), c.value)
 	default:
-		c.view, err = compaction.CompactContext(c.Ctx, t, carryState(l.tree.Profile, l.tree, l.Granularity(), t), c.value)
+		q := l.Profile
+		if c.grain != q.Granularity {
+			q = q.At(c.grain) // the profile TreeAt read
+		}
+		s := carryStateAt(l.Profile, l.tree, l.Granularity(), q, t)
+		c.view, err = compaction.CompactContext(c.Ctx, t, s, c.value)
 	}
 	return c.view, err
 }
@@ -215,16 +231,24 @@ func fullView(ctx context.Context, l *Loaded, t *analysis.Tree, v int) (*compact
 // with no counterpart (from dropped its samples) takes its parent's level,
 // a root level 1. Time is linear in the total length of p's stacks.
 func carryState(p *analysis.Profile, from *analysis.Tree, s *compaction.State, to *analysis.Tree) *compaction.State {
+	return carryStateAt(p, from, s, p, to)
+}
+
+// carryStateAt is carryState from a tree of p to a tree of q, a profile
+// whose stacks are p's at another granularity (analysis.Profile.At): stack
+// for stack and place for place, one frame of q stands for one of p.
+func carryStateAt(p *analysis.Profile, from *analysis.Tree, s *compaction.State, q *analysis.Profile, to *analysis.Tree) *compaction.State {
 	levels := make([]int32, to.Len())
 	var a, b []int32
 	for id, st := range p.Stacks.All() {
 		a, b = pathOf(from, from.StackNode[id], a), pathOf(to, to.StackNode[id], b)
+		qt := q.Stacks.At(id)
 		cur, i, j := int32(-1), 0, 0
-		for _, fr := range st {
+		for k, fr := range st {
 			if i < len(a) && from.Frame[a[i]] == fr {
 				cur, i = a[i], i+1
 			}
-			if j < len(b) && to.Frame[b[j]] == fr {
+			if j < len(b) && to.Frame[b[j]] == qt[k] {
 				if levels[b[j]] == 0 && cur >= 0 {
 					levels[b[j]] = s.Level(cur)
 				}

@@ -82,7 +82,7 @@ func (in *Interp) Run(ctx context.Context, code string, out jupyter.Output) (int
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	out = withBudget(out, &in.s.Settings)
+	out = withBudget(out, &in.s.Settings, ctx)
 	for _, st := range stmts {
 		if ctx.Err() != nil {
 			return st.Line, interrupted(st.Line)

@@ -28,17 +28,18 @@ type Loaded struct {
 	// -diff_base=DiffBase Profile.Source makes the same, BASE's source; "".
 	DiffBase string
 
-	filter    analysis.Filter    // the standing filter (the filter command); zero for none
-	recursion analysis.Recursion // folded out of the tree (collapse-recursion); zero for none
-	mapping   Naming             // what frames are named by (level using=), or nil
-	tree      *analysis.Tree     // Profile under filter and recursion, named by mapping
-	state     *compaction.State  // granularity state the user set; nil until then
-	view      *compaction.View   // cached compacted tree of the state and Value (CompactedView)
-	picture   []byte             // the last SVG drawn of this profile, for export
-	drawn     *compaction.View   // the view of the last picture, to outline what changed since
-	initial   *compaction.State  // the state read while state is nil: level 1 (Granularity)
-	full      *compaction.View   // the view at full names, for FullNames commands while state is nil
-	kept      map[any]any        // what commands keep on the profile (keep.go)
+	filter    analysis.Filter                        // the standing filter (the filter command); zero for none
+	recursion analysis.Recursion                     // folded out of the tree (collapse-recursion); zero for none
+	mapping   Naming                                 // what frames are named by (level using=), or nil
+	tree      *analysis.Tree                         // Profile under filter and recursion, named by mapping
+	grained   [analysis.Addresses + 1]*analysis.Tree // tree at the other granularities, by analysis.Granularity, when read (TreeAt)
+	state     *compaction.State                      // granularity state the user set; nil until then
+	view      *compaction.View                       // cached compacted tree of the state and Value (CompactedView)
+	picture   []byte                                 // the last SVG drawn of this profile, for export
+	drawn     *compaction.View                       // the view of the last picture, to outline what changed since
+	initial   *compaction.State                      // the state read while state is nil: level 1 (Granularity)
+	full      *compaction.View                       // the view at full names, for FullNames commands while state is nil
+	kept      map[any]any                            // what commands keep on the profile (keep.go)
 }
 
 // NewLoaded returns the profile p named name, with its call tree t and no
@@ -115,21 +116,31 @@ func (l *Loaded) CompactedView(ctx context.Context) (*compaction.View, error) {
 
 // SetFilter makes f the standing filter: the tree is rebuilt, and the
 // granularity state the user set carried over to the new tree.
-func (l *Loaded) SetFilter(f analysis.Filter) { l.setTree(f, l.recursion) }
+func (l *Loaded) SetFilter(f analysis.Filter) { l.setTree(context.Background(), f, l.recursion) }
 
 // SetRecursion folds r out of the tree (zero: none), carrying the
-// granularity state over as SetFilter does.
-func (l *Loaded) SetRecursion(r analysis.Recursion) { l.setTree(l.filter, r) }
+// granularity state over as SetFilter does. When ctx is done first, it
+// returns ctx's error and l stays as it was.
+func (l *Loaded) SetRecursion(ctx context.Context, r analysis.Recursion) error {
+	return l.setTree(ctx, l.filter, r)
+}
 
 // setTree gives l the tree of its profile under the standing filter f with
 // the recursion r folded out (named by its mapping, if any), carrying the
-// granularity state the user set over to the new tree.
-func (l *Loaded) setTree(f analysis.Filter, r analysis.Recursion) {
-	t := l.named(analysis.NewTree(l.Profile.Filter(f).CollapseRecursion(r)))
+// granularity state the user set over to the new tree; it fails, leaving
+// l as it was, when ctx is done first.
+func (l *Loaded) setTree(ctx context.Context, f analysis.Filter, r analysis.Recursion) error {
+	t, err := analysis.NewTreeContext(ctx, l.Profile.Filter(f).CollapseRecursion(r))
+	if err != nil {
+		return err
+	}
+	t = l.named(t)
 	if l.state != nil {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
 	l.filter, l.recursion, l.tree, l.view, l.drawn, l.initial, l.full = f, r, t, nil, nil, nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
+	return nil
 }
 
 // UseMapping makes m the granularity (m nil: back to frame names), and
@@ -138,6 +149,7 @@ func (l *Loaded) UseMapping(m Naming) {
 	l.mapping = m
 	l.tree = l.named(l.tree.WithNames(analysis.NewNames(l.tree.Profile)))
 	l.state, l.view, l.drawn = compaction.NewState(l.tree, 1), nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }
 
 // named returns a tree of l's profile named as l's granularity asks: by
@@ -159,4 +171,5 @@ func (l *Loaded) Regrow(p *analysis.Profile) {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
 	l.Profile, l.tree, l.view, l.drawn = p, t, nil, nil
+	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }

@@ -2,11 +2,11 @@ package phase
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // benchVectors makes n intervals over d names in runs of about run
@@ -70,7 +70,7 @@ func BenchmarkDetect(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
@@ -83,7 +83,7 @@ func BenchmarkDetectDense(b *testing.B) {
 	v := benchVectors(100_000, 200, 199, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func BenchmarkDetectFewSwitches(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 2000)
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 			b.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func BenchmarkWindowFloor(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var sink float64
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		w := newWindow(v, 3)
 		for i := range v.Len() {
 			w.advance(i)
@@ -134,7 +134,7 @@ func BenchmarkDetectStrict(b *testing.B) {
 	p.Strict = true
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := Detect(b.Context(), v, p, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func BenchmarkDemo(b *testing.B) {
 	}
 	b.Run("Detect", func(b *testing.B) {
 		b.ReportAllocs()
-		loop(b, func() {
+		testtool.Loop(b, func() {
 			if _, err := Detect(b.Context(), v, DefaultParams(), nil); err != nil {
 				b.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func BenchmarkDemo(b *testing.B) {
 	})
 	b.Run("Similarity", func(b *testing.B) {
 		b.ReportAllocs()
-		loop(b, func() {
+		testtool.Loop(b, func() {
 			if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
 				b.Fatal(err)
 			}
@@ -169,13 +169,13 @@ func BenchmarkDemo(b *testing.B) {
 	})
 	b.Run("ARI", func(b *testing.B) {
 		b.ReportAllocs()
-		loop(b, func() {
+		testtool.Loop(b, func() {
 			ARI(truth, r.Of)
 		})
 	})
 	b.Run("Consecutive", func(b *testing.B) {
 		b.ReportAllocs()
-		loop(b, func() {
+		testtool.Loop(b, func() {
 			Consecutive(v, 3, 0.9)
 		})
 	})
@@ -187,7 +187,7 @@ func BenchmarkSimilarity(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := NewSimilarity(b.Context(), v, 3, MaxCells, 0); err != nil {
 			b.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func BenchmarkARI(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		ARI(truth, r.Of)
 	})
 }
@@ -215,26 +215,7 @@ func BenchmarkConsecutive(b *testing.B) {
 	v := benchVectors(1_000_000, 200, 10, 100)
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		Consecutive(v, 3, 0.9)
 	})
-}
-
-// loop runs f under b.Loop and reports, beside the wall time, the
-// process's CPU time per iteration (cpu-ns/op): on a machine loaded by
-// other work the wall time counts the waits for a core, the CPU time much
-// less.
-func loop(b *testing.B, f func()) {
-	start := cpuTime()
-	for b.Loop() {
-		f()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime returns the user and system time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -18,10 +18,12 @@ const (
 	blueprintMinH   = 3.0
 	blueprintWidth  = 120.0 // a box of Blueprint.Width calls (by default, the widest or blueprintCalls)
 	blueprintMinW   = 6.0
+	blueprintSameW  = 24.0 // every box's width when there are no counts
 	blueprintCalls  = 1000 // the least default Width: boxes called a few times stay thin
 	blueprintGapX   = 12.0
 	blueprintGapY   = 30.0
 	blueprintLegend = 16.0 // the legend line under the title
+	blueprintBar    = 6.0  // the start-up chain's bar
 	// A box is at most blueprintStretch times the full height or width,
 	// whatever scale the caller asks for, which bounds the picture.
 	blueprintStretch = 20.0
@@ -36,7 +38,10 @@ type Block struct {
 
 // scales are a blueprint picture's references: the value drawn
 // blueprintHeight tall and the count drawn blueprintWidth wide.
-type scales struct{ height, width float64 }
+type scales struct {
+	height, width float64
+	same          bool // no counts: every box blueprintSameW wide
+}
 
 func (s scales) h(total int64) float64 {
 	return math.Max(blueprintMinH, blueprintHeight*float64(total)/s.height)
@@ -45,6 +50,9 @@ func (s scales) h(total int64) float64 {
 // w is linear in the logarithm of 1 + calls: a box called once is a little
 // wider than one never seen entered (calls 0, the thinnest).
 func (s scales) w(calls int64) float64 {
+	if s.same {
+		return blueprintSameW
+	}
 	return blueprintMinW + (blueprintWidth-blueprintMinW)*math.Log1p(float64(max(calls, 0)))/math.Log1p(s.width)
 }
 
@@ -56,7 +64,7 @@ func scalesOf(p *Pic, bp *Blueprint, calls func(it *Item) int64) scales {
 	for i := range p.Items {
 		tall, wide = max(tall, p.Items[i].Total), max(wide, calls(&p.Items[i]))
 	}
-	s := scales{height: float64(bp.Height), width: float64(bp.Width)}
+	s := scales{height: float64(bp.Height), width: float64(bp.Width), same: bp.Boxes.Counts == ""}
 	if s.height <= 0 {
 		s.height = float64(tall)
 	}
@@ -119,27 +127,28 @@ func BlueprintLayout(p *Pic, s scales, calls func(it *Item) int64) []Block {
 type blueprintPainter struct {
 	*canvas
 	bp     *Blueprint
-	src    *blueprintSource
 	blocks []Block
-	itemOf map[int32]int32  // view node → item, for the drawn ones
-	badges map[int32]string // view node → pattern letters
+	itemOf map[int32]int32  // box → item, for the drawn ones
+	badges map[int32]string // box → pattern letters
 	top    float64          // y of the first row
+	bar    float64          // y of the start-up chain's bar, 0 for none
+	width  float64          // of the drawing, without its margins
 }
 
-// paintBlueprint draws p as a Profiling Blueprint: edges from the bottom
-// of each caller to the top of its callees, the boxes with their labels and
-// pattern badges, and each recursive call as an edge from its caller back
-// up to the box it calls again (the paper's crossing edge); the recursive
-// call's own box, where the call tree has it, is outlined in the edge's
-// colour.
+// paintBlueprint draws p as a Profiling Blueprint: the start-up chain as
+// one thin bar above the program's entry, edges from the bottom of each
+// caller to the top of the callees drawn below it, the boxes with their
+// labels and pattern badges, and every other call (a box called from
+// several, a call back into a box on the stack) as an edge bowing out to
+// the right, in red for a recursion (the paper's crossing edge). By
+// context, a box that is a call back is outlined in red.
 func paintBlueprint(w io.Writer, p *Pic, o Options) error {
 	bp := o.Blueprint
-	src := newBlueprintSource(bp, o.Roots)
 	calls := func(it *Item) int64 {
-		if len(it.Nodes) == 0 {
-			return 0
+		if b := bp.boxOf(it); b >= 0 {
+			return bp.Boxes.Boxes[b].Calls
 		}
-		return bp.Boxes.Boxes[src.box[it.Nodes[0]]].Calls
+		return 0
 	}
 	s := scalesOf(p, bp, calls)
 	blocks := BlueprintLayout(p, s, calls)
@@ -149,20 +158,26 @@ func paintBlueprint(w io.Writer, p *Pic, o Options) error {
 	for _, b := range blocks {
 		width, height = math.Max(width, b.X+b.W+4*blueprintGapX), math.Max(height, b.Y+b.H)
 	}
-	top := header + blueprintLegend + margin
+	top, bar := header+blueprintLegend+margin, 0.0
+	if len(bp.Boxes.Startup) > 0 {
+		bar = top + blueprintLegend
+		top = bar + blueprintBar + blueprintGapY
+		width = math.Max(width, float64(len([]rune(startupLabel(bp.Boxes))))*charWidth)
+	}
 	c := &blueprintPainter{canvas: newCanvas(w, p, o, "b", width+2*margin, top+height+blueprintGapY+margin),
-		bp: bp, src: src, blocks: blocks, itemOf: map[int32]int32{}, badges: badges(bp), top: top}
+		bp: bp, blocks: blocks, itemOf: map[int32]int32{}, badges: badges(bp), top: top, bar: bar, width: width}
 	for i := range p.Items {
-		if it := &p.Items[i]; len(it.Nodes) == 1 {
-			c.itemOf[it.Nodes[0]] = int32(i)
+		if b := bp.boxOf(&p.Items[i]); b >= 0 {
+			c.itemOf[b] = int32(i)
 		}
 	}
 	c.text(margin, header+11, 0, "start", lines)
+	c.startup()
 	c.edges()
 	for i := range blocks {
 		c.box(int32(i))
 	}
-	c.recursion()
+	c.calls()
 	return c.close()
 }
 
@@ -173,29 +188,98 @@ func legend(bp *Blueprint, s scales) string {
 	if bp.Boxes.Timed {
 		order = "callees in order of first call"
 	}
-	width := fmt.Sprintf("width: %s from %s, log (%.0f px = %s)", analysis.Noun(bp.Boxes.Counts), bp.Boxes.Counts, blueprintWidth, countText(int64(s.width)))
-	if bp.Boxes.Counts == "" {
-		width = "width: no call counts (every box thin)"
+	by := "one box per function"
+	if bp.Boxes.By == blueprint.ByContext {
+		by = "one box per call path"
 	}
-	return fmt.Sprintf("height: %s, linear (%.0f px = %s) · %s · %s", vt.Type, blueprintHeight, Amount(int64(s.height), vt), width, order)
+	width := fmt.Sprintf("width: %s, log (%.0f px = %s)", countsNoun(bp.Boxes.Counts), blueprintWidth, countText(int64(s.width)))
+	if bp.Boxes.Counts == "" {
+		width = "width: no call counts, every box as wide"
+		if bp.NoCounts != "" {
+			width += " (" + bp.NoCounts + ")"
+		}
+	}
+	return fmt.Sprintf("%s · height: %s, linear (%.0f px = %s) · %s · %s", by, vt.Type, blueprintHeight, Amount(int64(s.height), vt), width, order)
 }
 
-// badges returns the letters of the patterns about each view node.
+// countsNoun says what a blueprint's counts are: "calls from callgrind",
+// "entries recovered from samples (lower bounds)".
+func countsNoun(src analysis.CountSource) string {
+	if src == analysis.CountStackDiffs {
+		return "entries recovered from samples (lower bounds)"
+	}
+	return fmt.Sprintf("%s from %s", analysis.Noun(src), src)
+}
+
+// countOf writes a box's or an edge's count: "1,973 calls (callgrind)",
+// "at least 84 entries, from samples".
+func countOf(src analysis.CountSource, n int64) string {
+	switch src {
+	case "":
+		return "calls unknown"
+	case analysis.CountStackDiffs:
+		return fmt.Sprintf("at least %s entries, from samples", countText(n))
+	}
+	return fmt.Sprintf("%s %s (%s)", analysis.Noun(src), countText(n), src)
+}
+
+// startupLabel names the start-up chain: "start-up: a → b → c".
+func startupLabel(b *blueprint.Blueprint) string {
+	return "start-up: " + strings.Join(b.Startup, " → ")
+}
+
+// badges returns the letters of the patterns about each box.
 func badges(bp *Blueprint) map[int32]string {
 	out := map[int32]string{}
 	for _, p := range bp.Patterns {
-		n := bp.Boxes.Boxes[p.Box].Node
-		if !strings.Contains(out[n], p.Letter) {
-			letters := []byte(out[n] + p.Letter)
+		if !strings.Contains(out[p.Box], p.Letter) {
+			letters := []byte(out[p.Box] + p.Letter)
 			slices.Sort(letters)
-			out[n] = string(letters)
+			out[p.Box] = string(letters)
 		}
 	}
 	return out
 }
 
-// edges draws every call edge: from the bottom centre of the caller to the
-// top centre of the callee.
+// startup draws the start-up chain as one thin bar over the boxes it
+// enters, its names above it, and an edge to each of them.
+func (c *blueprintPainter) startup() {
+	if c.bar == 0 {
+		return
+	}
+	x0, x1 := math.Inf(1), math.Inf(-1)
+	for _, t := range c.p.Top {
+		if b := c.bp.boxOf(&c.p.Items[t]); b >= 0 && c.bp.Boxes.Boxes[b].Startup {
+			x0, x1 = math.Min(x0, c.blocks[t].X), math.Max(x1, c.blocks[t].X+c.blocks[t].W)
+		}
+	}
+	if x0 > x1 {
+		return
+	}
+	b := c.bp.Boxes
+	tip := fmt.Sprintf("%s\ntotal %s (%s): the program's start-up, above its entry", startupLabel(b), Amount(b.StartupTotal, b.Value),
+		analysis.Percent(b.StartupTotal, c.p.Total))
+	c.open("b-startup", tip, false)
+	c.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="#bbb" stroke="#888" stroke-width="0.6"/>`, margin+x0, c.bar, x1-x0, blueprintBar)
+	label := startupLabel(b)
+	// The label starts over the bar, or further left where it would
+	// otherwise run past the picture's right edge (the picture is as wide
+	// as the label).
+	lx := math.Max(0, math.Min(x0, c.width-float64(len([]rune(label)))*charWidth))
+	c.text(margin+lx, c.bar-4, 0, "start", label)
+	c.closeGroup()
+	c.printf(`<g fill="none" stroke="#888">`)
+	for _, t := range c.p.Top {
+		if bx := c.bp.boxOf(&c.p.Items[t]); bx >= 0 && b.Boxes[bx].Startup {
+			q := c.blocks[t]
+			c.printf(`<path d="M%.2f %.2fL%.2f %.2f"/>`, margin+q.X+q.W/2, c.bar+blueprintBar, margin+q.X+q.W/2, c.top+q.Y)
+		}
+	}
+	c.printf("</g>\n")
+}
+
+// edges draws the drawing tree's edges: from the bottom centre of the
+// caller to the top centre of the callee.
 func (c *blueprintPainter) edges() {
 	c.printf(`<g fill="none" stroke="#888">`)
 	for i, b := range c.blocks {
@@ -214,13 +298,12 @@ func (c *blueprintPainter) box(i int32) {
 	x, y := margin+b.X, c.top+b.Y
 	c.open(nodeID(c.p, "b", i), c.tip(i), outline(c.p, i, b.W))
 	stroke := `stroke="#444" stroke-width="0.6"`
-	if len(it.Nodes) == 1 {
-		switch bx := c.bx(it.Nodes[0]); {
-		case bx.Recursive >= 0: // a recursive call, as its crossing edge
-			stroke = `stroke="#c0392b" stroke-width="1.2" stroke-dasharray="4 2"`
-		case bx.Calls == 0: // never seen entered: the count is unknown
-			stroke += ` stroke-dasharray="2 2"`
-		}
+	bx := c.bp.boxOf(it)
+	switch {
+	case bx >= 0 && c.callBack(bx): // a call back into a function on the stack, by context
+		stroke = `stroke="#c0392b" stroke-width="1.2" stroke-dasharray="4 2"`
+	case bx >= 0 && c.bp.Boxes.Counts != "" && c.bp.Boxes.Boxes[bx].Calls == 0: // never seen entered
+		stroke += ` stroke-dasharray="2 2"`
 	}
 	c.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" %s/>`, x, y, b.W, b.H, c.boxFill(i), stroke)
 	l := label(c.p, it)
@@ -234,24 +317,34 @@ func (c *blueprintPainter) box(i int32) {
 			c.text(x+b.W/2+fontSize*0.35, y+b.H-3, -90, "start", s)
 		}
 	}
-	if len(it.Nodes) == 1 {
-		if letters := c.badges[it.Nodes[0]]; letters != "" {
-			r := 4 + 3.5*float64(len(letters))
-			c.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="14" rx="7" fill="#fff" stroke="#000" stroke-width="0.8"/>`, x+b.W-2, y-7, 2*r)
-			c.printf(`<text x="%.2f" y="%.2f" text-anchor="middle" font-size="10" font-weight="bold">%s</text>`, x+b.W-2+r, y+3.5, letters)
-		}
+	if letters := c.badges[bx]; bx >= 0 && letters != "" {
+		r := 4 + 3.5*float64(len(letters))
+		c.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="14" rx="7" fill="#fff" stroke="#000" stroke-width="0.8"/>`, x+b.W-2, y-7, 2*r)
+		c.printf(`<text x="%.2f" y="%.2f" text-anchor="middle" font-size="10" font-weight="bold">%s</text>`, x+b.W-2+r, y+3.5, letters)
 	}
 	c.closeGroup()
 }
 
-// bx returns the box of view node n.
-func (c *blueprintPainter) bx(n int32) *blueprint.Box { return &c.bp.Boxes.Boxes[c.src.box[n]] }
+// callBack reports whether box bx is, by context, a call back into a
+// function already on the stack: its edge from its caller is recursive.
+func (c *blueprintPainter) callBack(bx int32) bool {
+	b := c.bp.Boxes
+	if b.By != blueprint.ByContext || b.Boxes[bx].Parent < 0 {
+		return false
+	}
+	for _, e := range b.Edges {
+		if e.To == bx && e.From == b.Boxes[bx].Parent {
+			return e.Recursive
+		}
+	}
+	return false
+}
 
 // boxFill is the paper's shading where mutation data says (grey mutates,
 // yellow does not), else the colour of the name.
 func (c *blueprintPainter) boxFill(i int32) string {
-	if it := &c.p.Items[i]; len(it.Nodes) == 1 {
-		switch c.bx(it.Nodes[0]).Mutates {
+	if bx := c.bp.boxOf(&c.p.Items[i]); bx >= 0 {
+		switch c.bp.Boxes.Boxes[bx].Mutates {
 		case blueprint.Mutates:
 			return "#a9a9a9"
 		case blueprint.Pure:
@@ -261,72 +354,89 @@ func (c *blueprintPainter) boxFill(i int32) string {
 	return c.fill(int(i))
 }
 
-// recursion draws each recursive call as an edge from the bottom of its
-// caller back up to the top of the box it calls again (an ancestor, or the
-// caller itself for the recursion inside a box), bowing out to the right,
-// with an arrowhead and a tooltip.
-func (c *blueprintPainter) recursion() {
-	c.printf(`<defs><marker id="b-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#c0392b"/></marker></defs>` + "\n")
-	noun, src := analysis.Noun(c.bp.Boxes.Counts), c.bp.Boxes.Counts
-	for i := range c.blocks {
-		it := &c.p.Items[i]
-		if len(it.Nodes) != 1 {
-			continue
+// calls draws every call that the drawing tree does not: a box's calls
+// from callers other than the one it is drawn under, calls into a box on
+// the stack, and calls of a box by itself, each as an edge from the bottom
+// of the caller to the top of the callee bowing out to the right, red for
+// a recursion (pattern F), with an arrowhead and a tooltip.
+func (c *blueprintPainter) calls() {
+	c.printf(`<defs><marker id="b-arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#c0392b"/></marker>` +
+		`<marker id="b-call" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="6" markerHeight="6" orient="auto"><path d="M0 0L8 4L0 8z" fill="#888"/></marker></defs>` + "\n")
+	b := c.bp.Boxes
+	for _, e := range b.Edges {
+		from, ok1 := c.itemOf[e.From]
+		to, ok2 := c.itemOf[e.To]
+		if !ok1 || !ok2 || e.From != e.To && b.Boxes[e.To].Parent == e.From {
+			continue // drawn by edges (by context, a call back's crossing edge is an edge of its own)
 		}
-		bx := c.bx(it.Nodes[0])
-		if bx.Recursion > 0 {
-			c.crossing(int32(i), int32(i), fmt.Sprintf("recursion (pattern F): %s calls itself\n%s %s (%s), inside this box",
-				it.Name, noun, countText(bx.Recursion), src))
-		}
-		for _, k := range bx.Kids {
-			kb := &c.bp.Boxes.Boxes[k]
-			if kb.Recursive < 0 {
-				continue
-			}
-			anc := &c.bp.Boxes.Boxes[kb.Recursive]
-			if a, ok := c.itemOf[anc.Node]; ok {
-				c.crossing(int32(i), a, fmt.Sprintf("recursion (pattern F): %s calls back %s\n%s %s (%s)\nits %s %s is inside %s's",
-					it.Name, anc.Name, noun, countText(kb.Calls), src, c.bp.Boxes.Value.Type, Amount(kb.Total, c.bp.Boxes.Value), anc.Name))
-			}
+		fromName, toName := b.Boxes[e.From].Name, b.Boxes[e.To].Name
+		switch {
+		case e.Recursive && e.From == e.To:
+			c.crossing(from, to, true, fmt.Sprintf("recursion (pattern F): %s calls itself\n%s", fromName, countOf(b.Counts, e.Calls)))
+		case e.Recursive:
+			c.crossing(from, to, true, fmt.Sprintf("recursion (pattern F): %s calls back %s\n%s", fromName, toName, countOf(b.Counts, e.Calls)))
+		default:
+			c.crossing(from, to, false, fmt.Sprintf("%s calls %s\n%s", fromName, toName, countOf(b.Counts, e.Calls)))
 		}
 	}
 }
 
-// crossing draws an edge from the bottom of item from back up to the top
-// of item to.
-func (c *blueprintPainter) crossing(from, to int32, tip string) {
+// crossing draws an edge from the bottom of item from to the top of item
+// to, bowing out to the right: red for a recursion, grey otherwise.
+func (c *blueprintPainter) crossing(from, to int32, recursive bool, tip string) {
 	b, q := c.blocks[from], c.blocks[to]
 	x0, y0 := margin+b.X+b.W/2, c.top+b.Y+b.H
 	x1, y1 := margin+q.X+q.W*0.75, c.top+q.Y
-	bow := math.Max(x0, x1) + 2*blueprintGapX + 0.1*(y0-y1)
-	c.printf(`<g class="pl-rec"><title>%s</title><path d="M%.2f %.2fC%.2f %.2f %.2f %.2f %.2f %.2f" fill="none" stroke="#c0392b" stroke-width="1.5" marker-end="url(#b-arrow)"/></g>`+"\n",
-		esc(tip), x0, y0, bow, y0+blueprintGapY, bow, y1-blueprintGapY, x1, y1)
+	bow := math.Max(x0, x1) + 2*blueprintGapX + 0.1*math.Abs(y0-y1)
+	class, stroke, marker := "pl-call", `stroke="#888" stroke-width="1" stroke-dasharray="3 2"`, "b-call"
+	if recursive {
+		class, stroke, marker = "pl-rec", `stroke="#c0392b" stroke-width="1.5"`, "b-arrow"
+	}
+	c.printf(`<g class="%s"><title>%s</title><path d="M%.2f %.2fC%.2f %.2f %.2f %.2f %.2f %.2f" fill="none" %s marker-end="url(#%s)"/></g>`+"\n",
+		class, esc(tip), x0, y0, bow, y0+blueprintGapY, bow, y1-blueprintGapY, x1, y1, stroke, marker)
 }
 
 // tip is a box's tooltip: the usual lines (name, totals, handle,
-// commands), with the call count and its source, the first call, and the
-// patterns about the box.
+// commands), with the call count and its source, the callers when there
+// are several, the first call, and the patterns about the box.
 func (c *blueprintPainter) tip(i int32) string {
 	t := tip(c.p, i, c.o)
-	it := &c.p.Items[i]
-	if len(it.Nodes) != 1 {
+	bx := c.bp.boxOf(&c.p.Items[i])
+	if bx < 0 {
 		return t
 	}
-	bx := c.bx(it.Nodes[0])
+	b := c.bp.Boxes
 	name, rest, _ := strings.Cut(t, "\n")
-	extra := fmt.Sprintf("%s %s (%s)", analysis.Noun(c.bp.Boxes.Counts), countText(bx.Calls), c.bp.Boxes.Counts)
-	if c.bp.Boxes.Counts == "" {
-		extra = "calls unknown"
+	extra := countOf(b.Counts, b.Boxes[bx].Calls)
+	if f := b.Boxes[bx].First; f >= 0 {
+		extra += " · first at " + analysis.FormatValue(f, "nanoseconds")
 	}
-	if bx.First >= 0 {
-		extra += " · first at " + analysis.FormatValue(bx.First, "nanoseconds")
+	if callers := callersOf(b, bx); len(callers) > 1 {
+		extra += "\ncalled from " + strings.Join(callers, ", ")
 	}
 	for _, p := range c.bp.Patterns {
-		if p.Box == c.src.box[it.Nodes[0]] {
+		if p.Box == bx {
 			extra += "\npattern " + p.Letter + ": " + blueprint.PatternNames[p.Letter] + c.related(p)
 		}
 	}
 	return name + "\n" + extra + "\n" + rest
+}
+
+// callersOf lists the boxes that call box bx, with their calls where
+// counted: "main 1, fib 1,972".
+func callersOf(b *blueprint.Blueprint, bx int32) []string {
+	var out []string
+	for _, e := range b.Edges {
+		if e.To != bx {
+			continue
+		}
+		s := b.Boxes[e.From].Name
+		if b.Counts != "" {
+			s += " " + countText(e.Calls)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // related names a pattern's related boxes: " (with b, c)".
@@ -351,6 +461,6 @@ func countText(n int64) string {
 }
 
 // blueprintFor is the blueprint kind's source: the boxes below o.Roots.
-func blueprintFor(o *Options, _ *compaction.View) source {
-	return newBlueprintSource(o.Blueprint, o.Roots)
+func blueprintFor(o *Options, v *compaction.View) source {
+	return newBlueprintSource(o.Blueprint, v, o.Roots)
 }

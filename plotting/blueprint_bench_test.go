@@ -22,7 +22,7 @@ func BenchmarkBlueprint1M(b *testing.B) {
 			b.ReportAllocs()
 			var pic *Picture
 			for b.Loop() {
-				boxes := blueprint.Of(v, c, nil, nil)
+				boxes := blueprint.Of(v, c, nil, nil, blueprint.ByFunction)
 				bp := &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(blueprint.DefaultPatternOptions)}
 				var err error
 				if pic, err = Draw(v, Options{Layout: LayoutBlueprint, Blueprint: bp}); err != nil {

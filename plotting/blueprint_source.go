@@ -1,6 +1,9 @@
 package plotting
 
-import "github.com/proflens/proflens/blueprint"
+import (
+	"github.com/proflens/proflens/blueprint"
+	"github.com/proflens/proflens/compaction"
+)
 
 // Blueprint is what the blueprint kind draws besides the view
 // (Options.Blueprint): the boxes with their counts, the patterns found in
@@ -13,72 +16,92 @@ type Blueprint struct {
 	// a box of full width (on a log scale); 0 is the widest drawn. Giving
 	// both draws two profiles on the same scales.
 	Height, Width int64
+	// NoCounts, for a blueprint without counts (Boxes.Counts ""), says why
+	// in the legend, as the caller words it; "" says nothing more.
+	NoCounts string
 
 	nodeBox []int32 // per view node, its box (byNode)
 }
 
-// byNode returns, per view node, the index of its box (-1 for none),
-// made on first use.
+// byNode returns, per view node, the index of its box (-1 for none, as in
+// the start-up chain), made on first use.
 func (bp *Blueprint) byNode() []int32 {
 	if bp.nodeBox == nil {
 		n := int32(0)
 		for i := range bp.Boxes.Boxes {
-			n = max(n, bp.Boxes.Boxes[i].Node+1)
+			for _, vn := range bp.Boxes.Boxes[i].Nodes {
+				n = max(n, vn+1)
+			}
 		}
 		bp.nodeBox = make([]int32, n)
 		for i := range bp.nodeBox {
 			bp.nodeBox[i] = -1
 		}
 		for i := range bp.Boxes.Boxes {
-			bp.nodeBox[bp.Boxes.Boxes[i].Node] = int32(i)
+			for _, vn := range bp.Boxes.Boxes[i].Nodes {
+				bp.nodeBox[vn] = int32(i)
+			}
 		}
 	}
 	return bp.nodeBox
 }
 
-// blueprintSource is a Blueprint's boxes as a source to select from: ids
-// are view nodes, callees in the blueprint's drawing order.
-type blueprintSource struct {
-	b   *blueprint.Blueprint
-	box []int32 // view node → box
-	top []int32 // view nodes
+// boxOf returns the box an item stands for, -1 for a fold mark.
+func (bp *Blueprint) boxOf(it *Item) int32 {
+	if len(it.Nodes) == 0 {
+		return -1
+	}
+	return bp.byNode()[it.Nodes[0]]
 }
 
-// newBlueprintSource selects from the boxes below roots (view nodes), or
+// blueprintSource is a Blueprint's boxes as a source to select from: ids
+// are box indices, callees in the blueprint's drawing order.
+type blueprintSource struct {
+	b   *blueprint.Blueprint
+	v   *compaction.View
+	top []int32
+}
+
+// newBlueprintSource selects from the boxes of the view nodes roots, or
 // from the blueprint's roots when roots is nil.
-func newBlueprintSource(bp *Blueprint, roots []int32) *blueprintSource {
+func newBlueprintSource(bp *Blueprint, v *compaction.View, roots []int32) *blueprintSource {
 	b := bp.Boxes
-	s := &blueprintSource{b: b, box: bp.byNode()}
+	s := &blueprintSource{b: b, v: v}
 	if roots == nil {
-		for _, r := range b.Roots {
-			roots = append(roots, b.Boxes[r].Node)
-		}
+		s.top = positiveBoxes(b, b.Roots)
+		return s
 	}
+	box := bp.byNode()
 	for _, r := range roots {
-		if int(r) < len(s.box) && s.box[r] >= 0 && b.Boxes[s.box[r]].Total > 0 {
-			s.top = append(s.top, r)
+		if int(r) < len(box) && box[r] >= 0 {
+			s.top = append(s.top, positiveBoxes(b, []int32{box[r]})...)
 		}
 	}
 	return s
 }
 
-func (s *blueprintSource) tops() []int32 { return s.top }
-
-func (s *blueprintSource) kids(i int32) []int32 {
+// positiveBoxes returns the boxes of ids with a positive total.
+func positiveBoxes(b *blueprint.Blueprint, ids []int32) []int32 {
 	var out []int32
-	for _, k := range s.b.Boxes[s.box[i]].Kids {
-		if bx := &s.b.Boxes[k]; bx.Total > 0 {
-			out = append(out, bx.Node)
+	for _, i := range ids {
+		if b.Boxes[i].Total > 0 {
+			out = append(out, i)
 		}
 	}
 	return out
 }
 
+func (s *blueprintSource) tops() []int32 { return s.top }
+
+func (s *blueprintSource) kids(i int32) []int32 { return positiveBoxes(s.b, s.b.Boxes[i].Kids) }
+
+// item is box i; its self value is its view nodes' (the samples whose
+// leaf is in it).
 func (s *blueprintSource) item(i int32) Item {
-	bx := &s.b.Boxes[s.box[i]]
-	self := bx.Total
-	for _, k := range bx.Kids {
-		self -= s.b.Boxes[k].Total
+	bx := &s.b.Boxes[i]
+	var self int64
+	for _, n := range bx.Nodes {
+		self += s.v.Nodes[n].Self
 	}
-	return Item{Name: bx.Name, Total: bx.Total, Self: self, Nodes: []int32{i}}
+	return Item{Name: bx.Name, Total: bx.Total, Self: self, Nodes: bx.Nodes}
 }

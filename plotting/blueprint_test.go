@@ -75,7 +75,7 @@ func program() *analysis.Profile {
 
 // blueprintOfProfile compacts p at level g and returns its view and
 // blueprint, with p's own counts and first entries.
-func blueprintOfProfile(t *testing.T, p *analysis.Profile, g int) (*compaction.View, *Blueprint) {
+func blueprintOfProfile(t *testing.T, p *analysis.Profile, g int, by blueprint.By) (*compaction.View, *Blueprint) {
 	t.Helper()
 	tree := analysis.NewTree(p)
 	v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
@@ -84,22 +84,23 @@ func blueprintOfProfile(t *testing.T, p *analysis.Profile, g int) (*compaction.V
 		t.Fatal(err)
 	}
 	first, _ := analysis.FirstEntries(tree)
-	boxes := blueprint.Of(v, c, first, nil)
+	boxes := blueprint.Of(v, c, first, nil, by)
 	return v, &Blueprint{Boxes: boxes, Patterns: boxes.Patterns(blueprint.DefaultPatternOptions)}
 }
 
-// boxLines renders boxes as "name total ×calls", indented, in pre-order.
+// boxLines renders boxes as "name total ×calls", indented, in pre-order,
+// each followed by the calls the drawing tree does not show: "↻callee×n"
+// for a recursion, "→callee×n" for another call.
 func boxLines(b *blueprint.Blueprint) string {
 	var out strings.Builder
 	var walk func(i int32, depth int)
 	walk = func(i int32, depth int) {
 		bx := &b.Boxes[i]
 		fmt.Fprintf(&out, "%s%s %d ×%d", strings.Repeat("  ", depth), bx.Name, bx.Total, bx.Calls)
-		if bx.Recursive >= 0 {
-			fmt.Fprintf(&out, " ↻%s", b.Boxes[bx.Recursive].Name)
-		}
-		if bx.Recursion > 0 {
-			fmt.Fprintf(&out, " ↻×%d", bx.Recursion)
+		for _, e := range b.Edges {
+			if e.From == i && (e.To == i || b.Boxes[e.To].Parent != i) {
+				fmt.Fprintf(&out, " %s%s×%d", map[bool]string{true: "↻", false: "→"}[e.Recursive], b.Boxes[e.To].Name, e.Calls)
+			}
 		}
 		out.WriteString("\n")
 		for _, k := range bx.Kids {
@@ -118,23 +119,35 @@ func boxLines(b *blueprint.Blueprint) string {
 func TestBlueprintOf(t *testing.T) {
 	a := func(t int64) call { return call{"lib.a", t, t + 15, repeat("lib.b", 2, t+1, 2, 1)} }
 	p := record(call{"main", 0, 100, []call{{"z.first", 1, 2, nil}, a(10), a(30), a(50), {"lib.b", 80, 81, nil}}})
-	_, bp := blueprintOfProfile(t, p, 1)
+	_, bp := blueprintOfProfile(t, p, 1, blueprint.ByContext)
 	want := "main 100 ×1\n  z 1 ×1\n  lib 46 ×4\n"
 	if got := boxLines(bp.Boxes); got != want || !bp.Boxes.Timed || bp.Boxes.Counts != analysis.CountEvents {
 		t.Errorf("level 1:\n%swant (timed, events):\n%s", got, want)
 	}
-	_, bp = blueprintOfProfile(t, program(), 99)
+	_, bp = blueprintOfProfile(t, program(), 99, blueprint.ByContext)
 	want = "main 1000 ×1\n  load 300 ×1\n    read 140 ×1\n    decode 145 ×1\n  work 600 ×1\n    step 580 ×20\n" +
-		"  walk 90 ×1\n    visit 80 ×1\n      walk 70 ×1 ↻walk\n"
+		"  walk 90 ×1\n    visit 80 ×1 ↻walk×1\n      walk 70 ×1\n"
 	if got := boxLines(bp.Boxes); got != want {
 		t.Errorf("program:\n%swant:\n%s", got, want)
 	}
 	// fib calling fib is one compacted node: its three calls from itself are
 	// its recursion, its one call from main its count.
 	fib := record(call{"main", 0, 100, []call{{"fib", 1, 90, []call{{"fib", 2, 40, []call{{"fib", 3, 10, nil}}}, {"fib", 41, 80, nil}}}}})
-	_, bp = blueprintOfProfile(t, fib, 99)
-	if got, want := boxLines(bp.Boxes), "main 100 ×1\n  fib 89 ×1 ↻×3\n"; got != want {
+	_, bp = blueprintOfProfile(t, fib, 99, blueprint.ByContext)
+	if got, want := boxLines(bp.Boxes), "main 100 ×1\n  fib 89 ×1 ↻fib×3\n"; got != want {
 		t.Errorf("fib:\n%swant:\n%s", got, want)
+	}
+	// By function, fib is as wide as its four calls, and walk is one box
+	// that visit calls back.
+	_, bp = blueprintOfProfile(t, fib, 99, blueprint.ByFunction)
+	if got, want := boxLines(bp.Boxes), "main 100 ×1\n  fib 89 ×4 ↻fib×3\n"; got != want {
+		t.Errorf("fib by function:\n%swant:\n%s", got, want)
+	}
+	_, bp = blueprintOfProfile(t, program(), 99, blueprint.ByFunction)
+	want = "main 1000 ×1\n  load 300 ×1\n    read 140 ×1\n    decode 145 ×1\n  work 600 ×1\n    step 580 ×20\n" +
+		"  walk 90 ×2\n    visit 80 ×1 ↻walk×1\n"
+	if got := boxLines(bp.Boxes); got != want {
+		t.Errorf("program by function:\n%swant:\n%s", got, want)
 	}
 }
 
@@ -155,7 +168,7 @@ func TestBlueprintMutations(t *testing.T) {
 	for _, g := range []int{1, 99} {
 		v := compaction.Compact(tree, compaction.NewState(tree, g), 0)
 		var got []string
-		for _, b := range blueprint.Of(v, c, nil, muts).Boxes {
+		for _, b := range blueprint.Of(v, c, nil, muts, blueprint.ByContext).Boxes {
 			got = append(got, fmt.Sprintf("%s:%d", b.Name, b.Mutates))
 		}
 		want := map[int]string{1: "[main:2 cart:1]", 99: "[main:2 cart.add:1 cart.total:2 cart.total:2]"}[g]
@@ -169,13 +182,12 @@ func TestBlueprintMutations(t *testing.T) {
 // as the log of their counts, each callee's top a gap below its caller's
 // bottom, and no two boxes overlapping.
 func TestBlueprintLayout(t *testing.T) {
-	v, bp := blueprintOfProfile(t, program(), 99)
+	v, bp := blueprintOfProfile(t, program(), 99, blueprint.ByContext)
 	p, err := Select(v, Options{Layout: LayoutBlueprint, Blueprint: bp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := newBlueprintSource(bp, nil)
-	calls := func(it *Item) int64 { return bp.Boxes.Boxes[src.box[it.Nodes[0]]].Calls }
+	calls := func(it *Item) int64 { return bp.Boxes.Boxes[bp.boxOf(it)].Calls }
 	s := scalesOf(p, bp, calls)
 	if s.height != 1000 || s.width != blueprintCalls {
 		t.Errorf("scales %+v, want height 1000 (the tallest) and width %d", s, blueprintCalls)
@@ -202,15 +214,15 @@ func TestBlueprintLayout(t *testing.T) {
 // TestBlueprintScales: height= and width= set the scales, within the
 // stretch that bounds the picture.
 func TestBlueprintScales(t *testing.T) {
-	v, bp := blueprintOfProfile(t, program(), 99)
+	v, bp := blueprintOfProfile(t, program(), 99, blueprint.ByContext)
 	p, _ := Select(v, Options{Layout: LayoutBlueprint, Blueprint: bp})
 	calls := func(it *Item) int64 { return 1e9 }
 	for _, c := range []struct {
 		height, width int64
 		want          scales
 	}{
-		{2000, 100, scales{2000, 100}},
-		{1, 1, scales{1000 / blueprintStretch, math.Expm1(math.Log1p(1e9) / blueprintStretch)}},
+		{2000, 100, scales{height: 2000, width: 100}},
+		{1, 1, scales{height: 1000 / blueprintStretch, width: math.Expm1(math.Log1p(1e9) / blueprintStretch)}},
 	} {
 		bp.Height, bp.Width = c.height, c.width
 		if got := scalesOf(p, bp, calls); math.Abs(got.height-c.want.height) > 1e-9 || math.Abs(got.width-c.want.width) > 1e-9 {
@@ -223,7 +235,7 @@ func TestBlueprintScales(t *testing.T) {
 // main and load, D at step, F at walk) and the crossing edge of walk's
 // recursion.
 func TestGoldenBlueprint(t *testing.T) {
-	v, bp := blueprintOfProfile(t, program(), 99)
+	v, bp := blueprintOfProfile(t, program(), 99, blueprint.ByContext)
 	pic, err := Draw(v, withTips(Options{Layout: LayoutBlueprint, Blueprint: bp}, "program"))
 	if err != nil {
 		t.Fatal(err)
@@ -238,5 +250,37 @@ func TestGoldenBlueprint(t *testing.T) {
 	}
 	if n := len(regexp.MustCompile(`<path d="M[^"]*C`).FindAllString(svg, -1)); n != 1 {
 		t.Errorf("%d crossing edges, want 1", n)
+	}
+}
+
+// TestBlueprintStartupLabelFits: the start-up chain's label stays inside
+// the picture when the chain's bar starts right of another box and the
+// label is longer than what is left of the picture's width.
+func TestBlueprintStartupLabelFits(t *testing.T) {
+	chain := call{"main", 310, 990, nil}
+	for _, name := range []string{"__libc_start_call_main", "__libc_start_main", "_start", "_dl_start_user", "_dl_start_final", "_dl_start",
+		"std::rt::lang_start", "std::rt::lang_start_internal", "BaseThreadInitThunk", "RtlUserThreadStart", "[a loader's code at an address it did not name]"} {
+		chain = call{name, 300, 1000, []call{chain}}
+	}
+	p := record(call{"init", 0, 300, nil}, chain)
+	v, bp := blueprintOfProfile(t, p, 99, blueprint.ByFunction)
+	if len(bp.Boxes.Startup) == 0 {
+		t.Fatal("no start-up chain")
+	}
+	pic, err := Draw(v, Options{Layout: LayoutBlueprint, Blueprint: bp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(pic.SVG)
+	var width float64
+	fmt.Sscanf(svg[strings.Index(svg, `width="`):], `width="%g"`, &width)
+	label := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*text-anchor="start">(start-up: [^<]*)</text>`).FindStringSubmatch(svg)
+	if label == nil {
+		t.Fatalf("no start-up label in\n%s", svg)
+	}
+	var x float64
+	fmt.Sscanf(label[1], "%g", &x)
+	if end := x + float64(len([]rune(label[2])))*charWidth; end > width {
+		t.Errorf("the label %q ends at %.1f, past the picture's %.0f", label[2], end, width)
 	}
 }

@@ -98,7 +98,11 @@ func Draw(v *compaction.View, o Options) (*Picture, error) {
 			}
 			continue
 		}
-		return &Picture{SVG: buf.Bytes(), Text: Text(p, o.Profile), Drawn: len(p.Items),
+		text := Text(p, o.Profile)
+		if o.kind.text != nil {
+			text = o.kind.text(p, o)
+		}
+		return &Picture{SVG: buf.Bytes(), Text: text, Drawn: len(p.Items),
 			Shown: len(p.Items) - marks(p), Folded: p.Hidden()}, nil
 	}
 }
@@ -157,6 +161,8 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 		src = o.kind.source(o, v)
 	case o.Inverted:
 		src = newBottomUp(v, roots)
+	case o.kind.Startup && o.Roots == nil:
+		src = newStartupSource(v, roots)
 	}
 	var scale int64
 	for _, t := range src.tops() {

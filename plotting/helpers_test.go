@@ -119,7 +119,7 @@ func everyKind() []Options {
 // counts (blueprint.Of with none); other layouts are left as they are.
 func boxed(v *compaction.View, o Options) Options {
 	if o.Layout == LayoutBlueprint && o.Blueprint == nil {
-		o.Blueprint = &Blueprint{Boxes: blueprint.Of(v, analysis.Counts{}, nil, nil)}
+		o.Blueprint = &Blueprint{Boxes: blueprint.Of(v, analysis.Counts{}, nil, nil, blueprint.ByContext)}
 	}
 	return o
 }

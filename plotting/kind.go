@@ -31,14 +31,19 @@ type Kind struct {
 	// source, when set, is what the kind selects from (by default the
 	// view top-down, or bottom-up when inverted).
 	source func(o *Options, v *compaction.View) source
+	// Startup says the kind draws each start-up chain as one bar (when it
+	// draws the whole view top-down).
+	Startup bool
+	// text, when set, is the picture's text/plain form (by default Text).
+	text func(p *Pic, o Options) string
 }
 
 // kinds is every kind of picture of a compacted tree, the default first.
 var kinds = []Kind{
-	{Name: LayoutRadial, Title: "radial view", Order: OrderWeight, MinShare: 1 / (math.Pi * radialRadius), Paint: paintRadial},
-	{Name: LayoutTree, Title: "tree", Order: OrderWeight, MinShare: 1.0 / 100, Paint: paintTree},
-	{Name: LayoutFlame, Title: "icicle", Order: OrderName, Inverts: true, MinShare: 0.5 / flameWidth, Paint: paintFlame},
-	{Name: LayoutBlueprint, Title: "blueprint", Order: OrderWeight, MinShare: 1.0 / 1000, Paint: paintBlueprint, source: blueprintFor},
+	{Name: LayoutRadial, Title: "radial view", Order: OrderWeight, MinShare: 1 / (math.Pi * radialRadius), Paint: paintRadial, Startup: true},
+	{Name: LayoutTree, Title: "tree", Order: OrderWeight, MinShare: 1.0 / 100, Paint: paintTree, Startup: true},
+	{Name: LayoutFlame, Title: "icicle", Order: OrderName, Inverts: true, MinShare: 0.5 / flameWidth, Paint: paintFlame, Startup: true},
+	{Name: LayoutBlueprint, Title: "blueprint", Order: OrderWeight, MinShare: 1.0 / 1000, Paint: paintBlueprint, source: blueprintFor, text: blueprintText},
 	{Name: LayoutSandwich, Title: "sandwich", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintSandwich},
 	{Name: LayoutDiff, Title: "differential icicle", Order: OrderName, MinShare: 0.5 / flameWidth, Paint: paintDiff},
 }

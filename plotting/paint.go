@@ -45,6 +45,9 @@ func (c *canvas) fill(i int) string {
 	if it.Fold > 0 || len(it.Nodes) == 0 {
 		return foldFill
 	}
+	if it.Startup {
+		return startupFill
+	}
 	return c.pal.colour(elements(c.p.View, it.Nodes[0]))
 }
 

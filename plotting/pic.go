@@ -19,6 +19,9 @@ type Item struct {
 	Kids   []int32 // indices into Pic.Items, in drawing order (a fold mark last)
 	Nodes  []int32 // view nodes it stands for; nil for a fold mark
 	Fold   int     // for a fold mark: the number of hidden siblings (> 0)
+	// Startup says the item is a start-up chain drawn as one thin bar
+	// (Nodes its view nodes), above the program's entry.
+	Startup bool
 }
 
 // Pic is what a picture draws: a budgeted selection of a tree of compacted

@@ -7,8 +7,12 @@ import (
 	"strings"
 )
 
-// radialRadius is the fan's radius, in pixels.
-const radialRadius = 420.0
+// radialRadius is the fan's radius, in pixels; radialBar the radius of
+// the centre when it is a start-up chain's bar.
+const (
+	radialRadius = 420.0
+	radialBar    = 24.0
+)
 
 // Sector is one annular sector of the radial view: radii in pixels, angles
 // in radians counter-clockwise from the positive x axis (A0 > A1: the fan
@@ -29,16 +33,31 @@ func Ring(d, n int, radius float64) (r0, r1 float64) {
 
 // Radial lays p out as ProfVis's semi-circular fan: the top items share
 // the half disc at the centre, and each item's children share its angular
-// sector on the next ring.
+// sector on the next ring. When the top items are all start-up chains'
+// bars, the centre is a thin half disc (radialBar) and the other rings
+// share the rest, with equal areas.
 func Radial(p *Pic, radius float64) []Sector {
 	out := make([]Sector, len(p.Items))
 	n := int(p.Depth) + 1
+	ring := func(d int) (float64, float64) { return Ring(d, n, radius) }
+	if bars(p) && n > 1 {
+		ring = func(d int) (float64, float64) {
+			if d == 0 {
+				return 0, radialBar
+			}
+			r0, r1 := Ring(d-1, n-1, 1)
+			at := func(f float64) float64 {
+				return math.Sqrt(radialBar*radialBar + f*f*(radius*radius-radialBar*radialBar))
+			}
+			return at(r0), at(r1)
+		}
+	}
 	var place func(ids []int32, a float64)
 	place = func(ids []int32, a float64) {
 		for _, id := range ids {
 			it := &p.Items[id]
 			span := frac(it.Total, p.Scale) * math.Pi
-			r0, r1 := Ring(int(it.Depth), n, radius)
+			r0, r1 := ring(int(it.Depth))
 			out[id] = Sector{R0: r0, R1: r1, A0: a, A1: a - span, Item: id}
 			place(it.Kids, a)
 			a -= span
@@ -62,6 +81,16 @@ func paintRadial(w io.Writer, p *Pic, o Options) error {
 		c.closeGroup()
 	}
 	return c.close()
+}
+
+// bars reports whether p's top items are all start-up chains' bars.
+func bars(p *Pic) bool {
+	for _, t := range p.Top {
+		if !p.Items[t].Startup {
+			return false
+		}
+	}
+	return len(p.Top) > 0
 }
 
 // polar returns the SVG point at radius r and angle a (radians,

@@ -73,7 +73,7 @@ func tip(p *Pic, id int32, o Options) string {
 		return b.String() + handles(p, it, o)
 	}
 	fmt.Fprintf(&b, "\nself %s (%s)", Amount(it.Self, vt), analysis.Percent(it.Self, p.Total))
-	return b.String() + handle(p, it.Nodes[0], o)
+	return b.String() + handles(p, it, o)
 }
 
 // handle is the line naming a compacted node's members and handle, and the

@@ -16,6 +16,7 @@ PROFLENS_BIN=<an older build> gives the figures to compare with.
 
 import json
 import os
+import random
 import socket
 import struct
 import subprocess
@@ -432,6 +433,69 @@ class AttackTests(KernelCase):
             time.sleep(0.05)
         self.assertLessEqual(self.k.fds(), before + 10, "descriptors left open by failed handshakes")
         self.assertHealthy()
+
+    def large_profile(self):
+        """Loads big: folded stacks of 730k call-tree nodes (25,000 random
+        stacks 20 to 40 frames deep over 20,000 functions), a third of the
+        1M-sample benchmark profile's 2.4M."""
+        r = random.Random(1)
+        names = [f"github.com/org{r.randrange(40)}/pkg{r.randrange(400)}.Func{i}" for i in range(20000)]
+        roots = ["main.main", "runtime.goexit", "net/http.(*conn).serve"]
+        with open(os.path.join(self.k.dir, "big.folded"), "w") as f:
+            for _ in range(25000):
+                stack = [roots[r.randrange(3)]] + [names[r.randrange(20000)] for _ in range(r.randrange(20, 40))]
+                f.write(";".join(stack) + f" {1 + r.randrange(30)}\n")
+        self.assertIn("call-tree nodes", self.run_cell("load big.folded as big", timeout=300))
+
+    def interrupted(self, code, after):
+        """Runs code, interrupts it after the given seconds, and returns the
+        reply's content and the seconds from the interrupt to the reply (None
+        when the reply came first)."""
+        msg_id = self.kc.execute(code)
+        try:
+            reply = self.kc.get_shell_msg(timeout=after)
+            self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+            return reply["content"], None
+        except Empty:
+            pass
+        self.kc.control_channel.send(self.kc.session.msg("interrupt_request", {}))
+        t0 = time.time()
+        self.kc.get_control_msg(timeout=30)
+        reply = self.kc.get_shell_msg(timeout=120)
+        self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
+        return reply["content"], time.time() - t0
+
+    def test_outputs_within_budget_and_interrupts(self):
+        """level 99, view, fit, collapse-recursion and export .json on the
+        large profile: the outputs are built only as far as the cell's budget
+        goes, and the export streams (built whole, level 99 took 1.2 GB, the
+        export five times more); interrupted at a fifth, half and four fifths
+        of their time, each answers KeyboardInterrupt within 5 s, a liveness
+        bound (the figures printed say how long it took), and leaves the
+        view as it was."""
+        self.large_profile()
+        cells = [("level big 1", "level big 99"), ("level big 99 max=1", "view big max=0"), ("level big 1", "fit big nodes=100"),
+                 ("collapse-recursion big off\nlevel big 1", "collapse-recursion big"), ("level big 99 max=1", "export big big.json")]
+        print()
+        for setup, code in cells:
+            self.run_cell(setup, timeout=300)
+            t0 = time.time()
+            out = self.run_cell(code, timeout=300)
+            took = time.time() - t0
+            self.assertLess(len(out), 2 * MiB + 4096, code)
+            for part in (0.2, 0.5, 0.8):
+                self.run_cell(setup, timeout=300)
+                counts = self.run_cell("view big max=1", timeout=300).splitlines()[0]
+                reply, secs = self.interrupted(code, took * part)
+                if secs is None or reply["status"] == "ok":
+                    print(f"  {code:24s} at {part:.1f} of {took:5.1f} s: done before the interrupt arrived")
+                    self.assertTrue(secs is None or secs < 0.5, f"{code}: status ok {secs} s after an interrupt")
+                    continue
+                print(f"  {code:24s} at {part:.1f} of {took:5.1f} s: {reply.get('ename')} {secs * 1000:6.0f} ms after the interrupt")
+                self.assertEqual(reply.get("ename"), "KeyboardInterrupt", reply)
+                self.assertLess(secs, 5.0, code)
+                self.assertEqual(self.run_cell("view big max=1", timeout=300).splitlines()[0], counts, code)
+        self.assertHealthy(bound=1024 * MiB)
 
 
 class NoKeyTests(KernelCase):

@@ -6,13 +6,12 @@ import (
 	"context"
 	"io"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/gen"
 	"github.com/proflens/proflens/analysis/pprof"
+	"github.com/proflens/proflens/internal/testtool"
 )
 
 // BenchmarkLoadGenerated loads the speed benchmark's profile (1M samples,
@@ -23,7 +22,7 @@ func BenchmarkLoadGenerated(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if _, err := analysis.Load(context.Background(), path, analysis.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
@@ -52,28 +51,9 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop(b, func() {
+	testtool.Loop(b, func() {
 		if ok, err := pprof.Decode(data); !ok || err != nil {
 			b.Fatalf("decode declined (%v)", err)
 		}
 	})
-}
-
-// loop runs f under b.Loop and reports, beside the wall time, the
-// process's CPU time per iteration (cpu-ns/op): on a machine loaded by
-// other work the wall time counts the waits for a core, the CPU time much
-// less.
-func loop(b *testing.B, f func()) {
-	start := cpuTime()
-	for b.Loop() {
-		f()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime returns the user and system time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -246,12 +246,13 @@ func (d *pbDecoder) locationFrames(b *analysis.Builder, i int32) []int32 {
 		if lib != "" {
 			name = "[" + filepath.Base(lib) + "]"
 		}
-		out = []int32{b.Frame(analysis.Frame{Name: name, Lib: lib})}
+		out = []int32{b.Frame(analysis.Frame{Name: name, Lib: lib, Addr: d.locAddr[i]})}
 	} else {
 		out = make([]int32, 0, len(lines))
 		for j := len(lines) - 1; j >= 0; j-- {
 			fn := &d.funcList[lines[j]]
-			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file], Line: fn.start, Lib: lib}))
+			out = append(out, b.Frame(analysis.Frame{Name: cmp.Or(d.strs[fn.name], "<unknown>"), File: d.strs[fn.file],
+				Line: d.lineNums[int(d.locLines[i])+j], Addr: d.locAddr[i], Lib: lib}))
 		}
 	}
 	d.locFrames[i] = out

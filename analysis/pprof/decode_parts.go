@@ -29,8 +29,10 @@ type pbDecoder struct {
 
 	locs       map[uint64]int32 // location id → index
 	locMapping []uint64
+	locAddr    []uint64 // per location: its address
 	locLines   []int32  // per location: start in lineFuncs; one more entry at the end
 	lineIDs    []uint64 // function ids of every location's lines, resolved into lineFuncs
+	lineNums   []int64  // line numbers of every location's lines
 	lineFuncs  []int32
 	locFrames  [][]int32
 	strsRead   []string // the string table as read, before resolve checks it
@@ -159,7 +161,7 @@ func (d *pbDecoder) function(msg []byte) bool {
 }
 
 func (d *pbDecoder) location(msg []byte) bool {
-	var id, mapping uint64
+	var id, mapping, addr uint64
 	start := len(d.lineIDs)
 	ok := pbFields(msg, pbLocationSchema, func(f pbField) bool {
 		switch f.num {
@@ -167,15 +169,22 @@ func (d *pbDecoder) location(msg []byte) bool {
 			id = f.u
 		case 2:
 			mapping = f.u
+		case 3:
+			addr = f.u
 		case 4:
 			var fid uint64
+			var line int64
 			ok := pbFields(f.data, pbLineSchema, func(g pbField) bool {
-				if g.num == 1 {
+				switch g.num {
+				case 1:
 					fid = g.u
+				case 2:
+					line = int64(g.u)
 				}
 				return true
 			})
 			d.lineIDs = append(d.lineIDs, fid)
+			d.lineNums = append(d.lineNums, line)
 			d.room--
 			return ok
 		}
@@ -186,6 +195,7 @@ func (d *pbDecoder) location(msg []byte) bool {
 	}
 	d.locs[id] = int32(len(d.locMapping))
 	d.locMapping = append(d.locMapping, mapping)
+	d.locAddr = append(d.locAddr, addr)
 	d.locLines = append(d.locLines, int32(start))
 	return true
 }

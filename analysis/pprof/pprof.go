@@ -1,8 +1,8 @@
 // Package pprof reads pprof profiles: the protobuf format (gzipped or not) and the legacy text
 // and binary formats that profile.Parse reads. A location's lines become
-// frames root → leaf, inlined frames included. Frames are functions: Line is
-// the function's start line when the profile has it, so that two calls from
-// different lines of one function are one call-tree node. A location without
+// frames root → leaf, inlined frames included. A frame keeps its line's
+// number and its location's address: Parse merges the frames of one
+// function (analysis.Granularity), and At gives them back. A location without
 // symbols is named like `go tool pprof` names it: "[" + the mapping's base
 // name + "]", or "<unknown>".
 //
@@ -166,13 +166,13 @@ func locationFrames(b *analysis.Builder, loc *profile.Location) []int32 {
 		if lib != "" {
 			name = "[" + filepath.Base(lib) + "]"
 		}
-		return []int32{b.Frame(analysis.Frame{Name: name, Lib: lib})}
+		return []int32{b.Frame(analysis.Frame{Name: name, Addr: loc.Address, Lib: lib})}
 	}
 	out := make([]int32, 0, len(loc.Line))
 	for i := len(loc.Line) - 1; i >= 0; i-- {
-		f := analysis.Frame{Name: "<unknown>", Lib: lib}
+		f := analysis.Frame{Name: "<unknown>", Addr: loc.Address, Lib: lib}
 		if fn := loc.Line[i].Function; fn != nil {
-			f = analysis.Frame{Name: cmp.Or(fn.Name, "<unknown>"), File: fn.Filename, Line: fn.StartLine, Lib: lib}
+			f = analysis.Frame{Name: cmp.Or(fn.Name, "<unknown>"), File: fn.Filename, Line: loc.Line[i].Line, Addr: loc.Address, Lib: lib}
 		}
 		out = append(out, b.Frame(f))
 	}

@@ -63,8 +63,12 @@ func TestPprofInlineLabels(t *testing.T) {
 	if got, want := names(1), []string{"main.main", "[prog]"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("stack 1 = %v, want %v", got, want)
 	}
-	if f := p.Frames[p.Stacks.At(p.Samples[0].Stack)[1]]; f != (analysis.Frame{Name: "main.outer", File: "x.go", Line: 20, Lib: "/bin/prog"}) {
-		t.Errorf("inlined caller frame = %+v, want main.outer x.go:20 in the mapping /bin/prog", f)
+	if f := p.Frames[p.Stacks.At(p.Samples[0].Stack)[1]]; f != (analysis.Frame{Name: "main.outer", File: "x.go", Lib: "/bin/prog"}) {
+		t.Errorf("inlined caller frame = %+v, want main.outer in x.go, in the mapping /bin/prog", f)
+	}
+	q := p.At(analysis.Addresses)
+	if f := q.Frames[q.Stacks.At(q.Samples[0].Stack)[1]]; f != (analysis.Frame{Name: "main.outer", File: "x.go", Line: 22, Addr: 0x20, Lib: "/bin/prog"}) {
+		t.Errorf("inlined caller frame at addresses = %+v, want main.outer x.go:22 at 0x20", f)
 	}
 	s := p.Samples[0]
 	if !reflect.DeepEqual(p.Labels(&s), map[string][]string{"goroutine": {"7"}, "bytes": {"32 bytes"}}) || p.Thread(&s) != "goroutine 7" ||

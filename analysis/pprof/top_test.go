@@ -272,3 +272,109 @@ func TestTopFiltersAgainstPprof(t *testing.T) {
 		}
 	}
 }
+
+// TestTopGranularityAgainstPprof compares NewTop at each granularity with
+// live `go tool pprof -top -lines`, `-files` and `-addresses` on the small
+// copied files, and functions with plain -top. pprof's -files keeps a
+// function's start line in its node key, so that one file shows as several
+// rows when its functions have start lines (inline_hot.pprof: three files,
+// seven rows); its -files runs on a copy with the start lines cleared,
+// where a row is one file, as ours is.
+func TestTopGranularityAgainstPprof(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool pprof")
+	}
+	testtool.Need(t, "go")
+	for _, name := range []string{"fib.pb.gz", "simple.prof", "java.cpu", "inline_hot.pprof"} {
+		path := filepath.Join("testdata", "pprof-oracle", name)
+		p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for g, flag := range []string{"-functions", "-lines", "-files", "-addresses"} {
+			t.Run(name+" "+flag, func(t *testing.T) {
+				q := p.At(analysis.Granularity(g))
+				if flag == "-addresses" && p.Available()[analysis.Addresses] == 0 {
+					t.Skip("no addresses")
+				}
+				src := path
+				if flag == "-files" {
+					src = withoutStartLines(t, path)
+				}
+				tree := analysis.NewTree(q)
+				for v, vt := range q.ValueTypes {
+					want := runPprofTop(t, src, v, vt.Unit, flag)
+					if len(want.rows) == 0 {
+						t.Fatalf("pprof %s printed no rows", flag)
+					}
+					compareTop(t, vt, analysis.NewTop(tree, analysis.TopOptions{Value: v}), want)
+				}
+			})
+		}
+	}
+}
+
+// withoutStartLines writes a copy of the pprof file at path whose functions
+// have no start line, and returns its path.
+func withoutStartLines(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pp, err := profile.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range pp.Function {
+		fn.StartLine = 0
+	}
+	out := filepath.Join(t.TempDir(), filepath.Base(path))
+	w, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pp.Write(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTopGranularityCorpus compares NewTop at lines, files and addresses
+// with live go tool pprof for every symbolized pprof file of the corpus,
+// in its default value type.
+func TestTopGranularityCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool pprof many times")
+	}
+	testtool.Need(t, "go")
+	corpus := testprof.Corpus(t)
+	for _, path := range corpusFiles(t) {
+		ok, err := symbolized(path)
+		if err != nil || !ok {
+			continue
+		}
+		t.Run(strings.TrimPrefix(path, corpus+"/"), func(t *testing.T) {
+			p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, av := p.DefaultValue, p.Available()
+			for g, flag := range map[analysis.Granularity]string{analysis.Lines: "-lines", analysis.Files: "-files", analysis.Addresses: "-addresses"} {
+				if av[g] == 0 {
+					continue
+				}
+				src := path
+				if g == analysis.Files {
+					src = withoutStartLines(t, path)
+				}
+				want := runPprofTop(t, src, v, p.ValueTypes[v].Unit, flag)
+				compareTop(t, p.ValueTypes[v], analysis.NewTop(analysis.NewTree(p.At(g)), analysis.TopOptions{Value: v}), want)
+			}
+		})
+	}
+}

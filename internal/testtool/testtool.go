@@ -1,9 +1,10 @@
-// Package testtool finds the programs that tests use as oracles or drivers:
-// valgrind's annotators, chromium, a JDK's jfr, binutils' c++filt. When one is
-// missing, a test run by hand is skipped with the command that installs it;
-// under make test (PROFLENS_STRICT=1, which .ci/run inherits) the test fails
-// with that command instead, so a check that cannot run is never mistaken
-// for a check that passed.
+// Package testtool helps tests and benchmarks. It finds the programs that
+// tests use as oracles or drivers: valgrind's annotators, chromium, a JDK's
+// jfr, binutils' c++filt. When one is missing, a test run by hand is skipped
+// with the command that installs it; under make test (PROFLENS_STRICT=1,
+// which .ci/run inherits) the test fails with that command instead, so a
+// check that cannot run is never mistaken for a check that passed. Loop
+// times a benchmark in CPU time as well as wall time.
 package testtool
 
 import (

@@ -20,6 +20,10 @@ import (
 // rules' options.
 
 var patternOptions = []kernel.Option{
+	{Name: "by", Default: string(blueprint.ByFunction), Values: []string{string(blueprint.ByFunction), string(blueprint.ByContext)},
+		Doc: "function: one box per function (per name of the view), as wide as all its calls; context: one box per call path"},
+	{Name: "counts", Default: "exact", Values: []string{"exact", "recovered"},
+		Doc: "recovered: use the entries recovered from samples in time order as counts (lower bounds, said so on every row); exact: only exact counts"},
 	{Name: "tolerance", Kind: kernel.KindNumber, Default: "0.1",
 		Doc: "figures alike within this fraction of the larger (same height, same width); \"little\" is at most this fraction"},
 	{Name: "ratio", Kind: kernel.KindNumber, Default: "10", Doc: "a count far above another is at least this many times it"},
@@ -29,9 +33,14 @@ var patternOptions = []kernel.Option{
 // maxMutationFile bounds the bytes read from a mutation file.
 const maxMutationFile = 16 << 20
 
-// callBlueprint returns the boxes of the call's view with their call
+// withheld is what a blueprint says when it leaves out the entries
+// recovered from samples: they are lower bounds, not call counts.
+const withheld = "entries recovered from samples are lower bounds, not call counts: counts=recovered uses them"
+
+// callBlueprint returns the boxes of the call's view (by=) with their call
 // counts, first calls and, when mutating names a file, mutations, and the
-// patterns found with the call's tolerance, ratio and min.
+// patterns found with the call's tolerance, ratio and min. Entries
+// recovered from samples count only with counts=recovered.
 func callBlueprint(c *kernel.Call, mutating string) (*plotting.Blueprint, error) {
 	l, t := c.Profile(), c.Tree()
 	v, err := c.View()
@@ -53,8 +62,12 @@ func callBlueprint(c *kernel.Call, mutating string) (*plotting.Blueprint, error)
 	if err != nil {
 		return nil, err
 	}
-	boxes := blueprint.Of(v, counts, first, mutations)
-	return &plotting.Blueprint{Boxes: boxes, Patterns: boxes.Patterns(o)}, nil
+	var noCounts string
+	if counts.Source == analysis.CountStackDiffs && c.Opt("counts") != "recovered" {
+		counts, noCounts = analysis.Counts{}, withheld
+	}
+	boxes := blueprint.Of(v, counts, first, mutations, blueprint.By(c.Opt("by")))
+	return &plotting.Blueprint{Boxes: boxes, Patterns: boxes.Patterns(o), NoCounts: noCounts}, nil
 }
 
 func readPatternOptions(c *kernel.Call) (blueprint.PatternOptions, error) {

@@ -7,16 +7,26 @@ import (
 
 var blueprintCommand = &kernel.Command{
 	Name:    "blueprint",
-	Summary: "Draw the Profiling Blueprint of the current compacted tree: boxes as tall as their time, as wide as their calls.",
-	Doc: "One box per compacted node: its height is proportional to its total (linear), its width to how many " +
-		"times it was called (log scale); callers sit above their callees, edges run from the bottom of a " +
-		"caller to the top of a callee, and callees go left to right in the order they were first called where " +
-		"the recording has time order (else heaviest first). A recursive call is drawn as the paper's crossing " +
-		"edge, from the caller back up to the box it calls again. Letters on the boxes are the patterns A-F of the " +
-		"paper's Figure 2 (see `patterns`). Call counts come from the best source the profile has, named in the " +
-		"picture: events (Chrome traces, speedscope evented profiles), callgrind (calls= lines), objects (heap " +
-		"profiles), contentions (mutex and block profiles), or stack-diffs (samples in time order, a lower bound); " +
-		"a profile with none is refused with what would give them.\n\n" +
+	Summary: "Draw the Profiling Blueprint: one box per function, as tall as its time, as wide as its calls.",
+	Doc: "The paper's blueprint is a graph of methods: with `by=function` (the default) one box per function (per " +
+		"name of the view: full names until a level is set, as in `top` and `flame`; then the compacted names), its " +
+		"height proportional to its total counted once per stack (a recursive function's time is not counted twice), " +
+		"its width to all its calls (log scale: a recursive fib that ran 1,973 times is 1,973 calls wide). Each box is " +
+		"drawn under the caller through which it takes the most time; its other callers reach it by grey edges bowing " +
+		"out to the right, and a call of a function already on the stack at its full name (recursion, pattern F) by a " +
+		"red one, the paper's crossing edge. `by=context` draws one box per call path instead (a function called from " +
+		"two places is two boxes, each as wide as its calls from there). Callees go left to right in the order they " +
+		"were first called where the recording has time order (else heaviest first). The drawing starts at the " +
+		"program's entry: the start-up chain above it (the loader's and the C library's `_start`, " +
+		"`__libc_start_main`, valgrind's `(below main)`, Go's `runtime.goexit` and `runtime.main`, the JVM's thread " +
+		"starts) is one thin bar, named in the picture. Letters on the boxes are the patterns A-F of the paper's " +
+		"Figure 2 (see `patterns`). The text form lists every box with its calls, and its callers when it has several.\n\n" +
+		"Call counts come from the best source the profile has, named in the picture: events (Chrome traces, " +
+		"speedscope evented profiles), callgrind (calls= lines), objects (heap profiles), contentions (mutex and " +
+		"block profiles). Samples in time order (perf script, Go execution traces) give only the entries recovered " +
+		"from consecutive stacks, lower bounds and not call counts: every box is then as wide as the others, unless " +
+		"`counts=recovered` draws them, each said to be \"at least N entries, from samples\". A profile with none of " +
+		"these is refused with what would give counts.\n\n" +
 		"`height=VALUE` is the value drawn as a box of full height (200 px; `10ms`, `2MB` or a number in the " +
 		"profile's unit) and `width=COUNT` the count drawn at full width (120 px): give both to draw two profiles " +
 		"on the same scales. `mutating=FILE` shades the boxes as the paper does, grey for functions that modify " +
@@ -29,10 +39,11 @@ var blueprintCommand = &kernel.Command{
 		{Name: "mutating", Doc: "a file marking functions that mutate (`mutates class PATTERN`) and that do not (`pure class PATTERN`)", Kind: kernel.KindFile},
 		maxNodesOpt,
 	}, patternOptions...),
-	Examples: []string{"load demo:phasedemo as run", "level run 2", "blueprint", "blueprint run height=600 width=100 focus=main.run"},
-	Profiles: 1,
-	Tree:     true,
-	Run:      runBlueprint,
+	Examples:  []string{"load demo:phasedemo as run", "blueprint", "level run 2", "blueprint run by=context counts=recovered height=600 width=100 focus=main.run"},
+	Profiles:  1,
+	Tree:      true,
+	FullNames: true,
+	Run:       runBlueprint,
 }
 
 func runBlueprint(c *kernel.Call) error {

@@ -88,9 +88,11 @@ func TestBlueprintSources(t *testing.T) {
 	for _, c := range []struct{ load, counts, legend string }{
 		{"cg.out", "callgrind", "width: calls from callgrind"},
 		{heap, "objects", "width: objects from objects"},
-		{"demo:phasedemo", "stack-diffs", "width: calls from stack-diffs"},
+		{"demo:phasedemo", "", "width: no call counts, every box as wide (entries recovered from samples are lower bounds"},
+		{"demo:phasedemo counts=recovered", "stack-diffs", "width: entries recovered from samples (lower bounds)"},
 	} {
-		pats, pic := lastBundles(t, dir, "load "+c.load+" as p\npatterns\nblueprint")
+		load, opts, _ := strings.Cut(c.load, " ")
+		pats, pic := lastBundles(t, dir, "load "+load+" as p\npatterns "+opts+"\nblueprint "+opts)
 		var doc struct{ Counts string }
 		if err := json.Unmarshal(patternsJSON(t, pats), &doc); err != nil || doc.Counts != c.counts {
 			t.Errorf("%s: patterns counts %q, %v; want %s", c.load, doc.Counts, err, c.counts)

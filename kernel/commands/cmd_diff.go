@@ -86,8 +86,14 @@ func runDiff(c *kernel.Call) error {
 // diffSides returns the two sides: the profiles under their standing
 // filters, or two phases of one.
 func diffSides(c *kernel.Call) (base, new analysis.Side, err error) {
-	base = analysis.Side{Profile: c.Profiles[0].Tree().Profile, Value: c.Value()}
-	new = analysis.Side{Profile: c.Profiles[1].Tree().Profile}
+	var sides [2]*analysis.Tree
+	for i, l := range c.Profiles {
+		if sides[i], err = l.TreeAt(c.Ctx, c.Granularity()); err != nil {
+			return base, new, err
+		}
+	}
+	base = analysis.Side{Profile: sides[0].Profile, Value: c.Value()}
+	new = analysis.Side{Profile: sides[1].Profile}
 	if !c.Within() {
 		if c.Profiles[0] == c.Profiles[1] {
 			return base, new, c.Usagef("%s compared with itself is nothing: name two profiles, or two phases (phase=A phase=B)", c.Profiles[0].Name)

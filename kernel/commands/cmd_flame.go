@@ -11,13 +11,14 @@ var flameCommand = &kernel.Command{
 	Doc: "Width is proportional to total weight, one row per call depth, roots at the top. `order=name` " +
 		"puts siblings in alphabetical order (as FlameGraph and pprof do), `order=weight` heaviest first. " +
 		"`inverted=true` draws the bottom-up graph: the compacted nodes with self weight on the first row, " +
-		"their callers below. `root=TARGET` zooms into one compacted node (a handle or a path of names). " +
+		"their callers below. `root=TARGET` zooms into one compacted node (a handle, a path of names, a displayed name or a " +
+		"unique end of it, or `re=REGEX`). " +
 		"Until a level is set on the profile (`level`, `expand`, `compact`), the graph shows full names, as " +
 		"`top` and `tree` do; then it draws the compacted tree that `view` and `show` show.",
 	Options: []kernel.Option{
 		{Name: "order", Doc: "siblings' order", Default: "name", Values: []string{"name", "weight"}},
 		{Name: "inverted", Doc: "draw the bottom-up graph (callers of the leaves)", Default: "false", Values: []string{"true", "false"}},
-		{Name: "root", Doc: "zoom into this compacted node: a handle or a path of names", Kind: kernel.KindTarget, Complete: completeTarget},
+		{Name: "root", Doc: "zoom into this compacted node: a handle, a path of names, a displayed name or a unique end of it, or re=REGEX", Kind: kernel.KindTarget, Complete: completeTarget},
 		maxNodesOpt,
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "level 99", "flame", "flame toy order=weight inverted=true",
@@ -39,11 +40,13 @@ func runFlame(c *kernel.Call) error {
 		if err != nil {
 			return err
 		}
-		r, err := resolveTarget(v, c.Opt("root"))
+		r, err := findOne(c, v, c.Opt("root"), "root="+c.Opt("root")+": ")
 		if err != nil {
-			return c.Usagef("root=%s: %v", c.Opt("root"), err)
+			return err
 		}
-		o.Roots = []int32{r}
+		if r >= 0 { // root=all draws every root
+			o.Roots = []int32{r}
+		}
 	}
 	return drawView(c, o)
 }

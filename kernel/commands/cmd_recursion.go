@@ -35,17 +35,20 @@ func runCollapseRecursion(c *kernel.Call) error {
 		return err
 	}
 	before := l.Tree().Len()
+	r := analysis.Recursion{} // off
 	switch target := c.Arg(0); target {
 	case "off":
-		l.SetRecursion(analysis.Recursion{})
 	case "", "all":
-		l.SetRecursion(l.Recursion().With(nil, true, direct))
+		r = l.Recursion().With(nil, true, direct)
 	default:
 		names, err := recursionNames(c, target)
 		if err != nil {
 			return err
 		}
-		l.SetRecursion(l.Recursion().With(names, false, direct))
+		r = l.Recursion().With(names, false, direct)
+	}
+	if err := l.SetRecursion(c.Ctx, r); err != nil {
+		return err
 	}
 	folded := "no recursion folded"
 	if !l.Recursion().IsZero() {

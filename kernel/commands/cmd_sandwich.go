@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
@@ -15,13 +17,14 @@ var sandwichCommand = &kernel.Command{
 		"its row and its callees below it; the table lists its immediate callers and callees with their " +
 		"shares of it. TARGET is a compacted name of the current view (every node of that name counts), a " +
 		"handle or a path of names (that node's name counts), or a function's full name, which is then read " +
-		"at full names. On a call path that passes through the target more than once, its outermost place " +
+		"at full names; each name also by a unique end of it (`sandwich prepare` for `wrappers.js prepare:4:35`), " +
+		"or by `re=REGEX`. When several names match, the error lists them with their handles. On a call path that passes through the target more than once, its outermost place " +
 		"counts: recursion is counted once per stack, as pprof's cum is, and inner places show among the callees. " +
 		"Without TARGET, the compacted name with the most self weight is the target.",
 	Args: []kernel.Arg{{Name: "TARGET", Kind: kernel.KindTarget, Complete: completeTarget, Optional: true,
-		Doc: "a compacted name, a handle, a path of names, or a function's full name (default: the heaviest in self)"}},
-	Options:  []kernel.Option{{Name: "n", Doc: "callers and callees listed, each (0 for all)", Default: "10", Kind: kernel.KindNumber}, maxNodesOpt},
-	Examples: []string{"load demo:profvis-toy as toy", "sandwich lib2", "sandwich toy lib2.Nerve.transmit n=3", "level 2", "sandwich lib2.Muscle hide=Lung"},
+		Doc: "a compacted name, a handle, a path of names, or a function's name, each also by a unique end of it (default: the heaviest in self)"}},
+	Options:  []kernel.Option{reOpt, {Name: "n", Doc: "callers and callees listed, each (0 for all)", Default: "10", Kind: kernel.KindNumber}, maxNodesOpt},
+	Examples: []string{"load demo:profvis-toy as toy", "sandwich lib2", "sandwich toy lib2.Nerve.transmit n=3", "sandwich Signal.travel", "level 2", "sandwich lib2.Muscle hide=Lung"},
 	Profiles: 1,
 	Tree:     true,
 	Run:      runSandwich,
@@ -55,36 +58,40 @@ func runSandwich(c *kernel.Call) error {
 	return nil
 }
 
-// sandwichTarget finds the view and the name a TARGET stands for: a
-// compacted name of the call's view, the name of the node a handle or path
-// resolves to, or a function's full name in the view at full names; note
-// says which when it is not plain.
+// sandwichTarget finds the view and the name a TARGET (or re=) stands
+// for: a compacted name of the call's view, or the name of the node a
+// handle or path resolves to (findTarget), else a function's name in the
+// view at full names; note says which when it is not plain.
 func sandwichTarget(c *kernel.Call, target string) (v *compaction.View, name, note string, err error) {
 	if v, err = c.View(); err != nil {
 		return nil, "", "", err
 	}
-	if target == "" {
+	if target == "" && !c.Has("re") {
 		return v, heaviestSelf(v), "the compacted name with the most self weight", nil
 	}
-	for _, i := range v.Preorder() {
-		if v.Nodes[i].Name == target {
-			return v, target, "", nil
-		}
+	f, err := find(c, v, target)
+	if err == nil && f.All {
+		return nil, "", "", c.Usagef("sandwich all: give one compacted node or function")
 	}
-	if i, err := v.Resolve(target); err == nil && i >= 0 {
-		return v, v.Nodes[i].Name, fmt.Sprintf("%s is %s", target, v.Nodes[i].Name), nil
+	if err == nil {
+		if f.Name != target {
+			note = fmt.Sprintf("%s is %s", cmp.Or(target, "re="+c.Opt("re")), f.Name)
+		}
+		return v, f.Name, note, nil
+	}
+	var te *compaction.TargetError
+	if !errors.As(err, &te) || len(te.Names) > 0 {
+		return nil, "", "", findTargetError(c, "", err) // a bad re=, or several names: say which
 	}
 	t := c.Tree()
 	full, err := compaction.CompactContext(c.Ctx, t, compaction.NewState(t, kernel.FullLevel), c.Value())
 	if err != nil {
 		return nil, "", "", err
 	}
-	for _, i := range full.Preorder() {
-		if full.Nodes[i].Name == target {
-			return full, target, "a function: read at full names", nil
-		}
+	if f, err = findTarget(c, full, target); err != nil {
+		return nil, "", "", err
 	}
-	return nil, "", "", c.Usagef("no compacted node or function is named %q: give a compacted name or handle (view lists them), a path of names, or a function's full name (top lists them)", target)
+	return full, f.Name, "a function: read at full names", nil
 }
 
 // heaviestSelf returns the compacted name of v with the most self weight,

@@ -70,7 +70,7 @@ func TestSandwichCountsRecursionOnce(t *testing.T) {
 			t.Errorf("sandwich %s: target total %v, top's cum %v", row["name"], rows[0]["total"], row["cum"])
 		}
 	}
-	if _, err := RunForTest(t, s, "sandwich nosuch"); err == nil || !strings.Contains(err.Error(), `no compacted node or function is named "nosuch"`) {
+	if _, err := RunForTest(t, s, "sandwich nosuch"); err == nil || !strings.Contains(err.Error(), `no compacted node has handle or name "nosuch", nor a name ending with it`) {
 		t.Errorf("sandwich nosuch: %v", err)
 	}
 }

@@ -29,7 +29,7 @@ func stepCommand(name, summary string, delta int, examples []string) *kernel.Com
 			"do first, and the view stays as it was; the rules concern names that compaction shortened, not a " +
 			"function shown by its full name.",
 		Args:     []kernel.Arg{targetArg},
-		Options:  []kernel.Option{stepMaxOpt},
+		Options:  []kernel.Option{reOpt, stepMaxOpt},
 		Examples: examples,
 		Profiles: 1,
 		Run:      func(c *kernel.Call) error { return runStep(c, delta) },
@@ -42,9 +42,9 @@ func runStep(c *kernel.Call, delta int) error {
 	if err != nil {
 		return err
 	}
-	target, err := resolveTarget(v, c.Arg(0))
+	target, err := findOne(c, v, c.Arg(0), "")
 	if err != nil {
-		return c.Usagef("%v", err)
+		return err
 	}
 	ns, nv, err := compaction.StepContext(c.Ctx, v, target, delta)
 	if c.Ctx.Err() != nil {

@@ -44,7 +44,11 @@ func writeViewJSON(ctx context.Context, w io.Writer, l *kernel.Loaded) error {
 	if err != nil {
 		return err
 	}
-	return v.WriteJSON(w, l.Name)
+	if err := v.WriteJSON(w, l.Name, " "); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
 }
 
 func writePicture(_ context.Context, w io.Writer, l *kernel.Loaded) error {

@@ -151,13 +151,20 @@ function tableLooks(cells) {
   return fails;
 }
 
-// backticks: what Lab renders as HTML or markdown shows no literal
-// backticks (markdown's code spans left unconverted).
+// codeSpan finds a markdown code span left unconverted: a backtick that
+// opens after a space or the start of a line and closes before a space,
+// punctuation or the end. A backtick between two letters of one word is a
+// name's own (DTrace's and our native "libc.so.6`malloc"), not markdown.
+const codeSpan = /(^|[\s(\[{"'])`[^`\n]*`(?=$|[\s.,;:!?)\]}"'])/m;
+
+// backticks: what Lab renders as HTML or markdown shows no markdown code
+// span left unconverted.
 function backticks(cells) {
   const fails = [];
   for (const c of cells) {
     c.live.forEach((d, o) => {
-      const k = d.text.indexOf('`');
+      const m = codeSpan.exec(d.text);
+      const k = m ? m.index + m[1].length : -1;
       if (k >= 0 && ['text/html', 'text/markdown'].includes(d.mime)) {
         fails.push(`${where(c, o)}: the ${d.mime} output shows a literal backtick: ${quote(d.text.slice(Math.max(0, k - 40), k + 40), 90)}`);
       }
@@ -331,4 +338,4 @@ function displayUpdates(cells) {
   return fails;
 }
 
-module.exports = { counts, cellsRun, outputFields, backticks, livePictures, untrustedPictures, tables, tableLooks, errors, contrast, overlaps, cut, fonts, displayUpdates, isPicture };
+module.exports = { codeSpan, counts, cellsRun, outputFields, backticks, livePictures, untrustedPictures, tables, tableLooks, errors, contrast, overlaps, cut, fonts, displayUpdates, isPicture };

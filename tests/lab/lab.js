@@ -220,7 +220,7 @@ async function judgeNotebook(page, name, cells) {
   console.log(`-- ${name}: ${n.cells} code cells, ${n.pictures} picture outputs (${n.svgs} live <svg>), ${n.tables} tables, ${n.errors} errors`);
   check(`${name}: every code cell runs (errors only where tagged raises-exception)`, judge.cellsRun(cells));
   check(`${name}: the notebook Lab saves validates (nbformat)`, [...validate(path.join(OUT, name)), ...judge.outputFields(cells)]);
-  check(`${name}: HTML outputs show no literal markdown backticks`, judge.backticks(cells));
+  check(`${name}: HTML outputs show no markdown code span left unconverted`, judge.backticks(cells));
   if (n.pictures) {
     check(`${name}: live pictures are inline <svg>; proflens's have <title> tooltips that show on hover`, await judge.livePictures(cells, hover(page)));
     check(`${name}: saved, untrusted pictures still show as pictures`, judge.untrustedPictures(cells));
@@ -287,7 +287,16 @@ function scenario() {
   return { cells, metadata: {}, nbformat: 4, nbformat_minor: 5 };
 }
 
+// judgeSelf checks the judges that read text against examples of both kinds.
+function judgeSelf() {
+  const spans = ['run `help top` to see', '`x` at the start', 'a (`x`)', 'use `load`.'];
+  const names = ['wordfreq`main wordfreq`read_text', 'ld-linux.so.2`0x1ab70 [53]', '[kernel.kallsyms]`do_syscall_64'];
+  return [...spans.filter((s) => !judge.codeSpan.test(s)).map((s) => `a code span not found in ${JSON.stringify(s)}`),
+    ...names.filter((s) => judge.codeSpan.test(s)).map((s) => `a name's backtick taken for a code span in ${JSON.stringify(s)}`)];
+}
+
 async function main() {
+  check('the judges tell a markdown code span from a name\'s backtick', judgeSelf());
   for (const [what, p] of [['chromium', CHROMIUM], ['jupyter', JUPYTER], ['kernel binary (make build)', BIN]]) {
     if (!fs.existsSync(p)) throw new Error(`no ${what} at ${p}`);
   }
