@@ -2,13 +2,11 @@ package austin
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
-	"github.com/proflens/proflens/internal/golden"
 )
 
 // TestGoldens loads the minimal files of testdata: a wall-mode file with
@@ -16,16 +14,7 @@ import (
 // a full-mode file in the alternative frame format (L<line> pseudo-frames)
 // with memory allocated and released.
 func TestGoldens(t *testing.T) {
-	for _, f := range []string{"wall.austin", "full-alt.austin"} {
-		t.Run(f, func(t *testing.T) {
-			p, err := analysis.Load(context.Background(), filepath.Join("testdata", f), analysis.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			testprof.Check(t, f, p)
-			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(f, ".austin")+".golden"), []byte(testprof.Dump(p.At(analysis.Lines), 0)))
-		})
-	}
+	testprof.Goldens(t, "testdata/wall.austin", "testdata/full-alt.austin")
 }
 
 // Processes and threads are filters, not frames: the wall file's three

@@ -13,7 +13,6 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
-	"github.com/proflens/proflens/internal/golden"
 	"github.com/proflens/proflens/internal/testtool"
 )
 
@@ -21,16 +20,7 @@ import (
 // profile with its golden dump: costs per function of a file, no calls,
 // the summary checked (and read back from below zero).
 func TestGoldens(t *testing.T) {
-	for _, f := range []string{"small.cachegrind", "wrapped.cachegrind"} {
-		t.Run(f, func(t *testing.T) {
-			p, err := analysis.Load(context.Background(), filepath.Join("testdata", f), analysis.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			testprof.Check(t, f, p)
-			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(f, ".cachegrind")+".golden"), []byte(testprof.Dump(p, 0)))
-		})
-	}
+	testprof.Goldens(t, "testdata/small.cachegrind", "testdata/wrapped.cachegrind")
 }
 
 // A cachegrind file is not a callgrind one, and the other way round.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
-	"github.com/proflens/proflens/internal/golden"
 )
 
 // TestSpanGoldens loads the minimal span traces of testdata/spans (spans
@@ -22,16 +21,7 @@ func TestSpanGoldens(t *testing.T) {
 	if len(files) < 6 {
 		t.Fatalf("found %d span traces, want at least 6", len(files))
 	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			p, err := analysis.Load(context.Background(), f, analysis.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			testprof.Check(t, f, p)
-			golden.Check(t, strings.TrimSuffix(f, ".json")+".golden", []byte(testprof.Dump(p, 0)))
-		})
-	}
+	testprof.Goldens(t, files...)
 }
 
 // The example: three X events on one thread, A [0,100], B [50,150],

@@ -148,6 +148,18 @@ func TestTopAgainstPprof(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof many times")
 	}
+	eachSymbolized(t, func(t *testing.T, path string, p *analysis.Profile) {
+		tree := analysis.NewTree(p)
+		for v, vt := range p.ValueTypes {
+			want := runPprofTop(t, path, v, vt.Unit)
+			compareTop(t, vt, analysis.NewTop(tree, analysis.TopOptions{Value: v}), want)
+		}
+	})
+}
+
+// eachSymbolized runs check, as a subtest, on every symbolized pprof file
+// of the corpus (with go tool pprof at hand), loaded.
+func eachSymbolized(t *testing.T, check func(t *testing.T, path string, p *analysis.Profile)) {
 	testtool.Need(t, "go")
 	corpus := testprof.Corpus(t)
 	for _, path := range corpusFiles(t) {
@@ -160,11 +172,7 @@ func TestTopAgainstPprof(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tree := analysis.NewTree(p)
-			for v, vt := range p.ValueTypes {
-				want := runPprofTop(t, path, v, vt.Unit)
-				compareTop(t, vt, analysis.NewTop(tree, analysis.TopOptions{Value: v}), want)
-			}
+			check(t, path, p)
 		})
 	}
 }
@@ -351,30 +359,18 @@ func TestTopGranularityCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go tool pprof many times")
 	}
-	testtool.Need(t, "go")
-	corpus := testprof.Corpus(t)
-	for _, path := range corpusFiles(t) {
-		ok, err := symbolized(path)
-		if err != nil || !ok {
-			continue
+	eachSymbolized(t, func(t *testing.T, path string, p *analysis.Profile) {
+		v, av := p.DefaultValue, p.Available()
+		for g, flag := range map[analysis.Granularity]string{analysis.Lines: "-lines", analysis.Files: "-files", analysis.Addresses: "-addresses"} {
+			if av[g] == 0 {
+				continue
+			}
+			src := path
+			if g == analysis.Files {
+				src = withoutStartLines(t, path)
+			}
+			want := runPprofTop(t, src, v, p.ValueTypes[v].Unit, flag)
+			compareTop(t, p.ValueTypes[v], analysis.NewTop(analysis.NewTree(p.At(g)), analysis.TopOptions{Value: v}), want)
 		}
-		t.Run(strings.TrimPrefix(path, corpus+"/"), func(t *testing.T) {
-			p, err := analysis.Load(context.Background(), path, analysis.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, av := p.DefaultValue, p.Available()
-			for g, flag := range map[analysis.Granularity]string{analysis.Lines: "-lines", analysis.Files: "-files", analysis.Addresses: "-addresses"} {
-				if av[g] == 0 {
-					continue
-				}
-				src := path
-				if g == analysis.Files {
-					src = withoutStartLines(t, path)
-				}
-				want := runPprofTop(t, src, v, p.ValueTypes[v].Unit, flag)
-				compareTop(t, p.ValueTypes[v], analysis.NewTop(analysis.NewTree(p.At(g)), analysis.TopOptions{Value: v}), want)
-			}
-		})
-	}
+	})
 }

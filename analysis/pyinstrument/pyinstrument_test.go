@@ -8,29 +8,18 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/analysis/internal/testprof"
-	"github.com/proflens/proflens/internal/golden"
 )
 
 // TestGoldens: a session's frame records become timed samples (their
 // attributes dropped: one frame per function whatever line ran), a JSON
 // renderer tree one sample per node's own time.
 func TestGoldens(t *testing.T) {
-	for _, f := range []string{"small.pyisession", "small-render.json"} {
-		t.Run(f, func(t *testing.T) {
-			p, err := analysis.Load(context.Background(), filepath.Join("testdata", f), analysis.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			testprof.Check(t, f, p)
-			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(strings.TrimSuffix(f, ".json"), ".pyisession")+".golden"), []byte(testprof.Dump(p.At(analysis.Lines), 0)))
-		})
-	}
+	testprof.Goldens(t, "testdata/small.pyisession", "testdata/small-render.json")
 }
 
 // TestHTMLTree checks the HTML renderer data of pyinstrument's own demo

@@ -90,12 +90,12 @@ async function complete(code, jsCursor) {
   let replied = false;
   future.onReply = () => { replied = true; };
   let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, 20000, null); });
+  const late = new Promise((resolve) => { timer = setTimeout(resolve, 60000, null); });
   const done = await Promise.race([future.done, late]);
   clearTimeout(timer);
   kernel.iopubMessage.disconnect(watch);
   if (done === null) {
-    throw new Error(`complete_request not done within 20 s: ${replied ? 'its reply came' : 'no reply'}; iopub for it: [${seen.join(', ')}]`);
+    throw new Error(`complete_request not done within 60 s: ${replied ? 'its reply came' : 'no reply'}; iopub for it: [${seen.join(', ')}]`);
   }
   const reply = done.content;
   const start = Text.charIndexToJsIndex(reply.cursor_start, code);

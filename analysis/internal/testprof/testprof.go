@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/internal/golden"
 )
 
 // Corpus returns the directory of the shared corpus: $PROFLENS_CORPUS when
@@ -225,4 +226,20 @@ func DropArgs(f string) string {
 		}
 	}
 	return f
+}
+
+// Goldens loads each file (a subtest each), checks the loaders' contract
+// and compares its dump, at the lines the file gives, with the golden file
+// beside it: the file's name without its extension, then ".golden".
+func Goldens(t *testing.T, files ...string) {
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			p, err := analysis.Load(context.Background(), f, analysis.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			Check(t, f, p)
+			golden.Check(t, strings.TrimSuffix(f, filepath.Ext(f))+".golden", []byte(Dump(p.At(analysis.Lines), 0)))
+		})
+	}
 }
