@@ -18,7 +18,7 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"**The budget is the target's slowdown**: the CPU time and pause time profiling costs it, as a share of the time " +
 	"attached. Each kind is a proflet with a priority, its place in `kinds`: cpu (CPU profile windows of `window`), " +
 	"goroutine (snapshots), heap, mutex and block (deltas over a window), trace (an execution trace inside a CPU window, " +
-	"whose samples carry times). The budget is shared among the kinds by priority (weights 1, 1/2, 1/4, …, no kind " +
+	"whose samples carry times). The budget is shared among the kinds by priority (weights 1, 1/2, 1/3, …, no kind " +
 	"getting more than one collection per window needs), and a collection starts only once its kind's share has paid for " +
 	"it in advance, at three times what its recent collections cost (a CPU window's first at its bound: every CPU " +
 	"sampled for the whole window). **Guaranteed**: that schedule, and the cost it accounts, which never exceeds the " +
