@@ -50,6 +50,7 @@ var attachCommand = &kernel.Command{
 		{Name: "using", Doc: "label the phases with this saved phase set (phases save=FILE.json)", Kind: kernel.KindFile},
 		{Name: "maxwindows", Doc: "most windows of all kinds kept", Default: strconv.Itoa(live.DefaultMaxWindows), Kind: kernel.KindNumber},
 		{Name: "patience", Doc: "how long past its window an answer may take", Default: "10s", Kind: kernel.KindDuration},
+		kernel.InteractiveOption,
 	},
 	Examples: []string{"attach demo:phases as run for=3s budget=10% kinds=cpu,goroutine", "top run n=3",
 		"attach demo:agent as bg background=true for=2s kinds=cpu", "detach bg"},
@@ -171,8 +172,8 @@ func collectBackground(c *kernel.Call, a *attachment, t *live.Target, p live.Pla
 		defer close(a.done)
 		a.end(runRecovered(ctx, t, p, a))
 	}()
-	c.Out.Display(textBundle(fmt.Sprintf("%s ← %s (%s): collecting in the background within a %s budget; profiles shows "+
-		"its progress, detach %s ends it", a.name, t.URL, t.Kind(), c.Opt("budget"), a.name)), nil)
+	liveControls(c, a.name, textBundle(fmt.Sprintf("%s ← %s (%s): collecting in the background within a %s budget; profiles shows "+
+		"its progress, detach %s ends it", a.name, t.URL, t.Kind(), c.Opt("budget"), a.name)))
 }
 
 // runRecovered runs live.Run, turning a panic into the status's reason

@@ -23,7 +23,7 @@ var entitiesCommand = &kernel.Command{
 		"its JSON is `{\"source\", \"entities\": [{\"name\", \"self\", \"total\", \"calls_in\"}], \"arcs\": " +
 		"[{\"from\", \"to\", \"calls\"}]}` (with the entities' table), values as raw integers in the profile's unit. Without `mapping=`, " +
 		"each package (top-level name) is an entity.",
-	Options: []kernel.Option{mappingOpt},
+	Options: []kernel.Option{mappingOpt, kernel.InteractiveOption},
 	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
 		"entities mapping=m", "entities shop mapping=m hide=^db"},
 	Profiles: 1,
@@ -45,7 +45,7 @@ func runEntities(c *kernel.Call) error {
 	ents, arcs, doc := entityTables(e)
 	note := mappingNotes(c.Subject(), e.Source, em) + objectsNote(e.Objects)
 	l.SetPicture(pic.SVG, nil)
-	c.Picture(pic.SVG, pic.Text)
+	c.Explore(pic.SVG, pic.Text, entitiesExplore(c))
 	ents.Title = fmt.Sprintf("%s: entities by %s", c.Subject(), by)
 	c.Out.Display(jupyter.Bundle{"text/html": ents.HTML(), "text/plain": ents.Plain(), "application/json": doc}, nil)
 	arcs.Title, arcs.Note = "calls between entities", note
