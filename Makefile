@@ -34,10 +34,12 @@ CI_PKGS      := $(JUPYTER_PKGS) python3-ipykernel python3-zmq python3-jupyter-se
 # make npm-install (make test, browser and lab run it). playwright-core brings no
 # browser: the tests use Debian's chromium. tests/lab bundles JupyterLab's
 # services, rendermime, outputarea and lumino widgets with esbuild, and takes
-# its themes' CSS from the two theme extensions.
+# its themes' CSS from the two theme extensions; its widget views run on the
+# Jupyter widgets' manager (base, base-manager) and anywidget's front end.
 NPM_PKGS     := playwright-core@1.65.1 esbuild@0.28.2 @jupyterlab/services@7.6.6 @jupyterlab/coreutils@6.6.6 \
                 @jupyterlab/rendermime@4.6.6 @jupyterlab/outputarea@4.6.6 @lumino/widgets@2.10.0 \
-                @jupyterlab/theme-light-extension@4.6.4 @jupyterlab/theme-dark-extension@4.6.4
+                @jupyterlab/theme-light-extension@4.6.4 @jupyterlab/theme-dark-extension@4.6.4 \
+                @jupyter-widgets/base@6.0.12 @jupyter-widgets/base-manager@1.0.13 anywidget@0.11.0
 NODE_MODULES := $(abspath $(BUILD)/node/node_modules)
 
 # The profile stores of the store tests (store/), built from the Go module

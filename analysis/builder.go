@@ -246,6 +246,7 @@ func (b *Builder) Finish() *Profile {
 		p.Timed = false
 	}
 	b.finishCalls()
+	b.finishMemory()
 	p.NumLabelUnits = inferUnits(b.numUnits)
 	b.p, b.frames, b.stacks, b.threads = nil, nil, nil, nil
 	return p

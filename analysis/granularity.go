@@ -80,11 +80,12 @@ func ParseGranularity(s string) (Granularity, error) {
 // At returns p with its frames at granularity g: a profile sharing p's
 // samples and values whose stacks are p's, stack for stack and position
 // for position, with each frame replaced by its granule (see Granularity).
-// A profile Parse returned derives every granularity from the frames its
+// A recording's calls and memory events name the frames at g too. A
+// profile Parse returned derives every granularity from the frames its
 // loader made; a profile filtered or folded since (Filter,
 // CollapseRecursion) has only its own frames, so take At before filtering.
-// Time is linear in the frames, plus the total length of the stacks when
-// frames merge.
+// Time is linear in the frames, plus the total length of the stacks, calls
+// and memory events when frames merge.
 func (p *Profile) At(g Granularity) *Profile {
 	if p.given == nil {
 		return p.at(g)
@@ -122,8 +123,35 @@ func (p *Profile) at(g Granularity) *Profile {
 		for i, f := range p.Stacks.frames {
 			q.Stacks.frames[i] = of[f]
 		}
+		q.Calls, q.Memory = callsAt(p.Calls, of), memoryAt(p.Memory, of)
 	}
 	return &q
+}
+
+// callsAt returns calls with their frames renumbered by of.
+func callsAt(calls []Call, of []int32) []Call {
+	if len(calls) == 0 {
+		return calls
+	}
+	out := slices.Clone(calls)
+	for i := range out {
+		out[i].Frame = of[out[i].Frame]
+	}
+	return out
+}
+
+// memoryAt returns memory events with their classes renumbered by of.
+func memoryAt(ms []Memory, of []int32) []Memory {
+	if len(ms) == 0 {
+		return ms
+	}
+	out := slices.Clone(ms)
+	for i := range out {
+		if out[i].Class >= 0 {
+			out[i].Class = of[out[i].Class]
+		}
+	}
+	return out
 }
 
 // distinctStacks counts p's distinct stacks: its stacks, but for a

@@ -25,7 +25,8 @@ type Info struct {
 	Intervals  int // profiles in a series; 0 for a single profile
 	Threads    int // threads samples are attributed to
 	Labels     []LabelKey
-	Calls      int // calls of an evented recording; 0 for sampled data
+	Calls      int    // calls of an evented recording; 0 for sampled data
+	Memory     string // the memory events, as memoryInfo says them; "" for none
 	Warnings   []string
 	Notes      []string
 }
@@ -36,6 +37,7 @@ func NewInfo(p *Profile, t *Tree) Info {
 		Source: p.Source, Format: p.Format, ValueTypes: p.ValueTypes, Default: p.DefaultValue,
 		Samples: len(p.Samples), Stacks: p.distinctStacks(), Frames: len(p.Frames), Nodes: t.Len(),
 		Duration: p.Duration, Start: p.Start, Timed: p.Timed, Calls: len(p.Calls), Warnings: p.Warnings, Notes: p.Notes,
+		Memory: memoryInfo(p),
 	}
 	if p.Intervals != nil {
 		in.Intervals = len(p.Intervals) - 1
@@ -105,6 +107,9 @@ func (in Info) Fields() []Field {
 	f = append(f, Field{"time-ordered", order})
 	if in.Calls > 0 {
 		f = append(f, Field{"calls", strconv.Itoa(in.Calls) + " (an evented recording: exact entries and exits)"})
+	}
+	if in.Memory != "" {
+		f = append(f, Field{"memory events", in.Memory})
 	}
 	for _, n := range in.Notes {
 		f = append(f, Field{"note", n})

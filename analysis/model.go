@@ -142,6 +142,12 @@ type Profile struct {
 	Calls  []Call
 	Events []Event
 
+	// Memory, for a recording of allocations and deallocations: its memory
+	// events in time order (memory.go), and where they come from. Nil for
+	// most profiles.
+	Memory       []Memory
+	MemorySource MemorySource
+
 	// NumLabelUnits gives the unit of each numeric label key (pprof's
 	// num_label), as pprof infers it; a numeric label's values are written
 	// "N" or "N unit" in Labels. Nil when the profile has none.

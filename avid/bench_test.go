@@ -52,12 +52,12 @@ func BenchmarkAVID(b *testing.B) {
 		{"EntryCounts", func() { analysis.EntryCounts(t) }},
 		{"NewEntities", func() { NewEntities(t, em, 0) }},
 		{"NewCels", func() {
-			if _, err := NewCels(t, em, CelStep{Entries: 10_000}, 100); err != nil {
+			if _, err := NewCels(t, em, CelStep{Entries: 10_000}, 0, 100); err != nil {
 				b.Fatal(err)
 			}
 		}},
 		{"ThinC2", func() {
-			if _, err := Thin(p, Sampling{"C-2", 100}); err != nil {
+			if _, err := Thin(p, Whole(Sampling{Kind: "C-2", Every: 100})); err != nil {
 				b.Fatal(err)
 			}
 		}},

@@ -24,15 +24,23 @@ type Cel struct {
 	Stack      []int32 // the entities on the call stack at the cel's end, outermost first, runs of one entity merged
 	Step       []int64 // per arc of Cels.Arcs: the calls made in the cel
 	Total      []int64 // per arc: the calls made up to the cel's end
+	// Self is, per entity, the value (Cels.Value) of the samples whose leaf
+	// frame is in it, up to the cel's end.
+	Self []int64
+	// Objects counts, per entity, the objects allocated and freed up to the
+	// cel's end; nil when the recording has no memory events.
+	Objects *Objects
 }
 
 // Cels is a recording cut into cels under a mapping.
 type Cels struct {
-	Map    *EntityMap
-	Source analysis.CountSource
-	Unit   string // of the cels' times: nanoseconds, or an evented recording's own unit
-	Arcs   []Arc  // every arc of the recording, with its calls in all, sorted as Entities.Arcs
-	Cels   []Cel
+	Map       *EntityMap
+	Source    analysis.CountSource
+	Unit      string // of the cels' times: nanoseconds, or an evented recording's own unit
+	Arcs      []Arc  // every arc of the recording, with its calls in all, sorted as Entities.Arcs
+	Cels      []Cel
+	Value     int                // the value type of Cel.Self (an index into the profile's)
+	ValueType analysis.ValueType // its type and unit
 }
 
 // ErrNoTimeOrder says a profile has neither events nor samples in time
@@ -45,10 +53,12 @@ var ErrNoTimeOrder = errors.New("no time order: cels and sampling need an evente
 // Entries ends right after its last entry; a cel of Period covers
 // [start+k·Period, start+(k+1)·Period) from the first step. The stack
 // shown at a cel's end is that of the thread of the cel's last step (the
-// previous cel's, for a cel without steps). More than max cels is an
-// error naming a step that fits. Time is linear in the steps and the
-// entries, plus the cels times the arcs.
-func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, limit int) (*Cels, error) {
+// previous cel's, for a cel without steps). Samples (their values of type
+// value) and memory events belong to the last cel that starts at or before
+// their time (the first cel, before it). More than max cels is an error
+// naming a step that fits. Time is linear in the steps, entries, samples
+// and memory events, plus the cels times the arcs and the entities.
+func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, value, limit int) (*Cels, error) {
 	src, steps := analysis.Steps(t.Profile)
 	if src == "" {
 		return nil, ErrNoTimeOrder
@@ -61,7 +71,8 @@ func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, limit int) (*Cels, e
 	if err != nil {
 		return nil, err
 	}
-	cs := &Cels{Map: em, Source: src, Unit: "nanoseconds", Cels: make([]Cel, n)}
+	cs := &Cels{Map: em, Source: src, Unit: "nanoseconds", Cels: make([]Cel, n), Value: value,
+		ValueType: t.Profile.ValueTypes[value]}
 	if p := t.Profile; src == analysis.CountEvents {
 		cs.Unit = p.ValueTypes[p.DefaultValue].Unit
 	}
@@ -74,6 +85,7 @@ func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, limit int) (*Cels, e
 		b.add(min(int(k), n-1), s)
 	}
 	b.finish(step, t0)
+	cs.values(t)
 	return cs, nil
 }
 

@@ -31,7 +31,7 @@ func (cs *Cels) lines() string {
 // (event i at time i).
 func TestCelsOfShop(t *testing.T) {
 	tree, em := shopEntities(t)
-	cs, err := NewCels(tree, em, CelStep{Entries: 2}, 100)
+	cs, err := NewCels(tree, em, CelStep{Entries: 2}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestCelsOfShop(t *testing.T) {
 // events keeps the stack of the one before.
 func TestCelsByTime(t *testing.T) {
 	tree, em := shopEntities(t)
-	cs, err := NewCels(tree, em, CelStep{Period: 8}, 100)
+	cs, err := NewCels(tree, em, CelStep{Period: 8}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,14 @@ func TestCelsErrors(t *testing.T) {
 		{CelStep{Period: 1}, "step=1ns cuts 19ns into 20 cels, more than the limit of 4: use step=7ns or more"},
 		{CelStep{}, "a cel step is a number of entries"},
 	} {
-		if _, err := NewCels(tree, em, c.step, 4); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := NewCels(tree, em, c.step, 0, 4); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("NewCels(%+v) error = %v, want %q", c.step, err, c.want)
 		}
 	}
 	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
 	b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "ui.f"})}), []int64{1}, 0, false, "", nil)
 	untimed := analysis.NewTree(b.Finish())
-	if _, err := NewCels(untimed, shopMap(t, untimed), CelStep{Entries: 1}, 4); err != ErrNoTimeOrder {
+	if _, err := NewCels(untimed, shopMap(t, untimed), CelStep{Entries: 1}, 0, 4); err != ErrNoTimeOrder {
 		t.Errorf("NewCels of an untimed profile: error %v, want ErrNoTimeOrder", err)
 	}
 }

@@ -26,6 +26,9 @@ type Entities struct {
 	AllocValue int
 	// ValueType and AllocType are the types of Value and AllocValue.
 	ValueType, AllocType analysis.ValueType
+	// Objects counts the objects allocated and freed per entity, from the
+	// profile's memory events; nil when it has none.
+	Objects *Objects
 
 	Arcs []Arc // by calls, most first, then by the entities' names
 }
@@ -52,6 +55,7 @@ func NewEntities(t *analysis.Tree, em *EntityMap, value int) *Entities {
 		e.AllocType = t.Profile.ValueTypes[e.AllocValue]
 	}
 	e.sum(t)
+	e.Objects = CountObjects(t.Profile, em)
 	if c, ok := analysis.EntryCounts(t); ok {
 		e.Source = c.Source
 		e.Arcs = arcsOf(t, em, c.Calls)

@@ -27,7 +27,7 @@ func shopEntities(t *testing.T) (*analysis.Tree, *EntityMap) {
 	return tree, shopMap(t, tree)
 }
 
-func shopMap(t *testing.T, tree *analysis.Tree) *EntityMap {
+func shopMap(t testing.TB, tree *analysis.Tree) *EntityMap {
 	t.Helper()
 	m, err := ParseMapping("shop.map", shopMapping)
 	if err != nil {

@@ -46,17 +46,18 @@ func ExampleThin() {
 	if err != nil {
 		panic(err)
 	}
-	q, err := avid.Thin(p, avid.Sampling{Kind: "C-2", Every: 5})
+	th, err := avid.Thin(p, avid.Whole(avid.Sampling{Kind: "C-2", Every: 5}))
 	if err != nil {
 		panic(err)
 	}
+	q := th.Profile
 	c, _ := analysis.EntryCounts(analysis.NewTree(q))
 	var calls int64
 	for _, n := range c.Calls {
 		calls += n
 	}
 	fmt.Printf("%d snapshots, %d records of %d, %d entries by %s (of %d calls)\n",
-		len(q.Samples), avid.RecordSize(q), avid.RecordSize(p), calls, c.Source, len(p.Calls))
+		len(q.Samples), th.Records, avid.RecordSize(p), calls, c.Source, len(p.Calls))
 	// Output:
 	// 4 snapshots, 16 records of 40, 6 entries by stack-diffs (of 10 calls)
 }

@@ -131,6 +131,8 @@ type Call struct {
 	value   int                  // the value type the call reads (a Tree command)
 	tree    *analysis.Tree
 	view    *compaction.View
+	interp  *Interp              // the interpreter running the call (explore.go)
+	opener  jupyter.WidgetOpener // the cell's, when its front end can show widgets; nil otherwise
 }
 
 // CommandTable is the commands of the language as the engine binds, completes and

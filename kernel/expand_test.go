@@ -91,7 +91,7 @@ func TestSetSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	plain := rec.Bundles()[0]["text/plain"].(string)
-	for _, want := range []string{"pictures  both", "max", "4MB", "$V        1"} {
+	for _, want := range []string{"pictures     both", "max", "4MB", "interactive  false", "$V           1"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("set lists\n%s\nwant %q in it", plain, want)
 		}

@@ -19,9 +19,10 @@ import (
 // IsComplete may be called from other goroutines and never wait for a
 // running cell.
 type Interp struct {
-	mu  sync.Mutex // held while a cell runs: commands own the session then
-	s   *Session
-	Log *slog.Logger // where recovered panics are logged; slog.Default() when nil
+	mu     sync.Mutex // held while a cell runs: commands own the session then
+	s      *Session
+	opener jupyter.WidgetOpener // the running cell's output, when it opens widgets
+	Log    *slog.Logger         // where recovered panics are logged; slog.Default() when nil
 }
 
 var _ jupyter.Handler = (*Interp)(nil)
@@ -82,6 +83,7 @@ func (in *Interp) Run(ctx context.Context, code string, out jupyter.Output) (int
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	in.opener, _ = out.(jupyter.WidgetOpener)
 	out = withBudget(out, &in.s.Settings, ctx)
 	for _, st := range stmts {
 		if ctx.Err() != nil {
@@ -115,7 +117,7 @@ func (in *Interp) stmt(ctx context.Context, st Stmt, out jupyter.Output) *jupyte
 	if err != nil {
 		return toJupyter(ctx, st.Line, err)
 	}
-	c.Ctx, c.Out = ctx, out
+	c.Ctx, c.Out, c.interp, c.opener = ctx, out, in, in.opener
 	return toJupyter(ctx, st.Line, in.call(c))
 }
 

@@ -6,6 +6,9 @@ type Settings struct {
 	Pictures  string            // how pictures are sent: PicturesHTML, PicturesSVG or PicturesBoth
 	MaxOutput int64             // the most bytes of a cell's bundles together (budget.go)
 	Params    map[string]string // set NAME VALUE; $NAME in any command
+	// Interactive shows pictures that can be explored as views that answer
+	// clicks (set interactive=true; explore.go).
+	Interactive bool
 }
 
 // DefaultMaxOutput is the default budget of a cell's outputs: 2 MiB, so a

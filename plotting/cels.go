@@ -74,7 +74,30 @@ func celGraph(cs *avid.Cels, e *avid.Entities, k int, most int64) *graph {
 		g.arcs = append(g.arcs, g.arc(a, label, most, c.Step[i] > 0))
 	}
 	g.stack = c.Stack
+	g.upTo(cs, c)
 	return g
+}
+
+// upTo gives each box of a cel's graph the entity's share of the value and
+// its bars up to the cel's end, the bars on the whole recording's scale so
+// that they grow from cel to cel.
+func (g *graph) upTo(cs *avid.Cels, c *avid.Cel) {
+	var grand int64
+	for _, v := range c.Self {
+		grand += v
+	}
+	for i := range g.boxes {
+		b := &g.boxes[i]
+		if b.side == 0 {
+			continue
+		}
+		b.share = analysis.Percent(c.Self[i], grand)
+		b.tip = fmt.Sprintf("%s\nup to the cel's end: self %s (%s)", b.name, Amount(c.Self[i], cs.ValueType), b.share)
+		if o := c.Objects; o != nil {
+			b.alloc, b.free = frac(o.Alloc[i], g.objMost), frac(o.Free[i], g.objMost)
+			b.tip += objectsTip(o, int32(i))
+		}
+	}
 }
 
 // celLine is cel k as text: its span, entries, stack and arcs.

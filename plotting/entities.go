@@ -14,8 +14,10 @@ import (
 // An entity graph is AVID's picture (seed 001): one box per entity, its
 // area proportional to the entity's self value, on a circle in the
 // mapping's order; arcs from caller entity to callee entity labelled with
-// their calls; a bar under an entity's name for its allocations; and, in a
-// cel, the grey hyperarc of the call stack. The same entities sit in the
+// their calls; bars under an entity's name for the objects of its classes
+// allocated (dark) and freed (red), or for its allocation value; and, in a
+// cel, the grey hyperarc of the call stack, with each entity's share and
+// bars up to the cel. The same entities sit in the
 // same places in the entities picture and in every cel.
 
 // Sizes of the entities picture; a cel is drawn at celScale of it.
@@ -90,6 +92,9 @@ type graph struct {
 	boxes []entityBox // by entity index; a box of side 0 is not drawn
 	arcs  []graphArc
 	stack []int32 // the entities of the call stack's hyperarc, outermost first
+	// objMost is the largest count of objects allocated or freed by an
+	// entity in the whole recording: the full width of the bars.
+	objMost int64
 }
 
 type entityBox struct {
@@ -98,6 +103,7 @@ type entityBox struct {
 	x, y, side float64 // centre and side
 	fill, tip  string
 	alloc      float64 // the allocation bar's share of the widest, -1 for none
+	free       float64 // the deallocation bar's share of the widest, -1 for none
 	labelY     float64 // the middle of its label (place)
 }
 
@@ -149,6 +155,9 @@ func newGraph(e *avid.Entities, s float64) *graph {
 		if e.Alloc != nil {
 			allocMost = max(allocMost, e.Alloc[i])
 		}
+		if o := e.Objects; o != nil {
+			g.objMost = max(g.objMost, o.Alloc[i], o.Free[i])
+		}
 	}
 	// The title and the labels under the boxes keep their size at every
 	// scale: the circle fits between them.
@@ -159,7 +168,7 @@ func newGraph(e *avid.Entities, s float64) *graph {
 	for k, i := range shown {
 		angle := -math.Pi/2 + 2*math.Pi*float64(k)/float64(len(shown))
 		b := entityBox{name: e.Map.Names[i], share: analysis.Percent(e.Self[i], e.Grand), x: cx, y: cy,
-			fill: pal.colour([]string{e.Map.Names[i]}), alloc: -1,
+			fill: pal.colour([]string{e.Map.Names[i]}), alloc: -1, free: -1,
 			side: max(maxBox*math.Sqrt(frac(e.Self[i], most)), minBox) * s}
 		if len(shown) > 1 {
 			b.x, b.y = cx+r*math.Cos(angle), cy+r*math.Sin(angle)
@@ -167,7 +176,11 @@ func newGraph(e *avid.Entities, s float64) *graph {
 		b.tip = fmt.Sprintf("%s\nself %s (%s)\ntotal %s (%s)\n%d calls in from other entities", b.name,
 			Amount(e.Self[i], vt), analysis.Percent(e.Self[i], e.Grand), Amount(e.Total[i], vt),
 			analysis.Percent(e.Total[i], e.Grand), e.CallsIn[i])
-		if e.Alloc != nil {
+		switch o := e.Objects; {
+		case o != nil:
+			b.alloc, b.free = frac(o.Alloc[i], g.objMost), frac(o.Free[i], g.objMost)
+			b.tip += objectsTip(o, i)
+		case e.Alloc != nil:
 			b.alloc = frac(e.Alloc[i], allocMost)
 			b.tip += fmt.Sprintf("\nallocations %s", Amount(e.Alloc[i], e.AllocType))
 		}
@@ -201,4 +214,9 @@ func (g *graph) paint(w io.Writer) error {
 		}
 	}
 	return s.close()
+}
+
+// objectsTip is the line of a box's tooltip for its objects.
+func objectsTip(o *avid.Objects, i int32) string {
+	return fmt.Sprintf("\n%d objects allocated, %d freed (memory events: %s)", o.Alloc[i], o.Free[i], o.Source)
 }

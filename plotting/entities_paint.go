@@ -12,6 +12,7 @@ const (
 	hotColour   = "#c2410c" // an arc with calls in the cel drawn
 	stackColour = "#9a9a9a"
 	allocColour = "#3b3b3b"
+	freeColour  = "#b91c1c" // objects freed
 )
 
 // openTip opens a group with a tooltip and no id: an entity graph's
@@ -84,16 +85,23 @@ func arrowhead(x, y, dx, dy, size float64) string {
 }
 
 // paintBox draws an entity's box, its name under it, and the allocation
-// bar under the name.
+// and deallocation bars under the name.
 func (g *graph) paintBox(s *svgWriter, b entityBox) {
 	openTip(s, b.tip)
 	h := b.side / 2
 	s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="#fff"/>`, b.x-h, b.y-h, b.side, b.side, b.fill)
 	s.printf(`<text x="%.2f" y="%.2f" dy="0.35em" text-anchor="middle">%s</text>`, b.x, b.labelY, esc(b.label()))
-	if b.alloc >= 0 {
-		w, y := 40*g.scale, b.labelY+fontSize/2+2
-		s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="#e5e5e5"/><rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="%s"/>`,
-			b.x-w/2, y, w, b.x-w/2, y, w*b.alloc, allocColour)
+	y := b.labelY + fontSize/2 + 2
+	for _, bar := range []struct {
+		share  float64
+		colour string
+	}{{b.alloc, allocColour}, {b.free, freeColour}} {
+		if bar.share >= 0 {
+			w := 40 * g.scale
+			s.printf(`<rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="#e5e5e5"/><rect x="%.2f" y="%.2f" width="%.2f" height="3" fill="%s"/>`,
+				b.x-w/2, y, w, b.x-w/2, y, w*bar.share, bar.colour)
+			y += 5
+		}
 	}
 	s.closeGroup()
 }

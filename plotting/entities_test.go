@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/analysistest"
 	"github.com/proflens/proflens/analysis/formats"
 	"github.com/proflens/proflens/avid"
 )
@@ -28,7 +29,7 @@ func shop(t *testing.T) (*avid.Entities, *avid.Cels) {
 	}
 	tree := analysis.NewTree(p)
 	em := m.Apply(p)
-	cs, err := avid.NewCels(tree, em, avid.CelStep{Entries: 2}, 100)
+	cs, err := avid.NewCels(tree, em, avid.CelStep{Entries: 2}, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,4 +137,32 @@ func TestCelsPlayer(t *testing.T) {
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, html) || !strings.HasSuffix(page, "</html>\n") {
 		t.Errorf("CelsPage is not a page holding the player")
 	}
+}
+
+// TestGoldenObjects draws a recording with memory events: bars of objects
+// allocated and freed under each entity, growing from cel to cel.
+func TestGoldenObjects(t *testing.T) {
+	p := analysistest.Build(analysistest.Recording{Thread: "main", Ops: "*core.Item +ui.Main.run +core.Cart.add +db.Store.get *java.lang.String - " +
+		"*java.lang.String - +core.Cart.add *java.lang.Integer - ~java.lang.String -"})
+	m, err := avid.ParseMapping("shop.map", shopMapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := analysis.NewTree(p)
+	em := m.Apply(p)
+	cs, err := avid.NewCels(tree, em, avid.CelStep{Entries: 2}, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := avid.NewEntities(tree, em, 0)
+	pic, err := DrawEntities(e, "objects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cels, err := DrawCels(cs, e, "objects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "objects-entities.svg", pic.SVG)
+	golden(t, "objects-cels.svg", cels.Sheet)
 }

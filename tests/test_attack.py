@@ -434,6 +434,40 @@ class AttackTests(KernelCase):
         self.assertLessEqual(self.k.fds(), before + 10, "descriptors left open by failed handshakes")
         self.assertHealthy()
 
+    def test_comm_flood(self):
+        """A widget's comm under oversized (32 MB), malformed and unknown-comm
+        messages: each refused with a logged reason, memory bounded, the
+        widget still answering."""
+        self.run_cell("show toy interactive=true")
+        comm_id = next(iter(self.comm_ids()))
+        big = "x" * (32 * MiB)
+        for _ in range(8):
+            self.kc.shell_channel.send(self.kc.session.msg("comm_msg", {"comm_id": comm_id, "data": {"method": "custom", "content": {"x": big}}}))
+        bad = [{"comm_id": comm_id, "data": "x"}, {"data": {}}, {"comm_id": 7},
+               {"comm_id": comm_id, "data": {"method": "update", "state": {"_esm": "alert(1)"}}},
+               {"comm_id": comm_id, "data": {"method": "update", "state": {"a": 1}, "buffer_paths": [["a", "b", 3]]}},
+               {"comm_id": comm_id, "data": {"method": "nope"}}]
+        for i in range(3000):
+            if i % 2:
+                content = {"comm_id": f"no-such-{i}", "data": {"method": "custom", "content": {}}}
+            else:
+                content = bad[i // 2 % len(bad)]
+            self.kc.shell_channel.send(self.kc.session.msg("comm_msg", content))
+        reply = self.kc.execute_interactive("echo after", timeout=120, output_hook=lambda m: None)
+        self.assertEqual(reply["content"]["status"], "ok")
+        log = self.k.log()
+        for reason in ("too large", "data is not an object", "malformed", "the key is the kernel's", "no such comm", "unknown method"):
+            self.assertIn(reason, log)
+        self.assertIn(comm_id, self.comm_ids())
+        self.assertHealthy()
+
+    def comm_ids(self):
+        msg_id = self.kc.comm_info(target_name="jupyter.widget")
+        while True:
+            r = self.kc.get_shell_msg(timeout=10)
+            if r["parent_header"].get("msg_id") == msg_id:
+                return r["content"]["comms"]
+
     def large_profile(self):
         """Loads big: folded stacks of 730k call-tree nodes (25,000 random
         stacks 20 to 40 frames deep over 20,000 functions), a third of the

@@ -9,6 +9,7 @@ Run: JUPYTER_PATH=<prefix>/share/jupyter /usr/bin/python3 -m unittest -v tests/t
 """
 
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -169,6 +170,107 @@ class ProflensProtocolTests(unittest.TestCase):
         self.kc.wait_for_ready(timeout=30)
         after = self.kc.kernel_info(reply=True)["header"]["session"]
         self.assertNotEqual(before, after, "a restarted kernel must use a fresh session id")
+
+    def comm_request(self, content, buffers=None):
+        """Sends a comm_msg and returns the comm messages that answer it, up to idle."""
+        msg = self.kc.session.msg("comm_msg", content)
+        self.kc.session.send(self.kc.shell_channel.socket, msg, buffers=buffers)
+        got = []
+        for m in self.until_idle(msg["header"]["msg_id"]):
+            if m["msg_type"] in ("comm_msg", "comm_close", "comm_open"):
+                got.append(m)
+        return got
+
+    def until_idle(self, msg_id):
+        got, end = [], time.time() + TIMEOUT
+        while time.time() < end:
+            m = self.kc.get_iopub_msg(timeout=TIMEOUT)
+            if m["parent_header"].get("msg_id") != msg_id:
+                continue
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                return got
+            got.append(m)
+        self.fail(f"no idle for {msg_id}")
+
+    def cell_text(self, code):
+        text = []
+        self.kc.execute_interactive(code, timeout=TIMEOUT, output_hook=lambda m: text.append(m["content"].get("data", {}).get("text/plain", "")))
+        return "".join(text)
+
+    def widget(self):
+        """Runs show interactive=true and returns its comm_open and display_data."""
+        self.run_cell("load demo:profvis-toy as toy\nlevel 1")
+        msg_id = self.kc.execute("show toy interactive=true")
+        msgs = self.until_idle(msg_id)
+        opens = [m for m in msgs if m["msg_type"] == "comm_open"]
+        shows = [m for m in msgs if m["msg_type"] == "display_data"]
+        self.assertEqual((len(opens), len(shows)), (1, 1), [m["msg_type"] for m in msgs])
+        return opens[0], shows[0]
+
+    def test_comm_info_and_unknown_target(self):
+        reply = self.kc.comm_info(reply=True)
+        self.assertEqual(reply["content"], {"status": "ok", "comms": {}})
+        msg = self.kc.session.msg("comm_open", {"comm_id": "c-unknown", "target_name": "no.such.target", "data": {}})
+        self.kc.shell_channel.send(msg)
+        got = self.until_idle(msg["header"]["msg_id"])
+        self.assertEqual([(m["msg_type"], m["content"]["comm_id"]) for m in got if m["msg_type"] != "status"], [("comm_close", "c-unknown")])
+
+    def test_widget_state_round_trip(self):
+        """A view's widget: comm_open with the anywidget model and the
+        protocol version, displayed with the picture as fallback; its state
+        comes back whole on request_state; a click (custom message) expands
+        the sector in the kernel, which the next cell shows; comm_info and
+        the control comm list it."""
+        opened, shown = self.widget()
+        comm_id = opened["content"]["comm_id"]
+        state = opened["content"]["data"]["state"]
+        self.assertEqual(opened["content"]["target_name"], "jupyter.widget")
+        self.assertEqual(opened["metadata"], {"version": "2.1.0"})
+        self.assertEqual((state["_model_name"], state["_view_name"], state["_model_module"]), ("AnyModel", "AnyView", "anywidget"))
+        self.assertIn("export default", state["_esm"])
+        data = shown["content"]["data"]
+        self.assertEqual(data["application/vnd.jupyter.widget-view+json"]["model_id"], comm_id)
+        self.assertIn("data:image/svg+xml;base64,", data["text/html"])
+        got = self.comm_request({"comm_id": comm_id, "data": {"method": "request_state"}})
+        self.assertEqual(len(got), 1)
+        self.assertEqual(got[0]["content"]["data"]["method"], "update")
+        self.assertEqual(got[0]["content"]["data"]["state"]["html"], state["html"])
+        handle = re.search(r'<g class="pl-n[^"]*" id="r-([0-9a-f-]+)"', state["html"]).group(1)
+        before = self.cell_text("view toy")
+        got = self.comm_request({"comm_id": comm_id, "data": {"method": "custom", "content": {"event": "click", "id": "r-" + handle}}})
+        updates = [m["content"]["data"] for m in got if m["content"]["data"]["method"] == "update"]
+        self.assertTrue(updates, [m["content"] for m in got])
+        self.assertEqual(updates[-1]["state"]["clicks"], [f"expand toy {handle}"])
+        self.assertEqual(updates[-1]["state"]["error"], "")
+        after = self.cell_text("view toy")
+        self.assertNotEqual(before, after, "the click did not change the view the next cell shows")
+        self.assertIn(comm_id, self.kc.comm_info(target_name="jupyter.widget", reply=True)["content"]["comms"])
+        ctl = self.kc.session.msg("comm_open", {"comm_id": "ctl-1", "target_name": "jupyter.widget.control", "data": {}})
+        self.kc.shell_channel.send(ctl)
+        self.assertEqual([m for m in self.until_idle(ctl["header"]["msg_id"]) if m["msg_type"] == "comm_close"], [])
+        got = self.comm_request({"comm_id": "ctl-1", "data": {"method": "request_states"}})
+        states = got[0]["content"]["data"]["states"]
+        self.assertEqual(states[comm_id]["model_name"], "AnyModel")
+        self.assertEqual(states[comm_id]["state"]["clicks"], [f"expand toy {handle}"])
+
+    def test_comm_oversized_and_malformed(self):
+        """Comm messages that are too large, malformed or for no comm are
+        refused (the kernel answers nothing but busy and idle) and the
+        widget goes on answering."""
+        opened, _ = self.widget()
+        comm_id = opened["content"]["comm_id"]
+        for content, buffers in [
+            ({"comm_id": comm_id, "data": {"method": "custom", "content": {"x": "x" * (9 << 20)}}}, None),
+            ({"comm_id": comm_id, "data": {"method": "custom", "content": {}}}, [b"x" * (5 << 20), b"y" * (5 << 20)]),
+            ({"comm_id": comm_id, "data": "not an object"}, None),
+            ({"data": {}}, None),
+            ({"comm_id": comm_id, "data": {"method": "update", "state": {"_esm": "x"}}}, None),
+            ({"comm_id": comm_id, "data": {"method": "update", "state": {}, "buffer_paths": [["a"]]}}, None),
+            ({"comm_id": "no-such-comm", "data": {"method": "custom", "content": {}}}, None),
+        ]:
+            self.assertEqual(self.comm_request(content, buffers), [], content.get("data"))
+        got = self.comm_request({"comm_id": comm_id, "data": {"method": "request_state"}})
+        self.assertEqual(got[0]["content"]["data"]["state"]["_esm"], opened["content"]["data"]["state"]["_esm"])
 
 
 if __name__ == "__main__":

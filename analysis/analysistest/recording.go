@@ -13,8 +13,9 @@ import (
 )
 
 // Recording is a hand-built evented recording of one thread: in Ops, "+name"
-// enters a frame and "-" leaves the innermost one, one event per time unit
-// from Start.
+// enters a frame and "-" leaves the innermost one, "*Class" allocates an
+// object of Class on the current stack and "~Class" frees one (memory
+// events), one event per time unit from Start.
 type Recording struct {
 	Thread string
 	Start  int64
@@ -32,10 +33,19 @@ func Build(recs ...Recording) *analysis.Profile {
 			if len(stack) > 0 {
 				b.Add(b.Stack(stack), []int64{1}, t-1, true, r.Thread, nil)
 			}
-			if op == "-" {
+			switch op[0] {
+			case '-':
 				b.Exit(r.Thread, t)
 				stack = stack[:len(stack)-1]
-			} else {
+			case '*', '~':
+				at := int32(-1)
+				if len(stack) > 0 {
+					at = b.Stack(stack)
+				}
+				class := b.Frame(analysis.Frame{Name: op[1:]})
+				b.Memory(analysis.Memory{Time: t, Stack: at, Class: class, Count: 1, Free: op[0] == '~'}, r.Thread)
+				b.Profile().MemorySource = analysis.MemoryTraced
+			default:
 				f := b.Frame(analysis.Frame{Name: op[1:]})
 				b.Enter(r.Thread, f, t)
 				stack = append(stack, f)

@@ -66,6 +66,7 @@ func parseSpans(in *analysis.Input, f *traceFile) (*analysis.Profile, error) {
 		spans := c.pair(byThread[k])
 		c.emit(labels, k, spans, layOut(spans))
 	}
+	addObjects(b, f.TraceEvents, labels, origin)
 	c.tally.report(b)
 	b.Profile().Duration = jsonprof.Duration(jsonprof.Nanos(c.end - origin))
 	jsonprof.AddWeighted(b, c.out, true)

@@ -70,7 +70,13 @@ func parse(in *analysis.Input) (p *analysis.Profile, err error) {
 		g.event(ev)
 	}
 	p = g.b.Profile()
-	if len(p.Samples) == 0 {
+	if len(p.Memory) > 0 {
+		p.MemorySource = analysis.MemoryTraced
+	}
+	if g.heap.bad > 0 {
+		g.b.Warn(fmt.Sprintf("%d batches of heap types could not be read: their objects have no type", g.heap.bad))
+	}
+	if len(p.Samples) == 0 && len(p.Memory) == 0 {
 		return nil, fmt.Errorf("%s: %s", name, noSamples(in.Data))
 	}
 	p.Duration = g.last.Sub(g.t0)
@@ -91,7 +97,7 @@ func noSamples(data []byte) string {
 		return fmt.Sprintf("go trace has no CPU samples: it was written by Go 1.%d, and Go writes the CPU profiler's samples into execution traces from Go 1.%d on; load the program's CPU profile (pprof) instead, or trace it with Go 1.%d or later with the CPU profiler running",
 			minor, cpuSamplesSince, cpuSamplesSince)
 	}
-	return "go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start; Go writes the profiler's samples into execution traces from Go 1.19 on"
+	return "go trace has no CPU samples: record it with the CPU profiler running (pprof.StartCPUProfile) during runtime/trace.Start (or with GODEBUG=traceallocfree=1, for its heap objects); Go writes the profiler's samples into execution traces from Go 1.19 on"
 }
 
 type goTrace struct {
@@ -102,6 +108,7 @@ type goTrace struct {
 	regions map[trace.GoID][]string        // open regions per goroutine, innermost last
 	labels  map[string]map[string][]string // shared label maps per region type
 	frames  []int32
+	heap    heap // the AllocFree experiment's types and objects (memory.go)
 }
 
 func (g *goTrace) event(ev trace.Event) {
@@ -114,6 +121,9 @@ func (g *goTrace) event(ev trace.Event) {
 		if s := ev.Sync(); s.ClockSnapshot != nil && g.b.Profile().Start.IsZero() {
 			g.b.Profile().Start = s.ClockSnapshot.Wall.Add(-s.ClockSnapshot.Trace.Sub(g.t0))
 		}
+		g.heap.sync(ev.Sync())
+	case trace.EventExperimental:
+		g.heapEvent(ev)
 	case trace.EventRegionBegin:
 		id := ev.Goroutine()
 		g.regions[id] = append(g.regions[id], ev.Region().Type)

@@ -45,6 +45,7 @@ type event struct {
 	chunk  int32
 	thread int32 // index into reader.threads
 	kind   kind
+	class  types.ClassRef // the object's class, for allocation events (memory.go)
 }
 
 // reader gathers the events of every chunk.
@@ -114,13 +115,19 @@ func (r *reader) decode(p *parser.Parser, c *chunk, typ def.TypeID) (event, bool
 		return ev(wall, e.StartTime, e.StackTrace, e.SampledThread, int64(max(e.Samples, 1)), 0)
 	case m.T_ALLOC_IN_NEW_TLAB:
 		e := &p.ObjectAllocationInNewTLAB
-		return ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(cmp.Or(e.TlabSize, e.AllocationSize)))
+		out, ok := ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(cmp.Or(e.TlabSize, e.AllocationSize)))
+		out.class = e.ObjectClass
+		return out, ok
 	case m.T_ALLOC_OUTSIDE_TLAB:
 		e := &p.ObjectAllocationOutsideTLAB
-		return ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(e.AllocationSize))
+		out, ok := ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(e.AllocationSize))
+		out.class = e.ObjectClass
+		return out, ok
 	case m.T_ALLOC_SAMPLE:
 		e := &p.ObjectAllocationSample
-		return ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(e.Weight))
+		out, ok := ev(alloc, e.StartTime, e.StackTrace, e.EventThread, 1, size(e.Weight))
+		out.class = e.ObjectClass
+		return out, ok
 	case m.T_MONITOR_ENTER:
 		e := &p.JavaMonitorEnter
 		return ev(lock, e.StartTime, e.StackTrace, e.EventThread, 1, c.nanos(e.Duration))
@@ -175,7 +182,11 @@ func (r *reader) build(in *analysis.Input) *analysis.Builder {
 		if len(kindTypes[e.kind]) > 1 {
 			vals[col[e.kind]+1] = e.v
 		}
-		b.Add(s.stack(e.chunk, e.ref), vals, e.time, true, r.threads[e.thread], nil)
+		st := s.stack(e.chunk, e.ref)
+		b.Add(st, vals, e.time, true, r.threads[e.thread], nil)
+		if e.kind == alloc {
+			s.memory(&e, st)
+		}
 	}
 	if s.truncated > 0 {
 		b.Warn(strconv.Itoa(s.truncated) + " stacks were truncated by the recorder (raise its stackdepth= setting)")

@@ -10,11 +10,14 @@ import (
 	"testing"
 )
 
-// busy is the recorded program: the main thread spins in Busy.spin,
-// allocates, and contends for a monitor that a second thread holds while
-// it sleeps (long enough for the JDK's 10 ms threshold of the profile
-// settings).
-const busy = `public class Busy {
+// busy is the recorded program: the main thread spins in Busy.spin for
+// 1.5 s of its own CPU time, allocates, and contends for a monitor that a
+// second thread holds while it sleeps (long enough for the JDK's 10 ms
+// threshold of the profile settings).
+const busy = `import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+public class Busy {
     static final Object lock = new Object();
     static volatile long sink;
 
@@ -35,8 +38,12 @@ const busy = `public class Busy {
             }
         }, "holder");
         holder.start();
-        long end = System.nanoTime() + 1_500_000_000L;
-        while (System.nanoTime() < end) {
+        // 1.5 s of the main thread's CPU time, not of the clock, so that a
+        // loaded machine gives as many execution samples as a quiet one;
+        // a minute of the clock at most.
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (cpu.getCurrentThreadCpuTime() < 1_500_000_000L && System.nanoTime() < end) {
             sink += spin(1_000_000);
             byte[] b = new byte[1 << 16];
             sink += b.length;

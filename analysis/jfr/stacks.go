@@ -27,6 +27,7 @@ type stacker struct {
 	names     map[methodKey]string
 	frames    []int32
 	truncated int
+	classes   map[classKey]int32 // memory.go
 }
 
 // stack returns the builder's stack for a chunk's stack trace, root first;

@@ -131,10 +131,13 @@ func entityTables(e *avid.Entities) (*kernel.Table, *kernel.Table, map[string]an
 	if e.Alloc != nil {
 		cols = append(cols, "allocations ("+e.AllocType.Type+")")
 	}
+	if e.Objects != nil {
+		cols = append(cols, "objects allocated", "objects freed")
+	}
 	ents := &kernel.Table{Columns: cols}
 	var docEnts []map[string]any
 	for i, name := range e.Map.Names {
-		if name == avid.Other && e.Total[i] == 0 && e.CallsIn[i] == 0 {
+		if name == avid.Other && e.Total[i] == 0 && e.CallsIn[i] == 0 && (e.Objects == nil || e.Objects.Alloc[i]+e.Objects.Free[i] == 0) {
 			continue
 		}
 		row := []any{name, kernel.ValueCell(e.Self[i], unit), kernel.PercentCell(e.Self[i], e.Grand), kernel.ValueCell(e.Total[i], unit),
@@ -143,6 +146,10 @@ func entityTables(e *avid.Entities) (*kernel.Table, *kernel.Table, map[string]an
 		if e.Alloc != nil {
 			row = append(row, kernel.ValueCell(e.Alloc[i], e.AllocType.Unit))
 			obj["alloc"] = e.Alloc[i]
+		}
+		if o := e.Objects; o != nil {
+			row = append(row, o.Alloc[i], o.Free[i])
+			obj["allocated"], obj["freed"] = o.Alloc[i], o.Free[i]
 		}
 		ents.Rows = append(ents.Rows, row)
 		docEnts = append(docEnts, obj)
@@ -178,8 +185,39 @@ func celsDoc(cs *avid.Cels) map[string]any {
 			}
 		}
 		cels[k] = map[string]any{"start": c.Start, "end": c.End, "entries": c.Entries, "stack": stack, "arcs": arcs}
+		if o := c.Objects; o != nil {
+			cels[k]["allocated"], cels[k]["freed"] = byEntity(names, o.Alloc), byEntity(names, o.Free)
+		}
 	}
 	return map[string]any{"source": string(cs.Source), "unit": cs.Unit, "cels": cels}
+}
+
+// byEntity maps the entities with a count to it.
+func byEntity(names []string, counts []int64) map[string]int64 {
+	m := map[string]int64{}
+	for i, n := range counts {
+		if n != 0 {
+			m[names[i]] = n
+		}
+	}
+	return m
+}
+
+// objectsNote says where the objects of the bars come from; "" without
+// memory events.
+func objectsNote(o *avid.Objects) string {
+	if o == nil {
+		return ""
+	}
+	return "\nobjects: " + string(o.Source) + " memory events: " + objectSources[o.Source] + "; an object counts to the entity of its class " +
+		"(of the allocating frame where the recording names no class)"
+}
+
+// objectSources say how exact each source of memory events is.
+var objectSources = map[analysis.MemorySource]string{
+	analysis.MemoryTraced:     "every allocation and deallocation recorded, exact",
+	analysis.MemorySampled:    "a sample of the allocations (by the recorder, or by M-1 or M-2), fewer than the objects",
+	analysis.MemoryHeapDeltas: "differences of consecutive heap profiles, estimated",
 }
 
 // freeName returns name, or name2, name3... when a profile has it.
@@ -241,4 +279,30 @@ func levelUsing(c *kernel.Call) error {
 		note += "\n" + unusedNote(em)
 	}
 	return showNew(c, l, func(*compaction.View) string { return note })
+}
+
+// featuresKey keeps the features the features command defined, by name.
+var featuresKey = kernel.NewKey[map[string]*avid.Features]("features")
+
+func sessionFeatures(s *kernel.Session) map[string]*avid.Features {
+	m := featuresKey.Get(s)
+	if m == nil {
+		m = map[string]*avid.Features{}
+		featuresKey.Set(s, m)
+	}
+	return m
+}
+
+// featuresOption returns the features opt names: the session's, else a
+// file's.
+func featuresOption(c *kernel.Call, opt string) (*avid.Features, error) {
+	name := c.Opt(opt)
+	if fs := sessionFeatures(c.Session)[name]; fs != nil {
+		return fs, nil
+	}
+	text, err := readMappingFile(c.Path(name))
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: no features of that name in the session, and %w", opt, name, err)
+	}
+	return avid.ParseFeatures(name, text)
 }

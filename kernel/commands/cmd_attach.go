@@ -72,6 +72,7 @@ var attachCommand = &kernel.Command{
 		{Name: "then", Doc: "what a trigger collects: trace, cpu:10s, heap, mutex, block, comma-separated (with when=)",
 			Complete: proposals("trace", "cpu:10s", "heap", "mutex", "block")},
 		{Name: "reset", Doc: "on an attached NAME: empty its series; later windows start them anew", Values: []string{"true", "false"}},
+		kernel.InteractiveOption,
 	},
 	Examples: []string{"attach demo:phases as run for=3s budget=10% kinds=cpu,goroutine", "top run n=3",
 		"attach demo:agent as bg background=true for=20s kinds=cpu,goroutine", "attach bg budget=5%",
@@ -238,8 +239,8 @@ func collectBackground(c *kernel.Call, a *attachment, t *live.Target, p live.Pla
 		defer close(a.done)
 		a.end(runRecovered(ctx, t, p, a))
 	}()
-	c.Out.Display(textBundle(fmt.Sprintf("%s ← %s (%s): collecting in the background within a %s budget; profiles shows "+
-		"its progress, detach %s ends it", a.name, t.URL, t.Kind(), c.Opt("budget"), a.name)), nil)
+	liveControls(c, a.name, textBundle(fmt.Sprintf("%s ← %s (%s): collecting in the background within a %s budget; profiles shows "+
+		"its progress, detach %s ends it", a.name, t.URL, t.Kind(), c.Opt("budget"), a.name)))
 }
 
 // runRecovered runs live.Run, turning a panic into the status's reason

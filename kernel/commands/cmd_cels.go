@@ -17,7 +17,8 @@ var celsCommand = &kernel.Command{
 	Doc: "Cuts the recording into cels of `step` entries (`step=100`) or of a span of time (`step=10ms`); by " +
 		"default into about 12 cels. Each cel is the entity graph of `entities` with, on every arc, the calls " +
 		"made up to the cel's end and, in colour, \"(+N)\" for those made in the cel, and the call stack at the " +
-		"cel's end as a grey hyperarc through its entities. Inline, the cels are small multiples that a script " +
+		"cel's end as a grey hyperarc through its entities; each entity's share and its bars of objects allocated " +
+		"and freed are those up to the cel's end. Inline, the cels are small multiples that a script " +
 		"turns into a player (step back, play, step forward, a slider) where the notebook runs scripts (a " +
 		"trusted notebook); elsewhere they stay small multiples (`set pictures=` chooses how they are sent); " +
 		"`export cels FILE.html` writes the player as a page that works offline. Cels need time order: an " +
@@ -50,15 +51,16 @@ func runCels(c *kernel.Call) error {
 	if err != nil {
 		return err
 	}
-	cs, err := avid.NewCels(t, em, step, limit)
+	cs, err := avid.NewCels(t, em, step, c.Value(), limit)
 	if err != nil {
 		return fmt.Errorf("cels %s: %w", c.Subject(), err)
 	}
-	pic, err := plotting.DrawCels(cs, avid.NewEntities(t, em, c.Value()), l.Name)
+	e := avid.NewEntities(t, em, c.Value())
+	pic, err := plotting.DrawCels(cs, e, l.Name)
 	if err != nil {
 		return fmt.Errorf("cels %s: %w", l.Name, err)
 	}
-	note := mappingNotes(c.Subject(), cs.Source, em)
+	note := mappingNotes(c.Subject(), cs.Source, em) + objectsNote(e.Objects)
 	l.SetPicture(pic.Sheet, nil)
 	celsKey.Set(l, plotting.CelsPage(pic, l.Name+" · cels by "+by))
 	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}

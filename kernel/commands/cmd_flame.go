@@ -19,7 +19,7 @@ var flameCommand = &kernel.Command{
 		{Name: "order", Doc: "siblings' order", Default: "name", Values: []string{"name", "weight"}},
 		{Name: "inverted", Doc: "draw the bottom-up graph (callers of the leaves)", Default: "false", Values: []string{"true", "false"}},
 		{Name: "root", Doc: "zoom into this compacted node: a handle, a path of names, a displayed name or a unique end of it, or re=REGEX", Kind: kernel.KindTarget, Complete: completeTarget},
-		maxNodesOpt,
+		maxNodesOpt, kernel.InteractiveOption,
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "level 99", "flame", "flame toy order=weight inverted=true",
 		`flame root="lib1.Whale.breath > lib1.Mammal.inhale"`, "flame ignore=Muscle"},

@@ -46,6 +46,7 @@ var phasesCommand = &kernel.Command{
 		{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: kernel.KindNumber},
 		{Name: "maxcells", Doc: "most cells of phase vectors (phases × names)", Default: strconv.Itoa(phase.DefaultMaxCells), Kind: kernel.KindNumber},
 		{Name: "maxusing", Doc: "most bytes read from the using file", Default: "64MiB"},
+		kernel.InteractiveOption,
 	},
 	Examples: []string{"load demo:phasedemo as run", "phases", "phases run window=5 eps=0.95 count=total interval=100ms save=run.json",
 		"phases using=run.json", "phases hide=^runtime"},
@@ -96,6 +97,9 @@ func runPhases(c *kernel.Call) error {
 	l.SetPicture(svg, nil)
 	c.Out.Display(phaseTable(l, st), nil)
 	c.Picture(svg, timelineText(l.Name, st))
+	if c.Interactive() {
+		return showStrip(c, l, st)
+	}
 	return nil
 }
 

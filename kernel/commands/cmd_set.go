@@ -29,6 +29,7 @@ var setCommand = &kernel.Command{
 	Options: []kernel.Option{
 		{Name: "pictures", Doc: "the MIME types pictures are sent as", Default: kernel.PicturesHTML, Values: kernel.PictureModes},
 		{Name: "max", Doc: "the most bytes of all of a cell's outputs together", Default: "2MiB"},
+		{Name: "interactive", Doc: "show pictures as views that answer clicks (show, flame, phases, entities, cels, attach)", Default: "false", Values: []string{"true", "false"}},
 	},
 	Examples: []string{"set PROFILE demo:profvis-toy", "load $PROFILE as toy", "set pictures=both max=4MiB", "set"},
 	Run:      runSet,
@@ -69,6 +70,9 @@ func setOptions(c *kernel.Call, st *kernel.Settings) error {
 	if c.Has("pictures") {
 		next.Pictures = c.Opt("pictures")
 	}
+	if c.Has("interactive") {
+		next.Interactive = c.Opt("interactive") == "true"
+	}
 	*st = next
 	return nil
 }
@@ -78,7 +82,8 @@ func settingsTable(st *kernel.Settings) *kernel.Table {
 	t := &kernel.Table{Columns: []string{"name", "value", "what"}}
 	t.Rows = append(t.Rows,
 		[]any{"pictures", st.Pictures, "setting: how pictures are sent (html, svg or both)"},
-		[]any{"max", kernel.Cell{Text: analysis.FormatValue(st.MaxOutput, "bytes"), Value: st.MaxOutput}, "setting: the budget of a cell's outputs"})
+		[]any{"max", kernel.Cell{Text: analysis.FormatValue(st.MaxOutput, "bytes"), Value: st.MaxOutput}, "setting: the budget of a cell's outputs"},
+		[]any{"interactive", fmt.Sprint(st.Interactive), "setting: pictures answer clicks (needs widget support in the front end)"})
 	for _, name := range slices.Sorted(maps.Keys(st.Params)) {
 		t.Rows = append(t.Rows, []any{"$" + name, st.Params[name], "parameter"})
 	}

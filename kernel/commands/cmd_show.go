@@ -16,7 +16,7 @@ var showCommand = &kernel.Command{
 		"commands that expand or compact it. `export FILE.svg` writes the picture to a file.",
 	Options: []kernel.Option{
 		{Name: "layout", Doc: "radial fan or top-down tree", Default: "radial", Values: []string{"radial", "tree"}},
-		maxNodesOpt,
+		maxNodesOpt, kernel.InteractiveOption,
 	},
 	Examples: []string{"load demo:profvis-toy as toy", "show", "level toy 99", "show toy layout=tree", "show focus=Muscle hide=^lib1"},
 	Profiles: 1,

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/proflens/proflens/compaction"
@@ -37,26 +38,45 @@ func stepCommand(name, summary string, delta int, examples []string) *kernel.Com
 }
 
 func runStep(c *kernel.Call, delta int) error {
-	l := c.Profile()
-	v, err := l.CompactedView(c.Ctx)
+	find := func(v *compaction.View) (int32, error) { return findOne(c, v, c.Arg(0), "") }
+	nv, whole, err := stepLevels(c.Ctx, c.Profile(), find, delta)
 	if err != nil {
 		return err
 	}
-	target, err := findOne(c, v, c.Arg(0), "")
-	if err != nil {
-		return err
-	}
-	ns, nv, err := compaction.StepContext(c.Ctx, v, target, delta)
-	if c.Ctx.Err() != nil {
-		return c.Ctx.Err()
-	}
-	if err != nil {
-		return &jupyter.Error{Name: "Refused", Value: err.Error()}
-	}
-	l.SetState(ns, nv)
 	note := ""
-	if x := nv.Check(); x != nil && target < 0 {
+	if x := nv.Check(); x != nil && whole {
 		note = fmt.Sprintf("note: this view breaks %s: %s", x.Rule, x.Describe(nv))
 	}
 	return showView(c, nv, note)
+}
+
+// stepLevels takes one step of the levels of l's compacted node that find
+// names in its view (-1: every node) and makes the result l's state; it
+// returns the new view and whether the step was on all. A step that would
+// break R1 or R2 is refused and l stays as it was. What expand and compact
+// do, and what a click on an explorable view does for them.
+func stepLevels(ctx context.Context, l *kernel.Loaded, find func(*compaction.View) (int32, error), delta int) (*compaction.View, bool, error) {
+	v, err := l.CompactedView(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	t, err := find(v)
+	if err != nil {
+		return nil, false, err
+	}
+	ns, nv, err := compaction.StepContext(ctx, v, t, delta)
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
+	if err != nil {
+		return nil, false, &jupyter.Error{Name: "Refused", Value: err.Error()}
+	}
+	l.SetState(ns, nv)
+	return nv, t < 0, nil
+}
+
+// handleOf finds the compacted node a click names by its handle, as the
+// command line the click stands for (expand NAME HANDLE) finds it.
+func handleOf(h string) func(*compaction.View) (int32, error) {
+	return func(v *compaction.View) (int32, error) { return v.Resolve(h) }
 }

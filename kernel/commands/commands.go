@@ -13,15 +13,15 @@ var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// Reading the call tree, as pprof does.
 	topCommand, treeCommand, threadsCommand,
 	// ProfVis: granularity, the compacted tree and its pictures.
-	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand,
+	levelCommand, expandCommand, compactCommand, viewCommand, showCommand, flameCommand, clicksCommand,
 	// Profiling Blueprint: boxes sized by time and calls, and their patterns.
 	blueprintCommand, patternsCommand,
 	// JIVE: phases over time.
-	phasesCommand, labelCommand, similarityCommand, timelineCommand,
+	phasesCommand, labelCommand, similarityCommand, timelineCommand, intervalCommand,
 	// DYPER: live profiles within an overhead budget.
 	attachCommand, detachCommand, pauseCommand, resumeCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.
-	mappingCommand, entitiesCommand, celsCommand, sampleCommand, compareSamplingCommand,
+	mappingCommand, entitiesCommand, callsCommand, celsCommand, sampleCommand, featuresCommand, compareSamplingCommand,
 	// Comparing and navigating.
 	diffCommand, sandwichCommand, collapseRecursionCommand, fitCommand,
 	// The session itself.

@@ -50,12 +50,12 @@ func control(c *kernel.Call, ctl live.Control) error {
 	if err != nil {
 		return err
 	}
-	return send(c, a, ctl)
+	return sendControl(c, a, ctl)
 }
 
-// send hands ctl to a's collection, waits until it is applied, and shows
+// sendControl hands ctl to a's collection, waits until it is applied, and shows
 // the status.
-func send(c *kernel.Call, a *attachment, ctl live.Control) error {
+func sendControl(c *kernel.Call, a *attachment, ctl live.Control) error {
 	if _, ended := a.snapshot(); ended || a.done == nil {
 		return c.Usagef("%s is not collecting: detach %s shows what it gathered", a.name, a.name)
 	}
@@ -119,7 +119,7 @@ func steer(c *kernel.Call, a *attachment) error {
 			a.reset()
 		}
 	}
-	return send(c, a, ctl)
+	return sendControl(c, a, ctl)
 }
 
 // readTrigger reads when= and then=, or nil when neither is given.

@@ -39,6 +39,10 @@ func drawView(c *kernel.Call, o plotting.Options) error {
 		return fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}
 	l.SetPicture(pic.SVG, v)
+	if ex := treeExplore(c, o); ex != nil {
+		c.Explore(pic.SVG, pic.Text, ex)
+		return nil
+	}
 	c.Picture(pic.SVG, pic.Text)
 	return nil
 }

@@ -41,8 +41,8 @@ func init() {
 		"history_request":     (*request).history,
 		"comm_info_request":   (*request).commInfo,
 		"comm_open":           (*request).commOpen,
-		"comm_msg":            func(*request) {},
-		"comm_close":          func(*request) {},
+		"comm_msg":            (*request).commMsg,
+		"comm_close":          (*request).commClose,
 		"interrupt_request":   (*request).interrupt,
 		"shutdown_request":    (*request).shutdown,
 	}

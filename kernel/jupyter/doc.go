@@ -29,6 +29,16 @@
 //     publishing never blocks and a stalled front end only loses its own
 //     messages (stream text first, status last, each cell told how many).
 //
+// Comms (comm.go, widget.go): the kernel opens a jupyter.widget comm per
+// widget an Execute asks for (WidgetOpener) and serves the widget
+// messaging protocol 2.1 on it: state with binary buffers, update and
+// echo_update, request_state, custom messages to the widget's handler
+// (on the shell goroutine, interruptible, in busy … idle), and the
+// jupyter.widget.control comm's request_states. Comm messages over
+// maxCommBytes, malformed ones and those for comms the kernel does not
+// have are refused with a logged reason; at most maxWidgets widgets are
+// kept.
+//
 // Invariants: every request is wrapped in status busy … idle (control
 // included); execute publishes execute_input, the handler's outputs in
 // order, then replies; unsigned, badly signed, malformed and replayed

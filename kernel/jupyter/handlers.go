@@ -90,27 +90,6 @@ func (r *request) isComplete() {
 	r.reply(content)
 }
 
-// commInfo answers comm_info_request: proflens opens no comms.
-func (r *request) commInfo() {
-	r.reply(map[string]any{"status": "ok", "comms": map[string]any{}})
-}
-
-// commOpen answers a comm_open for a target proflens does not have with a
-// comm_close, as the spec asks.
-// https://jupyter-client.readthedocs.io/en/stable/messaging.html#opening-a-comm
-func (r *request) commOpen() {
-	var c struct {
-		CommID     string `json:"comm_id"`
-		TargetName string `json:"target_name"`
-	}
-	if err := r.decode(&c); err != nil {
-		r.k.log.Warn("bad comm_open", "err", err)
-		return
-	}
-	r.k.log.Info("closing comm for unknown target", "target_name", c.TargetName)
-	r.k.publish(r.m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
-}
-
 // interrupt answers interrupt_request (interrupt_mode "message") by
 // cancelling the running execution.
 // https://jupyter-client.readthedocs.io/en/stable/messaging.html#kernel-interrupt

@@ -48,6 +48,7 @@ type Kernel struct {
 
 	count int // execution count; owned by the shell goroutine
 	hist  history
+	comms *comms // open comms: widgets and control comms (comm.go)
 }
 
 // Listen binds the five sockets described by ci and returns a kernel ready
@@ -60,7 +61,7 @@ func Listen(ci ConnectionInfo, h Handler, log *slog.Logger) (*Kernel, error) {
 		h: h, log: log, conn: ci, sign: signer{key: []byte(ci.Key)},
 		replay: newReplayGuard(replayMemory), session: newID(), user: userName(),
 		shellQ: make(chan *Message, shellBacklog), done: make(chan struct{}),
-		adm: newAdmission(seatsFor(), unsignedBytes),
+		adm: newAdmission(seatsFor(), unsignedBytes), comms: newComms(),
 	}
 	if err := k.bind(); err != nil {
 		k.closeSockets()

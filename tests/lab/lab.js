@@ -26,6 +26,7 @@ const path = require('node:path');
 const srv = require('../browser/server.js');
 const judge = require('./judge.js');
 const elsewhere = require('./elsewhere.js');
+const clicks = require('./clicks.js');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const OUT = path.join(ROOT, '.build', 'lab');
@@ -58,9 +59,20 @@ async function bundle() {
   await esbuild.build({
     entryPoints: [path.join(__dirname, 'page.js')], bundle: true, format: 'iife', outfile: path.join(OUT, 'bundle.js'),
     nodePaths: [NODE_MODULES], loader: { '.svg': 'text', '.css': 'empty' }, logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': '"production"' }, plugins: [amdAnywidget],
   });
 }
+
+// amdAnywidget hands anywidget's npm build, an AMD module (define([deps],
+// factory)), to the page as a function of the define to call it with.
+const amdAnywidget = {
+  name: 'amd-anywidget',
+  setup(build) {
+    build.onLoad({ filter: /anywidget[\\/]dist[\\/]index\.js$/ }, (args) => ({
+      contents: `export default function (define) {\n${fs.readFileSync(args.path, 'utf8')}\n}`, loader: 'js',
+    }));
+  },
+};
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>proflens in JupyterLab's renderers</title>
 <link rel="stylesheet" href="/nm/@lumino/widgets/style/widget.css">
@@ -347,7 +359,9 @@ async function main() {
     await page.waitForFunction(() => window.lab);
 
     // fleet.ipynb reads a profile store: make notebooks-stores runs it against one.
-    const names = fs.readdirSync(nbDir).filter((n) => n.endsWith('.ipynb') && (n !== 'fleet.ipynb' || process.env.PYROSCOPE)).sort();
+    // LAB_NOTEBOOKS=a.ipynb,b.ipynb runs only those (none: only the harness's own), to try one thing quickly.
+    const only = process.env.LAB_NOTEBOOKS ? process.env.LAB_NOTEBOOKS.split(',') : null;
+    const names = fs.readdirSync(nbDir).filter((n) => n.endsWith('.ipynb') && (n !== 'fleet.ipynb' || process.env.PYROSCOPE) && (!only || only.includes(n))).sort();
     if (!process.env.PYROSCOPE) console.log('SKIP fleet.ipynb in lab: it reads a Pyroscope store ($PYROSCOPE unset; make notebooks-stores runs it)');
     const all = [];
     let info = null;
@@ -358,15 +372,17 @@ async function main() {
       all.push(...r.cells);
       info = r.info;
     }
+    await clicks.explore(page, server, OUT, check, setTheme);
     const spec = JSON.parse(fs.readFileSync(server.spec, 'utf8'));
     check('kernel.json\'s kernel_protocol_version is what kernel_info reports', spec.kernel_protocol_version === info.protocol_version ? []
       : [`kernel.json says ${JSON.stringify(spec.kernel_protocol_version)}, kernel_info ${JSON.stringify(info.protocol_version)}`]);
     check('update_display_data replaces an output in place', judge.displayUpdates(all));
     check('completion through Lab\'s services (cursor in code points)', await completion(page, server));
     check('no JavaScript errors or failed requests in the page', [...pageErrors]);
-    check(...await elsewhere.nbconvert(page, OUT, names, []));
-    check(...await elsewhere.nbconvert(page, OUT, names, ['--sanitize-html']));
-    for (const c of await elsewhere.classic(context, OUT, path.join(tmp, 'classic'), names)) check(...c);
+    const saved = [...names, 'widgets.ipynb'];
+    check(...await elsewhere.nbconvert(page, OUT, saved, []));
+    check(...await elsewhere.nbconvert(page, OUT, saved, ['--sanitize-html']));
+    for (const c of await elsewhere.classic(context, OUT, path.join(tmp, 'classic'), saved)) check(...c);
     if (blocked.length) console.log(`note: blocked ${blocked.length} off-host requests, e.g. ${blocked[0]}`);
   } catch (e) {
     check('the harness ran to its end', [e.stack || e.message]);

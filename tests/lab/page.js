@@ -8,9 +8,20 @@ import { OutputArea, OutputAreaModel } from '@jupyterlab/outputarea';
 import { Text } from '@jupyterlab/coreutils';
 import { Widget } from '@lumino/widgets';
 import { describe, hoverTarget, hovered } from './describe.js';
+import { Manager, rendererFactory, insidePoint } from './widgets.js';
 
 const rendermime = new RenderMimeRegistry({ initialFactories: standardRendererFactories });
+// plain renders as a front end without widget support does.
+const plain = new RenderMimeRegistry({ initialFactories: standardRendererFactories });
 let session = null;
+let manager = null;
+const models = {}; // live cell index → its output area's model
+
+// outputs returns live cell i's outputs as the notebook would save them now.
+function outputs(i) {
+  return models[i].toJSON();
+}
+rendermime.addFactory(rendererFactory(() => manager), 0);
 
 // open starts a kernel for the notebook at path through a server session, as
 // Lab does when it opens a notebook, and returns kernel_info's reply.
@@ -18,6 +29,7 @@ async function open(baseUrl, token, path) {
   const serverSettings = ServerConnection.makeSettings({ baseUrl, token, appendToken: true });
   const sessions = new SessionManager({ serverSettings, kernelManager: new KernelManager({ serverSettings }) });
   session = await sessions.startNew({ path, name: path, type: 'notebook', kernel: { name: 'proflens' } });
+  manager = new Manager(session.kernel);
   const info = await session.kernel.info;
   return { protocol_version: info.protocol_version, implementation: info.implementation };
 }
@@ -25,6 +37,50 @@ async function open(baseUrl, token, path) {
 async function close() {
   if (session) await session.shutdown();
   session = null;
+}
+
+// widgetTarget returns a point inside the largest element matching
+// selector in the widget view of live cell i (one the pointer would hit),
+// with its id and tooltip's first line, or null.
+function widgetTarget(i, selector, titleMatch) {
+  const pic = document.querySelector(`#live .cell[data-i="${i}"] .pl-view .pl-pic`);
+  if (!pic) return null;
+  const area = (e) => { const r = e.getBoundingClientRect(); return r.width * r.height; };
+  const title = (e) => { const t = e.querySelector(':scope > title'); return t ? t.textContent.split('\n')[0] : ''; };
+  const els = [...pic.querySelectorAll(selector)].filter((e) => !titleMatch || new RegExp(titleMatch).test(title(e)));
+  for (const el of els.sort((a, b) => area(b) - area(a))) {
+    el.scrollIntoView({ block: 'center' });
+    const pt = insidePoint(el);
+    if (pt) return { ...pt, id: el.id || el.getAttribute('data-pl-id') || '', title: title(el) };
+  }
+  return null;
+}
+
+// widgetView describes the widget view of live cell i: its status line,
+// breadcrumbs, clicks, the picture's title line and its tables' text.
+function widgetView(i) {
+  const v = document.querySelector(`#live .cell[data-i="${i}"] .pl-view`);
+  if (!v) return null;
+  const q = (sel) => { const e = v.querySelector(sel); return e ? (e.value !== undefined && e.tagName === 'TEXTAREA' ? e.value : e.textContent) : ''; };
+  const title = v.querySelector('.pl-pic svg text');
+  return { status: q('.pl-status'), crumbs: q('.pl-crumbs'), clicks: q('.pl-clicks-text'), busy: v.classList.contains('pl-busy'),
+    title: title ? title.textContent : '', tables: [...v.querySelectorAll('.pl-pic table')].map((t) => t.textContent),
+    svgs: v.querySelectorAll('.pl-pic svg').length, highlighted: v.querySelectorAll('.pl-pic .pl-hl').length,
+    outlined: v.querySelectorAll('.pl-pic [data-pl-id^="iv-"] rect[stroke="#000"]').length, error: v.querySelector('.pl-status.pl-error') !== null,
+    controls: [...v.querySelectorAll('.pl-controls [data-pl-control]')].map((e) => e.dataset.plControl) };
+}
+
+// widgetState is the manager's state of every model, as JupyterLab saves
+// it in a notebook's metadata (widgets, application/vnd.jupyter.widget-state+json).
+async function widgetState() {
+  return manager ? manager.get_state({ drop_defaults: true }) : null;
+}
+
+// showPlain renders saved outputs trusted in a front end without widget
+// support.
+function showPlain(i, source, outputs) {
+  const model = new OutputAreaModel({ values: outputs, trusted: true });
+  Widget.attach(new OutputArea({ model, rendermime: plain }), cellDiv('saved', i, source));
 }
 
 // cellDiv appends a cell (its source and an output host) to the view.
@@ -44,8 +100,9 @@ function cellDiv(view, i, source) {
 // run executes one cell in a trusted output area, as Lab runs a cell, and
 // returns the execute reply's status, every iopub message of the request (type,
 // display_id, content) and the outputs as the notebook would save them.
-async function run(i, code) {
+async function run(i, code, keep) {
   const model = new OutputAreaModel({ trusted: true });
+  models[i] = model;
   const area = new OutputArea({ model, rendermime });
   Widget.attach(area, cellDiv('live', i, code));
   const kernel = session.kernel;
@@ -57,7 +114,9 @@ async function run(i, code) {
     msgs.push({ type: msg.header.msg_type, display_id: transient && transient.display_id, content });
   };
   kernel.iopubMessage.connect(collect);
-  const future = kernel.requestExecute({ code, stop_on_error: false });
+  // keep: the future stays, as JupyterLab's cells keep theirs, so that
+  // display updates sent later (a widget's click) reach the output.
+  const future = kernel.requestExecute({ code, stop_on_error: false }, !keep);
   id = future.msg.header.msg_id;
   area.future = future;
   const reply = await future.done;
@@ -108,4 +167,4 @@ function clear() {
   for (const v of ['live', 'saved']) document.getElementById(v).replaceChildren();
 }
 
-window.lab = { open, close, run, showSaved, complete, clear, describe, hoverTarget, hovered };
+window.lab = { open, close, run, showSaved, complete, clear, describe, hoverTarget, hovered, widgetTarget, widgetView, widgetState, showPlain, outputs };
