@@ -180,9 +180,15 @@ func subtreeTotals(t *Tree, self []int64) []int64 {
 	return tot
 }
 
-// absTotal is pprof's report total: the sum of |value| over all samples;
-// for a difference (see Compare) whose baseline samples have weight, over
-// those samples only, as pprof computes it under -diff_base.
+// ReportTotal returns the total that shares of p are of: pprof's report
+// total, the sum of |value| over all samples, those with no frames and
+// those a filter emptied included (a filter keeps every sample); for a
+// difference (see Compare) whose baseline samples have weight, over those
+// samples only, as pprof computes it under -diff_base. Linear in the
+// samples.
+func (p *Profile) ReportTotal(v int) int64 { return absTotal(p, v) }
+
+// absTotal is ReportTotal.
 func absTotal(p *Profile, v int) int64 {
 	var all, base int64
 	for i := range p.Samples {

@@ -12,7 +12,7 @@ import (
 type TreeOptions struct {
 	Value int     // value type index
 	Depth int     // levels shown (1 = roots only); 0 shows all
-	Min   float64 // percent of the profile total below which a node is cut
+	Min   float64 // percent of the profile's report total below which a node is cut
 }
 
 // TreeRow is one line of the text call tree: a call-tree node, or (Node = -1)
@@ -31,8 +31,7 @@ type TreeRow struct {
 // whose total is below Min percent are folded into one summary row; nodes
 // deeper than Depth are counted in their ancestor's Hidden.
 func TreeRows(t *Tree, o TreeOptions) []TreeRow {
-	whole := t.Profile.Total(o.Value)
-	cut := o.Min / 100 * float64(abs64(whole))
+	cut := o.Min / 100 * float64(t.Profile.ReportTotal(o.Value))
 	var rows []TreeRow
 	var walk func(nodes []int32, depth int)
 	walk = func(nodes []int32, depth int) {
@@ -85,11 +84,11 @@ func sortNodes(t *Tree, v int, nodes []int32) {
 }
 
 // WriteTreeText writes the rows of TreeRows as an indented table with
-// totals, percentages of the profile total and self values, in the value
-// type's unit.
+// totals, percentages of the profile's report total (ReportTotal) and
+// self values, in the value type's unit.
 func WriteTreeText(w io.Writer, t *Tree, o TreeOptions) error {
 	unit := t.Profile.ValueTypes[o.Value].Unit
-	whole := t.Profile.Total(o.Value)
+	whole := t.Profile.ReportTotal(o.Value)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%10s %6s %10s  %s\n", "total", "%", "self", "name")
 	for _, r := range TreeRows(t, o) {

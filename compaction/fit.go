@@ -27,7 +27,8 @@ import (
 // R2, is tried again after a step elsewhere, which can lift the refusal.
 // Ties go to the heavier node, then by name and handle, so the result is
 // the same on every run. When the fully compacted view has more than n
-// nodes already, it is returned as it is.
+// nodes already, levels can go no coarser: its lightest regions fold into
+// "other" nodes (Fold), so that the result never has more than n nodes.
 //
 // Each expansion is a Step, and choosing among the candidates costs the
 // view's size; a node is left out for good at most once, and refused at
@@ -36,6 +37,7 @@ func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error
 	if n < 1 {
 		return nil, fmt.Errorf("fit: %d nodes: want at least 1", n)
 	}
+	v = v.Whole()
 	t := v.Tree
 	if slices.ContainsFunc(v.state.Levels(), func(g int32) bool { return g != 1 }) {
 		s, _, err := v.state.SetLevel(t, 1, nil)
@@ -68,7 +70,7 @@ func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error
 			f.steps++
 		}
 	}
-	return v, nil
+	return Fold(v, n), nil
 }
 
 // candidate is what Fit knows of a node: its hidden self weight, the

@@ -20,8 +20,9 @@ import (
 // the fitted view shows with its own name against pprof's -nodecount=N
 // (the flat weight of the N heaviest functions, what `go tool pprof -top
 // -nodecount=N` says it shows), and the call-tree nodes → fitted nodes
-// ratio. Each fit must keep to its budget unless the fully compacted view
-// is larger, and hold R1 and R2. It skips when the corpus is absent.
+// ratio. Each fit must keep to its budget (folding the lightest regions
+// when the fully compacted view is larger), and hold R1 and R2. It skips
+// when the corpus is absent.
 func TestFitCorpus(t *testing.T) {
 	root := filepath.Join("..", "..", "shared", "corpus")
 	if _, err := os.Stat(root); err != nil {
@@ -51,14 +52,14 @@ func TestFitCorpus(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		line := fmt.Sprintf("%-70s %7d", rel, tr.Len())
 		base := compaction.Compact(tr, compaction.NewState(tr, 1), v)
-		for _, n := range []int{50, 100, 200} {
+		for _, n := range []int{30, 50, 100, 200} {
 			start := time.Now()
 			fit, err := compaction.Fit(t.Context(), base, n, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			took := time.Since(start)
-			if fit.After > n && fit.After > base.After || fit.After > n && base.After <= n {
+			if fit.After > n {
 				t.Errorf("%s: fit nodes=%d gave %d nodes (fully compacted: %d)", rel, n, fit.After, base.After)
 			}
 			if x := fit.Check(); x != nil {
@@ -76,8 +77,8 @@ func TestFitCorpus(t *testing.T) {
 		lines = append(lines, line)
 		return nil
 	})
-	t.Logf("%-70s %7s | N=50: nodes, named by fit, by pprof -nodecount, time | N=100 ... | N=200 ...\n%s", "profile", "nodes", strings.Join(lines, "\n"))
-	for _, n := range []int{50, 100, 200} {
+	t.Logf("%-70s %7s | N=30: nodes, named by fit, by pprof -nodecount, time | N=50 ... | N=100 ... | N=200 ...\n%s", "profile", "nodes", strings.Join(lines, "\n"))
+	for _, n := range []int{30, 50, 100, 200} {
 		r := roomy[n]
 		t.Logf("N=%d: mean share shown with its own name over %d profiles: fit %.1f%%, pprof -nodecount %.1f%%; "+
 			"over the %.0f whose fully compacted view has at most N nodes: fit %.1f%%, pprof %.1f%%",

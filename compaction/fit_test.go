@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestFitProperties: on random trees and budgets, Fit keeps to the budget
-// (unless the fully compacted view is larger, which it then returns as it
-// is), holds R1 and R2, gives the same levels on a second run and from a
-// view at other levels, and is maximal: no node it shows has hidden weight
-// whose expansion would still fit.
+// TestFitProperties: on random trees and budgets, Fit never shows more
+// than the budget's nodes; below the coarsest view's size it keeps level 1
+// and folds (see TestFoldProperties); it holds R1 and R2, gives the same
+// view on a second run and from a view at other levels, and is maximal: no
+// node it shows has hidden weight whose expansion would still fit.
 func TestFitProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 8))
 	for i := 0; i < 300; i++ {
@@ -23,17 +23,25 @@ func TestFitProperties(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
+		case v.After > n || len(v.Nodes) != v.After:
+			t.Fatalf("case %d: nodes=%d gave %d nodes", i, n, v.After)
 		case coarse.After > n && !slices.Equal(v.state.Levels(), coarse.state.Levels()):
 			t.Fatalf("case %d: nodes=%d below the coarsest view's %d nodes, but Fit changed levels", i, n, coarse.After)
-		case coarse.After <= n && v.After > n:
-			t.Fatalf("case %d: nodes=%d gave %d nodes", i, n, v.After)
+		case coarse.After > n && v.Whole() == v:
+			t.Fatalf("case %d: nodes=%d below the coarsest view's %d nodes, but Fit did not fold", i, n, coarse.After)
 		}
 		if x := v.Check(); x != nil {
 			t.Fatalf("case %d: the fitted view breaks %s: %s", i, x.Rule, x.Describe(v))
 		}
 		again, _ := Fit(t.Context(), Compact(tr, randomLevels(r, tr), value), n, nil)
 		if !slices.Equal(again.state.Levels(), v.state.Levels()) || figure(again) != figure(v) {
-			t.Fatalf("case %d: a second Fit gave other levels:\n%s\n%s", i, figure(v), figure(again))
+			t.Fatalf("case %d: a second Fit gave another view:\n%s\n%s", i, figure(v), figure(again))
+		}
+		if refit, _ := Fit(t.Context(), v, n, nil); figure(refit) != figure(v) {
+			t.Fatalf("case %d: Fit of the fitted view gave another view:\n%s\n%s", i, figure(v), figure(refit))
+		}
+		if v.Whole() != v {
+			continue // maximal among levels: the coarsest
 		}
 		f := &fitter{kept: keptFrames(tr, nil)}
 		for _, id := range v.Preorder() {

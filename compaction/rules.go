@@ -58,6 +58,9 @@ func (v *View) Check() *Violation {
 
 // check looks for a violation at node i.
 func (v *View) check(i int32) *Violation {
+	if v.Nodes[i].name < 0 {
+		return nil // a fold node: no name of the call tree's
+	}
 	p, pn := v.Parent(i), int32(-1)
 	if p >= 0 {
 		pn = v.Nodes[p].name

@@ -32,6 +32,16 @@ func Step(v *View, target int32, delta int) (*State, *View, error) {
 // StepContext is Step that gives up when ctx is done, returning ctx's
 // error.
 func StepContext(ctx context.Context, v *View, target int32, delta int) (*State, *View, error) {
+	if v.whole != nil { // a folded view: step the view it folds
+		if target >= 0 && v.orig[target] < 0 {
+			return nil, nil, fmt.Errorf("%s holds %d lighter nodes folded together, which a step cannot change: fit with more nodes, or step its parent",
+				v.Nodes[target].Name, v.Nodes[target].Folded)
+		}
+		if target >= 0 {
+			target = v.orig[target]
+		}
+		v = v.whole
+	}
 	t, s := v.Tree, v.state
 	verb, what := "expand", "all"
 	if delta < 0 {

@@ -15,8 +15,11 @@ type Node struct {
 	Total    int64   // sum of the totals of the highest members, in the view's value type
 	Self     int64   // Total minus the children's totals
 	Members  []int32 // call-tree node ids, ascending
+	// Folded is, for a node that Fold made, the number of compacted
+	// nodes whose subtrees it holds; 0 for a compacted node.
+	Folded int
 
-	name  int32   // compacted name id in the state's index
+	name  int32   // compacted name id in the state's index; -1 for a fold node
 	r2    int32   // the first member that breaks R2 here, or -1
 	seeds []int32 // its highest members
 	hash  uint64  // hash of its name and first seed's path (see handles)
@@ -37,6 +40,8 @@ type View struct {
 
 	sorted []uint64 // every node's hash, in order (see handles)
 	state  *State   // the state the view was computed from
+	whole  *View    // for a folded view (Fold), the view it folds
+	orig   []int32  // for a folded view, by id: the node's id in whole, -1 for a fold node
 
 	nodeOf  paged   // per call-tree node: the id of its compacted node
 	parent  paged   // per id: the id of the parent node, -1 for a root
@@ -123,7 +128,7 @@ func Assemble(nodes []*Node, roots []int32) *View {
 // cuts a frame's name. They are the first elements of every member's name.
 func (v *View) Elements(i int32) []string {
 	nd := v.Nodes[i]
-	if v.state == nil {
+	if v.state == nil || nd.name < 0 {
 		return analysis.Split(nd.Name, analysis.LangAuto)
 	}
 	ix := v.state.ix

@@ -182,25 +182,35 @@ func (b *builder) addRange(lo, hi int) error {
 	return b.pace.step(1)
 }
 
-// DefaultInterval returns the interval length to cut a timed profile into
-// when the user gives none, and why, in words: the round length (1, 2 or 5
-// times a power of ten) nearest to the one giving DefaultIntervals
-// intervals, as Build takes for Interval 0, or, when that would leave
-// intervals of fewer than MinSamples samples on average, the round length
-// nearest to the one giving MinSamples samples an interval.
-func DefaultInterval(p *analysis.Profile) (ns int64, why string) {
-	n := len(p.Samples)
+// DefaultInterval returns the interval length to cut t's timed recording
+// into when the user gives none, for the names of d and the detector's
+// parameters p, and why, in words. Each interval must hold enough samples
+// for its vector to tell phases apart: at least MinSamples, and its share
+// of the window's WindowSamples for the recording's Spread (see noise.go).
+// The length is the round length (1, 2 or 5 times a power of ten) nearest
+// to the one giving that many samples an interval on average, or to the
+// one giving DefaultIntervals intervals when that is longer.
+func DefaultInterval(t *analysis.Tree, d *Dims, p Params) (ns int64, why string) {
+	n := len(t.Profile.Samples)
 	if n == 0 {
 		return 1, "no samples"
 	}
-	span := max(p.Samples[n-1].Time-p.Samples[0].Time, 1)
+	span := max(t.Profile.Samples[n-1].Time-t.Profile.Samples[0].Time, 1)
 	ns = RoundInterval(span / DefaultIntervals)
-	why = fmt.Sprintf("about %d intervals over %v", DefaultIntervals, time.Duration(span))
-	if bySamples := RoundInterval(int64(float64(span) * MinSamples / float64(n))); bySamples > ns {
-		ns = bySamples
-		why = fmt.Sprintf("about %d samples an interval on average: %d samples over %v", MinSamples, n, time.Duration(span))
+	spread, w := Spread(t, d), max(p.Window, 1)
+	need := math.Ceil(WindowSamples(spread, p.Eps) / float64(w))
+	if need > MinSamples {
+		why = fmt.Sprintf("about %.0f samples an interval on average (%d samples over %v): the samples spread over %.1f names "+
+			"(see phases' help), and a window of %d intervals needs %.0f for a steady phase to read a cosine of %.3g",
+			need, n, time.Duration(span), spread, w, need*float64(w), (1+p.Eps)/2)
+	} else {
+		need = MinSamples
+		why = fmt.Sprintf("about %d samples an interval on average (%d samples over %v), the fewest that make a vector", MinSamples, n, time.Duration(span))
 	}
-	return ns, why
+	if bySamples := RoundInterval(int64(float64(span) * need / float64(n))); bySamples > ns {
+		return bySamples, why
+	}
+	return ns, fmt.Sprintf("about %d intervals over %v", DefaultIntervals, time.Duration(span))
 }
 
 // roundUp returns the smallest of 1, 2 and 5 times a power of ten that is

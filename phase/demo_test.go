@@ -34,7 +34,7 @@ func demoAt(t testing.TB, file string, c Count, interval int64) (*analysis.Profi
 	}
 	tr := analysis.NewTree(p)
 	if interval < 0 {
-		interval, _ = DefaultInterval(p)
+		interval, _ = DefaultInterval(tr, LevelDims(tr, 1), DefaultParams())
 	}
 	v, err := Build(t.Context(), tr, LevelDims(tr, 1), Options{Count: c, Interval: interval})
 	if err != nil {
@@ -124,12 +124,13 @@ func digits(ids []int32) string {
 func TestDefaultInterval(t *testing.T) {
 	for _, file := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
 		p, v := demoAt(t, file, CountSelf, -1)
-		ns, why := DefaultInterval(p)
+		tr := analysis.NewTree(p)
+		ns, why := DefaultInterval(tr, LevelDims(tr, 1), DefaultParams())
 		avg := float64(len(p.Samples)) / float64(v.Len())
 		if v.Intervals[0].End-v.Intervals[0].Start != ns || avg < MinSamples/1.6 || avg > MinSamples*1.6 {
 			t.Errorf("%s: %d intervals of %d ns, %.1f samples each; want the default length %d and about %d samples", file, v.Len(), v.Intervals[0].End-v.Intervals[0].Start, avg, ns, MinSamples)
 		}
-		if want := fmt.Sprintf("about %d samples an interval on average: %d samples over", MinSamples, len(p.Samples)); !strings.Contains(why, want) {
+		if want := fmt.Sprintf("about %d samples an interval on average (%d samples over", MinSamples, len(p.Samples)); !strings.Contains(why, want) {
 			t.Errorf("%s: why = %q, want %q", file, why, want)
 		}
 	}

@@ -31,6 +31,13 @@ type Params struct {
 	// DefaultMaxCells). A run that would start a phase beyond it stops
 	// with a *LimitError.
 	MaxCells int
+	// Spread, when above 1, is D, the effective number of names of the
+	// recording's samples (see Spread): ε and δ are then compared with
+	// the cosine the window and the phase would have without sampling
+	// noise, the measured one divided by c(m) for the window's samples
+	// and for the phase's (see noise.go). 0 compares the measured cosine,
+	// as the paper does with exact counts.
+	Spread float64
 }
 
 // DefaultParams returns the paper's settings: ω = 3, ε = δ = 0.9.
@@ -51,6 +58,9 @@ func (p Params) Check() error {
 	}
 	if p.MaxCells < 0 {
 		return fmt.Errorf("max cells %d: want a positive number (0 for the default)", p.MaxCells)
+	}
+	if !(p.Spread >= 0) || math.IsInf(p.Spread, 1) {
+		return fmt.Errorf("spread %g: want a number of names, 0 for none", p.Spread)
 	}
 	return nil
 }
@@ -77,8 +87,9 @@ type Phase struct {
 	Intervals int       // this run's intervals in the phase
 	Saved     bool      // the phase came from a saved set (using=)
 
-	ref   []float64 // vector matched against: Sum, or a saved phase's fixed vector
-	refSq float64   // ref·ref
+	ref     []float64 // vector matched against: Sum, or a saved phase's fixed vector
+	refSq   float64   // ref·ref
+	samples float64   // samples counted in ref: +Inf for a saved phase
 }
 
 // Vector returns the phase vector: Sum normalized to length 1 (a zero
@@ -96,6 +107,9 @@ type Result struct {
 	Names  []string
 	Of     []int32  // per interval: phase id
 	Phases []*Phase // by ascending id; the empty phase (id 0) only when it occurs
+	// Settled is the number of intervals that the windows' votes gave a
+	// phase the settling took them out of (see Detect).
+	Settled int
 }
 
 // Phase returns the phase with the given id, or nil.
@@ -114,15 +128,32 @@ func (r *Result) Phase(id int) *Phase {
 // interval i stays in s; otherwise the phase t maximizing P_t·W_i is resumed
 // when that exceeds δ; otherwise a new phase starts with the interval's
 // vector. A window with no counts goes to the empty phase (id 0). P_s is the
-// normalized sum of the vectors of the intervals assigned to s. New phases
-// are numbered in order of first appearance, after the ids of seed (the
-// phases of a saved set, which keep their ids, labels and fixed vectors).
+// normalized sum of the vectors of the intervals assigned to s. With
+// p.Spread, the cosines are corrected for sampling noise (see noise.go).
+// Unless p.Strict, the result is then settled (see settle): blips and
+// transitions join their neighbours, phases that match an earlier one
+// above δ join it, and switches move to where the intervals' own counts
+// put them. New phases are numbered in order of first appearance, after
+// the ids of seed (the phases of a saved set, which keep their ids,
+// labels and fixed vectors).
 // Time is O(intervals × names) for the current phase's test; the search
 // for the best phase at a change goes through an inverted index (name →
 // phases using it), costing the phases' entries on the window's names.
 // Memory is bounded by p.MaxCells (phases × names, seed included) and ctx
 // is looked at as the work goes.
 func Detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*Result, error) {
+	d, err := detect(ctx, v, p, seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := settle(v, d.r, d.first, &d.pace); err != nil {
+		return nil, err
+	}
+	return d.r, nil
+}
+
+// detect is Detect's windowed detector, without the settling.
+func detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*detector, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
@@ -133,11 +164,12 @@ func Detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*Result, 
 	if err := v.check(); err != nil {
 		return nil, err
 	}
-	d := detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1,
+	d := &detector{r: &Result{Params: p, Names: v.Names, Of: make([]int32, v.Len())}, cur: -1, young: -1,
 		emptyK: -1, users: make([][]use, len(v.Names)), pace: pacer{ctx: ctx}}
 	if err := d.seed(seed); err != nil {
 		return nil, err
 	}
+	d.first = d.next
 	win := newWindow(v, p.Window)
 	for i := range d.r.Of {
 		win.advance(i)
@@ -151,7 +183,7 @@ func Detect(ctx context.Context, v *Vectors, p Params, seed []*Phase) (*Result, 
 		}
 	}
 	sortPhases(d.r.Phases)
-	return d.r, nil
+	return d, nil
 }
 
 // seed makes the phases of a saved set the first phases, keeping their
@@ -199,6 +231,7 @@ type detector struct {
 	acc     []float64 // per phase: P·W being summed by bestPhase
 	touched []int32   // phases with a nonzero acc
 	next    int       // id of the next new phase
+	first   int       // id of the first phase this run made
 	emptyK  int       // index into r.Phases of the empty phase, -1 until it occurs
 	pace    pacer
 }
@@ -208,10 +241,10 @@ type detector struct {
 func (d *detector) assign(v *Vectors, i int, win *window) (int, error) {
 	w, best, score := win.sum, d.cur, -1.0
 	if d.cur >= 0 && win.n > 0 {
-		score = cosine(d.r.Phases[d.cur], w)
+		score = cosine(d.r.Phases[d.cur], w) * d.lift(win.samples, d.r.Phases[d.cur])
 		d.pace.work += len(w)
 		if !d.r.Params.Strict && d.cur == d.young && i-d.born < d.r.Params.Window {
-			if t, st := d.bestPhase(w, d.cur); st > d.r.Params.Delta {
+			if t, st := d.bestPhase(w, win.samples, d.cur); st > d.r.Params.Delta {
 				best, score = t, 1 // resume t: skip the ε test below
 			}
 		}
@@ -221,12 +254,12 @@ func (d *detector) assign(v *Vectors, i int, win *window) (int, error) {
 		best = d.empty(len(w))
 	case score > d.r.Params.Eps:
 	default:
-		best, score = d.bestPhase(w, -1)
+		best, score = d.bestPhase(w, win.samples, -1)
 		if best < 0 || score <= d.r.Params.Delta {
 			if err := checkCells(len(d.r.Phases)+1, len(w), d.r.Params.MaxCells); err != nil {
 				return 0, err
 			}
-			best, d.born = d.newPhase(v, i, w), i
+			best, d.born = d.newPhase(v, i, win), i
 			d.young = best
 		}
 	}
@@ -236,6 +269,7 @@ func (d *detector) assign(v *Vectors, i int, win *window) (int, error) {
 	d.cur = best
 	ph := d.r.Phases[best]
 	ph.Intervals++
+	ph.samples += float64(v.Samples[i])
 	for k := v.Off[i]; k < v.Off[i+1]; k++ {
 		d.add(best, int(v.Idx[k]), v.Val[k])
 	}
@@ -301,9 +335,10 @@ func (ph *Phase) add(j int, x float64) {
 const tieTolerance = 1e-9
 
 // bestPhase returns the phase (other than index skip) with the highest
-// P·W, the first created on a tie (within tieTolerance); (-1, -1) when no phase shares a name
-// with W. Only phases sharing a name with W are visited, through users.
-func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
+// P·W (lifted for noise: see lift), the first created on a tie (within
+// tieTolerance); (-1, -1) when no phase shares a name with W, a window of
+// m samples. Only phases sharing a name with W are visited, through users.
+func (d *detector) bestPhase(w []float64, m float64, skip int) (int, float64) {
 	if len(d.acc) < len(d.r.Phases) {
 		d.acc = append(d.acc, make([]float64, len(d.r.Phases)-len(d.acc))...)
 	}
@@ -329,13 +364,20 @@ func (d *detector) bestPhase(w []float64, skip int) (int, float64) {
 		if int(k) == skip || pw == 0 {
 			continue
 		}
-		s := pw / math.Sqrt(d.r.Phases[k].refSq*ww)
+		s := pw / math.Sqrt(d.r.Phases[k].refSq*ww) * d.lift(m, d.r.Phases[k])
 		if s > score+tieTolerance || (s > score-tieTolerance && int(k) < best) {
 			best, score = int(k), s
 		}
 	}
 	d.touched = d.touched[:0]
 	return best, score
+}
+
+// lift returns 1/(c(m)·c(m_P)): what sampling noise takes off the cosine
+// of a window of m samples with phase ph, whose vector counts m_P (see
+// noise.go); 1 without Params.Spread.
+func (d *detector) lift(m float64, ph *Phase) float64 {
+	return noiseLift(d.r.Params.Spread, m) * noiseLift(d.r.Params.Spread, ph.samples)
 }
 
 func (d *detector) empty(n int) int {
@@ -353,7 +395,8 @@ func (d *detector) empty(n int) int {
 // paper's "initial values"). When that is zero but the window is not (the
 // first empty interval after activity that matches nothing), the window's
 // counts seed it instead, so the new phase can be matched at all.
-func (d *detector) newPhase(v *Vectors, i int, w []float64) int {
+func (d *detector) newPhase(v *Vectors, i int, win *window) int {
+	w := win.sum
 	ph := &Phase{ID: d.next, Hue: Hue(d.next), Color: Color(Hue(d.next)), Sum: make([]float64, len(w))}
 	ph.ref = ph.Sum
 	d.next++
@@ -367,6 +410,7 @@ func (d *detector) newPhase(v *Vectors, i int, w []float64) int {
 		for j, x := range w {
 			d.add(k, j, x)
 		}
+		ph.samples = win.samples
 	}
 	return k
 }
@@ -405,10 +449,11 @@ func normalized(a []float64) []float64 {
 // stored entries they have (zero means W_i is exactly zero, whatever
 // rounding the subtractions leave in sum).
 type window struct {
-	v   *Vectors
-	w   int
-	n   int
-	sum []float64
+	v       *Vectors
+	w       int
+	n       int
+	sum     []float64
+	samples float64 // the samples of the last ω intervals
 }
 
 func newWindow(v *Vectors, w int) *window {
@@ -422,7 +467,9 @@ func (x *window) advance(i int) {
 		x.sum[v.Idx[k]] += v.Val[k]
 	}
 	x.n += v.Off[i+1] - v.Off[i]
+	x.samples += float64(v.Samples[i])
 	if j := i - x.w; j >= 0 {
+		x.samples -= float64(v.Samples[j])
 		for k := v.Off[j]; k < v.Off[j+1]; k++ {
 			x.sum[v.Idx[k]] -= v.Val[k]
 		}

@@ -8,6 +8,17 @@ import (
 	"testing"
 )
 
+// detectRaw runs the windowed detector alone, without Detect's settling:
+// what the literal transcription (detectSlow) states.
+func detectRaw(t *testing.T, v *Vectors, p Params, seed []*Phase) *Result {
+	t.Helper()
+	d, err := detect(t.Context(), v, p, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.r
+}
+
 // vectors makes Vectors from dense rows (one interval of 1 ns each).
 func vectors(names []string, rows [][]float64) *Vectors {
 	v := &Vectors{Names: names, Off: []int{0}}
@@ -126,10 +137,7 @@ func TestDetectMatchesLiteralTranscription(t *testing.T) {
 		n, d := 1+r.IntN(120), 1+r.IntN(12)
 		rows := randomRows(r, n, d)
 		p := Params{Window: 1 + r.IntN(5), Eps: 0.5 + r.Float64()/2, Delta: 0.5 + r.Float64()/2, Strict: trial%2 == 0}
-		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := detectRaw(t, vectors(make([]string, d), rows), p, nil)
 		want := detectSlow(rows, p)
 		if fmt.Sprint(res.Of) != fmt.Sprint(want) {
 			t.Fatalf("trial %d %+v: Detect = %v, want %v", trial, p, res.Of, want)
@@ -170,10 +178,7 @@ func TestDetectThresholdTies(t *testing.T) {
 		case 2:
 			p.Delta = 0.5 + r.Float64()/2
 		}
-		res, err := Detect(t.Context(), vectors(make([]string, d), rows), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := detectRaw(t, vectors(make([]string, d), rows), p, nil)
 		if want := detectSlow(rows, p); fmt.Sprint(res.Of) != fmt.Sprint(want) {
 			t.Fatalf("trial %d %+v: Detect = %v, want %v\nrows %v", trial, p, res.Of, want, rows)
 		}
@@ -204,10 +209,7 @@ func TestDetectScoreEqualToThreshold(t *testing.T) {
 	for _, tc := range tests {
 		for _, strict := range []bool{true, false} {
 			p := Params{Window: 1, Eps: tc.eps, Delta: tc.delta, Strict: strict}
-			res, err := Detect(t.Context(), vectors([]string{"x", "y"}, tc.rows), p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := detectRaw(t, vectors([]string{"x", "y"}, tc.rows), p, nil)
 			if got := fmt.Sprint(res.Of); got != tc.want {
 				t.Errorf("%s (strict %v): Detect = %s, want %s", tc.name, strict, got, tc.want)
 			}
@@ -242,15 +244,12 @@ func TestDetectEmptyAndReturn(t *testing.T) {
 	for _, tc := range tests {
 		p := DefaultParams()
 		p.Strict = strings.HasSuffix(tc.name, "strict")
-		res, err := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := detectRaw(t, vectors([]string{"x", "y", "z"}, tc.rows), p, nil)
 		if got := fmt.Sprint(res.Of); got != tc.want {
 			t.Errorf("%s: Detect = %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	res, _ := Detect(t.Context(), vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
+	res := detectRaw(t, vectors([]string{"x", "y", "z"}, tests[0].rows), DefaultParams(), nil)
 	if got := len(res.Phases); got != 3 || res.Phases[0].ID != Empty || res.Phases[0].Color != EmptyColor {
 		t.Errorf("phases = %d, first %+v; want empty, 1, 2", got, res.Phases[0])
 	}

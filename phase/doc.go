@@ -8,7 +8,13 @@
 //     view, chosen by the caller); Vectors stores them sparsely.
 //   - Detect runs the windowed detector with ω, ε and δ, the empty phase 0
 //     and JIVE's colour sequence (Hue, Color); a Result assigns every
-//     interval a phase id, numbered by first appearance.
+//     interval a phase id, numbered by first appearance. Sampled data are
+//     noisy where the paper's exact counts were not: Spread measures how
+//     many names a recording's samples spread over, DefaultInterval
+//     chooses intervals that hold enough samples for it, Params.Spread
+//     corrects the cosines for sampling noise (noise.go), and Detect
+//     settles what the windows cannot tell (blips, transitions, returns
+//     under a new id, late switches: settle.go) unless Params.Strict.
 //   - NewSimilarity computes the matrix of window-vector dot products,
 //     averaged into at most MaxCells × MaxCells cells; Coarsen merges a
 //     long run's intervals for drawing its timeline.

@@ -26,11 +26,10 @@ func ExampleDetect() {
 		fmt.Println(ph.ID, ph.Color, ph.Intervals)
 	}
 	// Output:
-	// [1 1 1 1 2 3 3 3 3 3 0 0 1 1 1]
+	// [1 1 1 1 2 2 2 2 2 2 0 0 1 1 1]
 	// 0 #d9d9d9 2
 	// 1 #e63939 7
-	// 2 #8f39e6 1
-	// 3 #39e664 5
+	// 2 #8f39e6 6
 }
 
 // JIVE's colour sequence: red, violet, then bisection of the hue range.

@@ -93,6 +93,31 @@ func positiveBoxes(b *blueprint.Blueprint, ids []int32) []int32 {
 
 func (s *blueprintSource) tops() []int32 { return s.top }
 
+// span is the weight the top boxes stand for together: the totals of their
+// view nodes that lie under no other of those nodes. One function's box
+// holds all its places, so two top boxes may share weight (a function
+// called from the start-up chain and from main is a top box and inside
+// main's), and the sum of their totals would count it twice.
+func (s *blueprintSource) span() int64 {
+	in := map[int32]bool{}
+	for _, t := range s.top {
+		for _, n := range s.b.Boxes[t].Nodes {
+			in[n] = true
+		}
+	}
+	var w int64
+	for n := range in {
+		p := s.v.Parent(n)
+		for p >= 0 && !in[p] {
+			p = s.v.Parent(p)
+		}
+		if p < 0 {
+			w += s.v.Nodes[n].Total
+		}
+	}
+	return w
+}
+
 func (s *blueprintSource) kids(i int32) []int32 { return positiveBoxes(s.b, s.b.Boxes[i].Kids) }
 
 // item is box i; its self value is its view nodes' (the samples whose

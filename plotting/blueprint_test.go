@@ -284,3 +284,19 @@ func TestBlueprintStartupLabelFits(t *testing.T) {
 		t.Errorf("the label %q ends at %.1f, past the picture's %.0f", label[2], end, width)
 	}
 }
+
+// TestBlueprintSpan: a function that is a root and is called inside
+// another root is one box holding both places; the picture spans the
+// recording's total once, not that box's weight twice.
+func TestBlueprintSpan(t *testing.T) {
+	p := record(call{"a", 0, 100, []call{{"f", 10, 50, nil}}}, call{"f", 100, 150, nil})
+	v, bp := blueprintOfProfile(t, p, 99, blueprint.ByFunction)
+	pic, err := Draw(v, Options{Layout: LayoutBlueprint, Blueprint: bp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := regexp.MustCompile(`<text[^>]*>(blueprint · [^<]*)</text>`).FindStringSubmatch(string(pic.SVG))
+	if title == nil || !strings.HasPrefix(title[1], "blueprint · wall · 150ns · ") {
+		t.Errorf("title %q, want the picture to span 150ns, the whole recording (a 100ns with its call of f, f 50ns)", title)
+	}
+}

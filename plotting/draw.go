@@ -56,6 +56,10 @@ type Options struct {
 	// Callers is, for LayoutSandwich, the callers half of a sandwich
 	// (compaction.Sandwich); the view drawn is its callees half.
 	Callers *compaction.View
+	// Total is the weight that 100% stands for in the title, labels and
+	// tooltips: the caller's total for every share it prints (the
+	// profile's, with what no call path holds); 0 for the view's own.
+	Total int64
 
 	kind *Kind // Layout's, set by check
 }
@@ -182,6 +186,9 @@ func (o *Options) pic(v *compaction.View, max int) *Pic {
 	}
 	for _, r := range v.Roots {
 		p.Total += v.Nodes[r].Total
+	}
+	if o.Total != 0 {
+		p.Total = o.Total
 	}
 	return p
 }

@@ -364,7 +364,7 @@ func TestZoomTitle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "· samples · 2 samples (33.3%) ·"; !strings.Contains(string(pic.SVG), want) {
+	if want := "· samples · 2 samples (33.3% of 6 samples) ·"; !strings.Contains(string(pic.SVG), want) {
 		t.Errorf("zoomed title lacks %q:\n%.300s", want, pic.SVG)
 	}
 }

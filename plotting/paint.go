@@ -64,7 +64,7 @@ func title(p *Pic, o Options) string {
 	vt := valueType(p.View)
 	s += fmt.Sprintf(" · %s · %s", vt.Type, Amount(p.Scale, vt))
 	if p.Scale != p.Total {
-		s += " (" + analysis.Percent(p.Scale, p.Total) + ")"
+		s += " (" + analysis.Percent(p.Scale, p.Total) + " of " + Amount(p.Total, vt) + ")"
 	}
 	if v := p.View; v != nil && v.Before > 0 {
 		s += fmt.Sprintf(" · %d nodes → %d compacted", v.Before, v.After)

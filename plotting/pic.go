@@ -59,6 +59,10 @@ type source interface {
 	item(i int32) Item // Name, Total, Self and Nodes filled
 }
 
+// spanner is a source whose tops may share weight; span is what they weigh
+// together.
+type spanner interface{ span() int64 }
+
 // selection is the budgeted choice of source nodes to draw.
 type selection struct {
 	src      source
@@ -131,8 +135,12 @@ func (s *selection) add(c candidate, max int) bool {
 func (s *selection) pic(v *compaction.View, byName bool) *Pic {
 	p := &Pic{View: v}
 	tops := s.src.tops()
-	for _, t := range tops {
-		p.Scale += s.src.item(t).Total
+	if sp, ok := s.src.(spanner); ok {
+		p.Scale = sp.span()
+	} else {
+		for _, t := range tops {
+			p.Scale += s.src.item(t).Total
+		}
 	}
 	p.Top = s.emit(p, -1, tops, byName)
 	return p

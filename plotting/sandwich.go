@@ -72,8 +72,12 @@ func sandwichTitle(p, up *Pic, o Options) string {
 	if o.Profile != "" {
 		s = o.Profile + " · " + s
 	}
+	share := analysis.Percent(p.Scale, p.Total)
+	if o.Total != 0 {
+		share += " of " + Amount(p.Total, vt)
+	}
 	return s + fmt.Sprintf(" · %s · %s (%s) · callers above (%d drawn), callees below (%d drawn)",
-		vt.Type, Amount(p.Scale, vt), analysis.Percent(p.Scale, p.Total), max(len(up.Items)-1, 0), len(p.Items))
+		vt.Type, Amount(p.Scale, vt), share, max(len(up.Items)-1, 0), len(p.Items))
 }
 
 // calleeTip is the tooltip of a callee (or of the target): its totals, and

@@ -19,10 +19,12 @@ var diffCommand = &kernel.Command{
 	Summary: "Compare two profiles, or two phases of one, per compacted node: a table and a differential icicle.",
 	Doc: "The difference NEW − BASE is made as `go tool pprof -diff_base=BASE NEW` makes it (functions " +
 		"matched by name, so the profiles may be of other formats), and read under one granularity state: " +
-		"NEW's levels (BASE's when only BASE has had levels set); a call path the other side lacks takes its " +
-		"parent's level. The table gives, per compacted node, the " +
-		"change of its total and of its self, absolute and relative to BASE; `by=tree` lists the nodes in " +
-		"tree order. The icicle's widths are BASE + NEW; red is growth, blue shrinkage, grey no change. " +
+		"NEW's levels (BASE's when only BASE has had levels set), else full names; a call path the other side lacks takes its " +
+		"parent's level. The table gives the change of total and of self, absolute and relative to BASE: " +
+		"by default (`by=function`) one row per name of the view (a function at full names) summed over every " +
+		"place it occurs, its total counted once where it calls itself; `by=self` and `by=total` give one row per " +
+		"compacted node, named by its place (its call path, shortened to what tells it apart), ranked by the change " +
+		"of self or of total; `by=tree` lists the nodes in tree order. The icicle's widths are BASE + NEW; red is growth, blue shrinkage, grey no change. " +
 		"`normalize=true` scales BASE to NEW's total first. `phase=A phase=B` compares the samples of two " +
 		"phases of one recording (from its last `phases` run, or the default one). `as D` keeps the " +
 		"difference as a profile whose values may be negative: `top D` is pprof's `-diff_base` top, and " +
@@ -30,7 +32,7 @@ var diffCommand = &kernel.Command{
 	Options: []kernel.Option{
 		{Name: "normalize", Doc: "scale BASE to NEW's total", Default: "false", Values: []string{"true", "false"}},
 		{Name: "phase", Doc: "a phase id; give two (phase=A phase=B) to compare phase A (BASE) with phase B (NEW) of one profile", Kind: kernel.KindNumber, Repeat: true},
-		{Name: "by", Doc: "rows by the largest change of self, of total (both leave out the nodes that did not change), or in tree order (every node)", Default: "self", Values: []string{"self", "total", "tree"}},
+		{Name: "by", Doc: "rows per name summed over its places (function), per place by the largest change of self or of total (those three leave out what did not change), or per place in tree order (every node)", Default: "function", Values: []string{"function", "self", "total", "tree"}},
 		{Name: "n", Doc: "rows to show (0 for all)", Default: "20", Kind: kernel.KindNumber},
 		maxNodesOpt,
 	},
@@ -187,22 +189,23 @@ func diffWhat(c *kernel.Call, base, new *kernel.Loaded, normalize bool) string {
 }
 
 // diffState carries one side's granularity state to the difference's tree
-// t: NEW's when the user has set one, else BASE's, else level 1. A node
-// takes the level of the node with the same path of names on that side,
-// else its parent's (1 for a root).
+// t: NEW's when the user has set one, else BASE's, else full names (what
+// top, tree and flame read until a level is set). A node takes the level of
+// the node with the same path of names on that side, else its parent's (1
+// for a root, as a filtered tree's carried state gives it).
 func diffState(t *analysis.Tree, new, base *kernel.Loaded) *compaction.State {
 	levels := make([]int32, t.Len())
 	side := new
 	if side.State() == nil {
 		side = base
 	}
-	var match []int32
-	if side.State() != nil {
-		match = matchPaths(t, side.Tree())
+	if side.State() == nil {
+		return compaction.NewState(t, kernel.FullLevel)
 	}
+	match := matchPaths(t, side.Tree())
 	for n := range levels {
 		switch {
-		case match != nil && match[n] >= 0:
+		case match[n] >= 0:
 			levels[n] = side.State().Level(match[n])
 		case t.Parent[n] >= 0:
 			levels[n] = levels[t.Parent[n]]
@@ -242,9 +245,12 @@ func matchPaths(t, u *analysis.Tree) []int32 {
 	return out
 }
 
-// diffRow is one compacted node of a difference, with its change.
+// diffRow is one compacted node of a difference (node ≥ 0), or one name
+// summed over its places (node -1), with its change.
 type diffRow struct {
 	node               int32
+	name               string
+	places             int
 	base, new          int64
 	baseSelf, newSelf  int64
 	change, selfChange int64
@@ -256,10 +262,14 @@ func diffTable(c *kernel.Call, v *compaction.View, what string) error {
 	if err != nil || n < 0 {
 		return c.Usagef("n=%s: write a number of rows, 0 for all", c.Opt("n"))
 	}
-	rows, base, new := diffRows(v, c.Opt("by"))
-	all := len(rows)
+	by := c.Opt("by")
+	rows, base, new := diffRows(v, by)
+	all, unit := len(rows), "compacted nodes"
+	if by == "function" {
+		unit = "names"
+	}
 	unchanged := ""
-	if c.Opt("by") != "tree" { // the nodes that did not change say nothing in a ranking
+	if by != "tree" { // what did not change says nothing in a ranking
 		rows = slices.DeleteFunc(rows, func(r diffRow) bool { return r.change == 0 && r.selfChange == 0 })
 		if k := all - len(rows); k > 0 {
 			unchanged = fmt.Sprintf("; %d unchanged not listed (by=tree lists every node)", k)
@@ -270,37 +280,52 @@ func diffTable(c *kernel.Call, v *compaction.View, what string) error {
 		shown = min(n, shown)
 	}
 	vt := v.Tree.Profile.ValueTypes[analysis.DiffChange]
-	t := &kernel.Table{Columns: []string{"change", "change%", "base", "new", "self change", "self change%", "name", "handle"},
-		Note: fmt.Sprintf("%s: %s; BASE %s → NEW %s (%s); %d of %d compacted nodes, by %s%s",
+	last := "handle"
+	if by == "function" {
+		last = "places"
+	}
+	t := &kernel.Table{Columns: []string{"change", "change%", "base", "new", "self change", "self change%", "name", last},
+		Note: fmt.Sprintf("%s: %s; BASE %s → NEW %s (%s); %d of %d %s, by %s%s",
 			what, v.Counts(), analysis.FormatValue(base, vt.Unit), analysis.FormatValue(new, vt.Unit),
-			relativeText(base, new), shown, all, diffOrder[c.Opt("by")], unchanged)}
+			relativeText(base, new), shown, all, unit, diffOrder[by], unchanged)}
 	for _, r := range rows[:shown] {
-		name := v.Nodes[r.node].Name
-		if c.Opt("by") == "tree" {
-			name = strings.Repeat("  ", v.Depth(r.node)) + name
+		var id any = r.places
+		if r.node >= 0 {
+			id = v.Handle(r.node)
 		}
 		t.Rows = append(t.Rows, []any{signedCell(r.change, vt.Unit), relativeCell(r.base, r.new), kernel.ValueCell(r.base, vt.Unit),
-			kernel.ValueCell(r.new, vt.Unit), signedCell(r.selfChange, vt.Unit), relativeCell(r.baseSelf, r.newSelf), name, v.Handle(r.node)})
+			kernel.ValueCell(r.new, vt.Unit), signedCell(r.selfChange, vt.Unit), relativeCell(r.baseSelf, r.newSelf), r.name, id})
 	}
 	c.Table(t)
 	return nil
 }
 
-var diffOrder = map[string]string{"self": "the largest change of self", "total": "the largest change of total", "tree": "tree order"}
+var diffOrder = map[string]string{
+	"function": "the largest change of self, each name summed over its places",
+	"self":     "the largest change of self", "total": "the largest change of total", "tree": "tree order",
+}
 
-// diffRows computes every node's change and orders the rows: by |change of
-// self| then of total (or of total, then of self), then name and handle; or
-// in pre-order. It also
-// returns the totals of BASE and NEW.
+// diffRows computes every node's change, or every name's (by=function),
+// and orders the rows: by |change of self| then of total (or of total,
+// then of self), then name and handle; or in pre-order. It also returns
+// the totals of BASE and NEW.
 func diffRows(v *compaction.View, by string) (rows []diffRow, base, new int64) {
 	bt, bs := v.Totals(analysis.DiffBase)
 	nt, ns := v.Totals(analysis.DiffNew)
 	for _, r := range v.Roots {
 		base, new = base+bt[r], new+nt[r]
 	}
+	places := placeNames(v)
 	for _, i := range v.Preorder() {
-		rows = append(rows, diffRow{node: i, base: bt[i], new: nt[i], baseSelf: bs[i], newSelf: ns[i],
+		name := places[i]
+		if by == "tree" {
+			name = strings.Repeat("  ", v.Depth(i)) + v.Nodes[i].Name
+		}
+		rows = append(rows, diffRow{node: i, name: name, places: 1, base: bt[i], new: nt[i], baseSelf: bs[i], newSelf: ns[i],
 			change: nt[i] - bt[i], selfChange: ns[i] - bs[i]})
+	}
+	if by == "function" {
+		rows = perName(v, rows)
 	}
 	self := func(r diffRow) int64 { return max(r.selfChange, -r.selfChange) }
 	total := func(r diffRow) int64 { return max(r.change, -r.change) }
@@ -309,12 +334,105 @@ func diffRows(v *compaction.View, by string) (rows []diffRow, base, new int64) {
 		key, then = total, self
 	}
 	if by != "tree" {
+		handle := func(r diffRow) string {
+			if r.node < 0 {
+				return ""
+			}
+			return v.Handle(r.node)
+		}
 		slices.SortStableFunc(rows, func(a, b diffRow) int {
-			return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(then(b), then(a)), strings.Compare(v.Nodes[a.node].Name, v.Nodes[b.node].Name),
-				strings.Compare(v.Handle(a.node), v.Handle(b.node)))
+			return cmp.Or(cmp.Compare(key(b), key(a)), cmp.Compare(then(b), then(a)), strings.Compare(a.name, b.name),
+				strings.Compare(handle(a), handle(b)))
 		})
 	}
 	return rows, base, new
+}
+
+// perName sums the rows of the nodes of v (in pre-order) per name: selves
+// over every place, totals over the places with no ancestor of the same
+// name (so that a name calling itself counts once).
+func perName(v *compaction.View, rows []diffRow) []diffRow {
+	at := map[string]int{}
+	var out []diffRow
+	for _, r := range rows {
+		name := v.Nodes[r.node].Name
+		k, ok := at[name]
+		if !ok {
+			k, at[name] = len(out), len(out)
+			out = append(out, diffRow{node: -1, name: name})
+		}
+		o := &out[k]
+		o.places++
+		o.baseSelf, o.newSelf, o.selfChange = o.baseSelf+r.baseSelf, o.newSelf+r.newSelf, o.selfChange+r.selfChange
+		if !underSameName(v, r.node) {
+			o.base, o.new, o.change = o.base+r.base, o.new+r.new, o.change+r.change
+		}
+	}
+	return out
+}
+
+// underSameName reports whether node i has an ancestor of its own name.
+func underSameName(v *compaction.View, i int32) bool {
+	for p := v.Parent(i); p >= 0; p = v.Parent(p) {
+		if v.Nodes[p].Name == v.Nodes[i].Name {
+			return true
+		}
+	}
+	return false
+}
+
+// placeNames names every node of v by its place: its name when no other
+// node has it, else the shortest tail of its call path ("caller > name",
+// "… > a > caller > name") that no other node of that name shares.
+func placeNames(v *compaction.View) []string {
+	same := map[string][]int32{}
+	for _, i := range v.Preorder() {
+		same[v.Nodes[i].Name] = append(same[v.Nodes[i].Name], i)
+	}
+	out := make([]string, len(v.Nodes))
+	for name, ids := range same {
+		if len(ids) == 1 {
+			out[ids[0]] = name
+			continue
+		}
+		paths := make([][]string, len(ids))
+		for k, i := range ids {
+			for n := i; n >= 0; n = v.Parent(n) {
+				paths[k] = append(paths[k], v.Nodes[n].Name) // from the node up
+			}
+		}
+		for k, i := range ids {
+			out[i] = shortPath(paths, k)
+		}
+	}
+	return out
+}
+
+// shortPath returns path k of paths (each from a node up to its root) cut
+// to the fewest elements that no other path ends with, root first.
+func shortPath(paths [][]string, k int) string {
+	p := paths[k]
+	n := 2
+	for ; n < len(p); n++ {
+		unique := true
+		for j, q := range paths {
+			if j != k && len(q) >= n && slices.Equal(q[:n], p[:n]) {
+				unique = false
+				break
+			}
+		}
+		if unique {
+			break
+		}
+	}
+	n = min(n, len(p))
+	parts := slices.Clone(p[:n])
+	slices.Reverse(parts)
+	s := strings.Join(parts, " > ")
+	if n < len(p) {
+		s = "… > " + s
+	}
+	return s
 }
 
 // signedCell shows a change with its sign; its JSON is the integer.

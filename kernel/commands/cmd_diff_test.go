@@ -59,7 +59,7 @@ func TestDiffTable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diff b n rows (name change change%% base new self-change self-change%%) =\n%q\nwant\n%q", got, want)
 	}
-	for _, s := range []string{"+3  +100.0%", "+2  new", "-1  -100.0%", "b → n: 4 call-tree nodes → 4 compacted nodes; BASE 4 → NEW 8 (+100.0%); 4 of 4 compacted nodes, by the largest change of self"} {
+	for _, s := range []string{"+3  +100.0%", "+2  new", "-1  -100.0%", "b → n: 4 call-tree nodes → 4 compacted nodes; BASE 4 → NEW 8 (+100.0%); 4 of 4 names, by the largest change of self, each name summed over its places"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("diff b n text lacks %q:\n%s", s, text)
 		}
@@ -91,7 +91,7 @@ func TestDiffUnchangedRows(t *testing.T) {
 	if want := []string{"x 4 4", "k 4 0", "main 4 0"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("diff b n rows (name change self-change) = %q, want %q", got, want)
 	}
-	if want := "3 of 6 compacted nodes, by the largest change of self; 3 unchanged not listed (by=tree lists every node)"; !strings.Contains(text, want) {
+	if want := "3 of 6 names, by the largest change of self, each name summed over its places; 3 unchanged not listed (by=tree lists every node)"; !strings.Contains(text, want) {
 		t.Errorf("diff b n text lacks %q:\n%s", want, text)
 	}
 	rec, err = RunForTest(t, s, "diff b n by=tree")
@@ -100,6 +100,48 @@ func TestDiffUnchangedRows(t *testing.T) {
 	}
 	if rows, text := lastTable(t, rec); len(rows) != 6 || strings.Contains(text, "unchanged") {
 		t.Errorf("diff b n by=tree: %d rows, want all 6, and no note of unchanged ones:\n%s", len(rows), text)
+	}
+}
+
+// TestDiffRowsByFunctionAndPlace: a function reached from several places
+// (syscall.Syscall under read, write and two paths through poll) is one
+// row by default, summed over its places, and one row per place, named by
+// the shortest tail of its path that tells it apart, with by=self; a
+// function that calls itself counts its total once.
+func TestDiffRowsByFunctionAndPlace(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "base.folded", "main;os.read;syscall.Syscall 4\nmain;os.write;syscall.Syscall 2\n"+
+		"main;net.a;poll.wait;syscall.Syscall 1\nmain;net.b;poll.wait;syscall.Syscall 1\nmain;walk;visit;walk 3\n")
+	writeTestFile(t, dir, "new.folded", "main;os.read;syscall.Syscall 6\nmain;os.write;syscall.Syscall 5\n"+
+		"main;net.a;poll.wait;syscall.Syscall 2\nmain;net.b;poll.wait;syscall.Syscall 1\nmain;walk;visit;walk 5\n")
+	s := kernel.NewSession(dir, testTable())
+	table := func(cell string) []string {
+		rec, err := RunForTest(t, s, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := lastTable(t, rec)
+		var out []string
+		for _, r := range rows {
+			last := r["places"]
+			if last == nil {
+				last = "·"
+			}
+			out = append(out, fmt.Sprint(r["name"], " ", r["change"], " ", r["base"], " ", r["self change"], " ", last))
+		}
+		return out
+	}
+	got := table("load base.folded as b\nload new.folded as n\nlevel b 9\nlevel n 9\ndiff b n n=3")
+	// syscall.Syscall: self +2+3+1+0 = +6 over 4 places, base 8; walk,
+	// which calls itself through visit: total 3 → 5 once over 2 places.
+	if want := []string{"syscall.Syscall 6 8 6 4", "walk 2 3 2 2", "main 8 11 0 1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("diff b n (by=function) rows (name change base self-change places) =\n%q\nwant\n%q", got, want)
+	}
+	got = table("diff b n by=self n=6")
+	want := []string{"… > os.write > syscall.Syscall 3 2 3 ·", "… > os.read > syscall.Syscall 2 4 2 ·", "… > visit > walk 2 3 2 ·",
+		"… > net.a > poll.wait > syscall.Syscall 1 1 1 ·", "main 8 11 0 ·", "os.write 3 2 0 ·"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("diff b n by=self rows (name change base self-change) =\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -247,7 +289,8 @@ func TestDiffFilterAndValue(t *testing.T) {
 
 // TestDiffSharedLevels: the difference is read under NEW's levels; a call
 // path only BASE has takes its parent's level, not BASE's unset level 1;
-// with no levels set on NEW, BASE's are used.
+// with no levels set on NEW, BASE's are used; with none set on either,
+// full names, as top, tree and flame read each side.
 func TestDiffSharedLevels(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "b.folded", "lib1.A.f;lib2.B.g 1\nlib1.A.f;lib2.C.h 1\n")
@@ -268,7 +311,7 @@ func TestDiffSharedLevels(t *testing.T) {
 		{"level n 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 		{"level b 9\ndiff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 		{"level b 9\nlevel n 1\ndiff b n by=tree", "lib1   lib2"},
-		{"diff b n by=tree", "lib1   lib2"},
+		{"diff b n by=tree", "lib1.A.f   lib2.B.g   lib2.C.h"},
 	} {
 		if got := names(tc.code); got != tc.want {
 			t.Errorf("%q: rows %q, want %q", tc.code, got, tc.want)

@@ -9,20 +9,34 @@ import (
 	"github.com/proflens/proflens/phase"
 )
 
-const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into intervals (`interval=D`; by default a round " +
-	"length giving about 200, or fewer so that an interval holds about 20 samples on average, and the note " +
-	"says which and why; a series of profiles gives one interval per profile), and each interval counts its " +
-	"samples per compacted name of the current view, so `level` and `expand` choose the vector's dimensions. " +
-	"W_i is the normalized sum of the last `window` intervals; an interval stays in the current phase when " +
-	"P·W_i > `eps`, otherwise resumes the best earlier phase above `delta`, otherwise starts a new phase; a " +
-	"window with no samples is the empty phase 0. Phases are numbered in order of first appearance and " +
-	"coloured along JIVE's red-to-violet bisection.\n\n" +
+const phasesDoc = "JIVE's phase detection (seed 003): the run is cut into intervals (`interval=D`; a series of profiles " +
+	"gives one interval per profile), and each interval counts its samples per compacted name of the current view, so " +
+	"`level` and `expand` choose the vector's dimensions. W_i is the normalized sum of the last `window` intervals; an " +
+	"interval stays in the current phase when P·W_i > `eps`, otherwise resumes the best earlier phase above `delta`, " +
+	"otherwise starts a new phase; a window with no samples is the empty phase 0. Phases are numbered in order of first " +
+	"appearance and coloured along JIVE's red-to-violet bisection.\n\n" +
+	"Sampled data. The paper counted every call; a profiler samples, and a window of m samples of a steady phase " +
+	"spread over D names (D = 1/Σp², the names' shares p: D names equally busy give D) has a cosine of about " +
+	"c(m) = 1/√(1 + (D−1)/m) with the phase's own vector, below 1 by noise alone. So the defaults follow from the " +
+	"sample rate: (1) the default interval holds enough samples that a window of them reads a steady phase at " +
+	"(1+ε)/2 or more, m ≥ (D−1)/(4/(1+ε)² − 1) — 83 samples a window for D = 10 at ε = 0.9 — and at least 20 an " +
+	"interval; when the recording is dense enough it is a round length giving about 200 intervals instead; the note " +
+	"says which and why, with D measured on the recording (the median over stretches of 500 samples, which lie mostly " +
+	"inside one phase). (2) eps and delta keep the paper's meaning, the similarity of the phases' distributions: a " +
+	"measured cosine is divided by c(m) for the window and for the phase before it is compared with them, so fewer " +
+	"samples (a shorter `interval=`, a lower rate) lower the bar on the measured cosine as much as noise lowers the " +
+	"cosine itself. (3) What the windows cannot tell is settled after the run: a phase of one interval between two " +
+	"intervals of one phase (a blip) joins it; a phase of fewer than `window` intervals in all (a transition: its " +
+	"window never lay inside it) joins the neighbour its intervals' counts match; a phase whose vector matches an " +
+	"earlier phase above delta is that phase; and each switch moves, by up to window−1 intervals, to where the " +
+	"intervals' own counts put it (a window is late by that much). The note says how many intervals that moved. " +
+	"`strict=true` applies the paper's rule alone: measured cosines, no provisional phases, nothing settled.\n\n" +
 	"`count=self` (the default) counts samples by their leaf's name: every stack shares its ancestors, so " +
-	"counting them (`count=total`) adds a common part to every vector that pushes distinct phases above eps; " +
-	"`count=entries` counts frames entered since the thread's previous sample (AVID's stack diffing, closest " +
-	"to JIVE's entry counts, but a hot loop sampled twice in place shows no entry). By default a new phase " +
-	"is provisional for its first `window` intervals and yields to an earlier phase above `delta` (so a " +
-	"returning phase keeps its id in noisy sampled data); `strict=true` applies the paper's rule alone.\n\n" +
+	"counting them (`count=total`) adds a common part to every vector that pushes distinct phases above eps " +
+	"(and the noise correction, made for leaves, is off); `count=entries` counts frames entered since the " +
+	"thread's previous sample (AVID's stack diffing, closest to JIVE's entry counts, but a hot loop sampled twice " +
+	"in place shows no entry). By default a new phase is provisional for its first `window` intervals and yields " +
+	"to an earlier phase above `delta` (so a returning phase keeps its id in noisy sampled data).\n\n" +
 	"`save=FILE.json` writes the phases, labels, colours and vectors; `using=FILE.json` reuses a saved set: " +
 	"intervals matching a saved phase above delta get its id, label and colour, so runs compare.\n\n" +
 	"Three limits keep a run's memory bounded; a run that would pass one stops with an error saying what " +
@@ -35,12 +49,12 @@ var phasesCommand = &kernel.Command{
 	Summary: "Detect program phases over time (JIVE): a table of phases and a timeline.",
 	Doc:     phasesDoc,
 	Options: []kernel.Option{
-		{Name: "interval", Doc: "interval length (default: a round length giving about 200 intervals, or about 20 samples an interval)", Kind: kernel.KindDuration},
+		{Name: "interval", Doc: "interval length (default: enough samples for a window to tell phases apart, at least 20, or about 200 intervals)", Kind: kernel.KindDuration},
 		{Name: "window", Doc: "ω: intervals summed into each window vector", Default: "3", Kind: kernel.KindNumber},
 		{Name: "eps", Doc: "ε: similarity that keeps the current phase", Default: "0.9", Kind: kernel.KindNumber},
 		{Name: "delta", Doc: "δ: similarity that resumes an earlier phase", Default: "0.9", Kind: kernel.KindNumber},
 		{Name: "count", Doc: "what an interval counts per name", Default: "self", Values: []string{"self", "total", "entries"}},
-		{Name: "strict", Doc: "the paper's rule only: no provisional new phases", Default: "false", Values: []string{"true", "false"}},
+		{Name: "strict", Doc: "the paper's rule only: measured cosines, no provisional phases, nothing settled", Default: "false", Values: []string{"true", "false"}},
 		{Name: "save", Doc: "write the phase set to this JSON file", Kind: kernel.KindFile},
 		{Name: "using", Doc: "reuse the phases (ids, labels, colours) of this saved JSON file", Kind: kernel.KindFile},
 		{Name: "maxintervals", Doc: "most intervals a run may cut", Default: strconv.Itoa(phase.DefaultMaxIntervals), Kind: kernel.KindNumber},

@@ -124,9 +124,9 @@ func TestPhasesInterruptKeepsState(t *testing.T) {
 		names[i] = fmt.Sprintf("f%d", i)
 	}
 	for i := range rows {
-		rows[i] = make([]int, (i+1)*25) // interval i: one sample of each of f(25i) to f(25i+24)
+		rows[i] = make([]int, (i+1)*25) // interval i: four samples of each of f(25i) to f(25i+24)
 		for k := range 25 {
-			rows[i][i*25+k] = 1
+			rows[i][i*25+k] = 4
 		}
 	}
 	v8Intervals(t, filepath.Join(s.Dir, "wide.cpuprofile"), names, rows)

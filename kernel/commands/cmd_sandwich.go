@@ -15,7 +15,8 @@ var sandwichCommand = &kernel.Command{
 	Summary: "The callers and callees of one compacted node or function, merged over every place it occurs.",
 	Doc: "speedscope's sandwich and pprof's `peek`: the picture draws the target's callers growing upwards from " +
 		"its row and its callees below it; the table lists its immediate callers and callees with their " +
-		"shares of it. TARGET is a compacted name of the current view (every node of that name counts), a " +
+		"shares of it (share) and of the profile's total before filters, the total of every command's " +
+		"percentages (profile%). TARGET is a compacted name of the current view (every node of that name counts), a " +
 		"handle or a path of names (that node's name counts), or a function's full name, which is then read " +
 		"at full names; each name also by a unique end of it (`sandwich prepare` for `wrappers.js prepare:4:35`), " +
 		"or by `re=REGEX`. When several names match, the error lists them with their handles. On a call path that passes through the target more than once, its outermost place " +
@@ -49,7 +50,7 @@ func runSandwich(c *kernel.Call) error {
 		return c.Usagef("maxnodes=%s: draw at least 2 nodes", c.Opt("maxnodes"))
 	}
 	pic, err := plotting.Draw(s.Callees, plotting.Options{Layout: plotting.LayoutSandwich, Callers: s.Callers,
-		Profile: c.Profile().Name, MaxNodes: max, More: maxNodesOpt.Name + "=N draws more"})
+		Profile: c.Profile().Name, MaxNodes: max, More: maxNodesOpt.Name + "=N draws more", Total: wholeOf(c.Tree(), c.Value()).Total})
 	if err != nil {
 		return fmt.Errorf("sandwich %s: %w", c.Profile().Name, err)
 	}
@@ -115,10 +116,10 @@ func heaviestSelf(v *compaction.View) string {
 // (at most n each), with their weight, its share of the target and of the
 // profile.
 func sandwichTable(c *kernel.Call, unit string, s *compaction.Sandwich, n int, note string) {
-	target := s.Callees.Nodes[0]
+	target, w := s.Callees.Nodes[0], wholeOf(c.Tree(), c.Value())
 	t := &kernel.Table{Columns: []string{"role", "name", "total", "share", "profile%", "self"}}
 	t.Rows = append(t.Rows, []any{"target", target.Name, kernel.ValueCell(target.Total, unit), kernel.PercentCell(target.Total, target.Total),
-		kernel.PercentCell(target.Total, s.Whole), kernel.ValueCell(target.Self, unit)})
+		kernel.PercentCell(target.Total, w.Total), kernel.ValueCell(target.Self, unit)})
 	for _, half := range []struct {
 		role string
 		v    *compaction.View
@@ -134,7 +135,7 @@ func sandwichTable(c *kernel.Call, unit string, s *compaction.Sandwich, n int, n
 				self = kernel.ValueCell(nd.Self, unit)
 			}
 			t.Rows = append(t.Rows, []any{half.role, nd.Name, kernel.ValueCell(nd.Total, unit), kernel.PercentCell(nd.Total, target.Total),
-				kernel.PercentCell(nd.Total, s.Whole), self})
+				kernel.PercentCell(nd.Total, w.Total), self})
 		}
 	}
 	t.Note = fmt.Sprintf("%s: sandwich of %s over %d places (%d outermost on their call paths); %d callers, %d callees",
@@ -142,5 +143,6 @@ func sandwichTable(c *kernel.Call, unit string, s *compaction.Sandwich, n int, n
 	if note != "" {
 		t.Note += "; " + note
 	}
+	t.Note += "; share is of the target's total, profile% " + w.Which()
 	c.Table(t)
 }

@@ -42,7 +42,7 @@ func runThreads(c *kernel.Call) error {
 	if !counted {
 		cols = slices.Delete(cols, len(cols)-3, len(cols)-2)
 	}
-	whole := p.Total(v)
+	whole := p.ReportTotal(v) // the total of every command's shares
 	t := &kernel.Table{Columns: cols, Note: threadsNote(l.Name, shares, c.Opt("by"))}
 	for _, s := range shares {
 		row := []any{cmp.Or(s.Thread.Name, "(no thread)"), s.Thread.ID, s.Thread.Process, s.Thread.PID}

@@ -38,10 +38,14 @@ func runTop(c *kernel.Call) error {
 
 // topNote is the line under the table: what the rows account for.
 func topNote(c *kernel.Call, top *analysis.Top) string {
-	u := top.Value.Unit
-	return fmt.Sprintf("%s: showing %d of %d %s; %s of %s total (%s) in %s",
-		c.Subject(), len(top.Rows), top.Count, c.Granularity(), analysis.FormatValue(top.Kept, u), analysis.FormatValue(top.Total, u),
+	u, w := top.Value.Unit, wholeOf(c.Tree(), c.Value())
+	kept := fmt.Sprintf("%s of %s total (%s) in %s", analysis.FormatValue(top.Kept, u), analysis.FormatValue(top.Total, u),
 		analysis.Percent(top.Kept, top.Total), top.Value.Type)
+	if w.Down != 0 {
+		kept = fmt.Sprintf("%s (%s) of %s%s", analysis.FormatValue(top.Kept, u), analysis.Percent(top.Kept, top.Total),
+			analysis.FormatValue(top.Total, u), w.what())
+	}
+	return fmt.Sprintf("%s: showing %d of %d %s; %s%s", c.Subject(), len(top.Rows), top.Count, c.Granularity(), kept, w.restNote())
 }
 
 // topBundle renders a flat profile: the table as text and HTML, and JSON

@@ -14,7 +14,8 @@ var treeCommand = &kernel.Command{
 	Doc: "One row per call path, children by descending total. `depth` limits the levels shown " +
 		"(a cut node shows [+N] for the nodes below it); siblings below `min` percent of the profile " +
 		"total are folded into one \"… N more\" row. The full, uncompacted tree: see `view` for a " +
-		"compacted one. Percentages are of the whole profile, before filters.",
+		"compacted one. Percentages are of the profile's total, before filters (pprof's total), which the " +
+		"last line gives, with the part no row shows (samples with no frames: idle time, or samples a filter left out).",
 	Options: []kernel.Option{
 		{Name: "depth", Doc: "levels shown; 0 for all", Default: "0", Kind: kernel.KindNumber},
 		{Name: "min", Doc: "hide nodes below this percentage of the total (1 or 1%)", Default: "1%", Kind: kernel.KindNumber},
@@ -39,9 +40,11 @@ func runTree(c *kernel.Call) error {
 	if err := analysis.WriteTreeText(&text, t, o); err != nil {
 		return err
 	}
-	rows := analysis.TreeRows(t, o)
-	b := treeTable(t, o.Value, rows).Bundle()
-	b["text/plain"] = text.String()
+	rows, w := analysis.TreeRows(t, o), wholeOf(t, o.Value)
+	tab := treeTable(t, o.Value, rows)
+	tab.Note = c.Subject() + ": percentages are " + w.Which()
+	b := tab.Bundle()
+	b["text/plain"] = text.String() + tab.Note + "\n"
 	b["application/json"] = treeJSON(t, o.Value, rows)
 	c.Out.Display(b, nil)
 	return nil
@@ -49,7 +52,7 @@ func runTree(c *kernel.Call) error {
 
 // treeTable is the HTML form: names indented with no-break spaces.
 func treeTable(t *analysis.Tree, v int, rows []analysis.TreeRow) *kernel.Table {
-	unit, whole := t.Profile.ValueTypes[v].Unit, t.Profile.Total(v)
+	unit, whole := t.Profile.ValueTypes[v].Unit, t.Profile.ReportTotal(v)
 	tab := &kernel.Table{Columns: []string{"total", "%", "self", "name"}}
 	for _, r := range rows {
 		name := strings.Repeat("\u00a0\u00a0", r.Depth) + r.Name
@@ -79,5 +82,5 @@ func treeJSON(t *analysis.Tree, v int, rows []analysis.TreeRow) map[string]any {
 		out = append(out, map[string]any{"node": r.Node, "depth": r.Depth, "name": name,
 			"total": r.Total, "self": r.Self, "hidden": r.Hidden})
 	}
-	return map[string]any{"value": vt.Type, "unit": vt.Unit, "total": t.Profile.Total(v), "rows": out}
+	return map[string]any{"value": vt.Type, "unit": vt.Unit, "total": t.Profile.ReportTotal(v), "rows": out}
 }

@@ -65,10 +65,17 @@ func TestTreeCommandsFilter(t *testing.T) {
 			rec.Events = rec.Events[2:] // load's and level's answers
 			return machineForm(t, rec)
 		}
-		// patterns reads counts, which this profile has only as entries recovered from samples;
-		// calls lists the calls behind an arc of entities (by package: app.js, idle.js, lib.js)
-		name := c.Name + map[string]string{"patterns": " counts=recovered", "calls": " app.js lib.js"}[c.Name]
-		own, standing, whole := run(name+" "+f), run("filter "+f+"\n"+name), run(name)
+		// sandwich's default target, idle, is one the filter leaves alone,
+		// and its shares are of the profile's total, before filters: main's
+		// callees are what the filter changes. patterns reads counts, which
+		// this profile has only as entries recovered from samples. calls
+		// lists the calls behind an arc of entities (by package: app.js,
+		// idle.js, lib.js).
+		cmd := map[string]string{"sandwich": `sandwich "app.js main"`, "patterns": "patterns counts=recovered", "calls": "calls app.js lib.js"}[c.Name]
+		if cmd == "" {
+			cmd = c.Name
+		}
+		own, standing, whole := run(cmd+" "+f), run("filter "+f+"\n"+cmd), run(cmd)
 		if own != standing {
 			t.Errorf("%s %s and filter %s + %s differ:\n%.300s\n%.300s", c.Name, f, f, c.Name, own, standing)
 		}

@@ -53,15 +53,20 @@ func lastPhases(c *kernel.Call) (*PhaseState, error) {
 // the result once the command has succeeded.
 func detectPhases(c *kernel.Call, run phaseRun) (*PhaseState, error) {
 	l := c.Profile()
-	chosen := ""
-	if p := c.Tree().Profile; run.opts.Interval == 0 && p.Timed && p.Intervals == nil {
-		run.opts.Interval, chosen = phase.DefaultInterval(p)
-	}
 	view, err := c.View()
 	if err != nil {
 		return nil, err
 	}
-	v, err := phase.Build(c.Ctx, c.Tree(), viewDims(view), run.opts)
+	t, dims, chosen := c.Tree(), viewDims(view), ""
+	if p := t.Profile; p.Timed && p.Intervals == nil {
+		if run.opts.Interval == 0 {
+			run.opts.Interval, chosen = phase.DefaultInterval(t, dims, run.params)
+		}
+		if run.opts.Count == phase.CountSelf && !run.params.Strict && run.params.Spread == 0 {
+			run.params.Spread = phase.Spread(t, dims)
+		}
+	}
+	v, err := phase.Build(c.Ctx, t, dims, run.opts)
 	if err != nil {
 		return nil, phaseError(l.Name, err)
 	}
@@ -219,5 +224,29 @@ func phaseNote(subject string, st *PhaseState, seeded int, using string) string 
 	if seeded > 0 {
 		s += fmt.Sprintf("; %d saved phases from %s", seeded, using)
 	}
+	if D := r.Params.Spread; D > 1 {
+		m := float64(r.Params.Window) * meanSamples(v)
+		s += fmt.Sprintf("; eps and delta are compared with cosines corrected for sampling noise: the samples spread "+
+			"over %.1f names, so a steady phase's window of about %.0f samples reads %.2f", D, m, phase.SteadyCosine(D, m))
+	}
+	if !r.Params.Strict {
+		s += fmt.Sprintf("; %s of blips and transitions (phases shorter than the window) went to their neighbours (strict=true keeps them)",
+			kernel.CountOf(r.Settled, "interval"))
+	}
 	return s
+}
+
+// meanSamples returns the mean number of samples of v's intervals that
+// have any.
+func meanSamples(v *phase.Vectors) float64 {
+	var sum, n float64
+	for _, s := range v.Samples {
+		if s > 0 {
+			sum, n = sum+float64(s), n+1
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / n
 }

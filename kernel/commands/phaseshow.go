@@ -34,7 +34,7 @@ func phaseTable(l *kernel.Loaded, st *PhaseState) jupyter.Bundle {
 		dur[r.Of[i]] += iv.End - iv.Start
 	}
 	shown, of := tablePhases(r)
-	t := &kernel.Table{Columns: []string{"id", "label", "colour", "intervals", "share", "heaviest names"}, Note: st.Note}
+	t := &kernel.Table{Columns: []string{"id", "label", "colour", "intervals", "time%", "heaviest names"}, Note: st.Note}
 	for _, ph := range shown {
 		share := float64(dur[int32(ph.ID)]) / float64(max(span, 1))
 		swatch := kernel.Cell{Text: ph.Color, Value: ph.Color, HTML: `<span style="display:inline-block;width:1.2em;height:0.9em;vertical-align:middle;background:` +

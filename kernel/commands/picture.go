@@ -30,6 +30,10 @@ func drawView(c *kernel.Call, o plotting.Options) error {
 	if c.Cmd.FullNames && l.State() == nil {
 		o.Commands = nil // a view at full names, not the profile's state, whose handles expand reads
 	}
+	w := wholeOf(v.Tree, v.Value)
+	if !v.Tree.Profile.IsDiff() {
+		o.Total = w.Total
+	}
 	o.More = maxNodesOpt.Name + "=N draws more"
 	if d := l.Drawn(); d != nil && d.Tree == v.Tree && d.Value == v.Value {
 		o.Since = d
@@ -39,11 +43,15 @@ func drawView(c *kernel.Call, o plotting.Options) error {
 		return fmt.Errorf("%s %s: %w", c.Cmd.Name, l.Name, err)
 	}
 	l.SetPicture(pic.SVG, v)
+	text := pic.Text
+	if r := w.restSentence(); r != "" {
+		text += r + "\n"
+	}
 	if ex := treeExplore(c, o); ex != nil {
-		c.Explore(pic.SVG, pic.Text, ex)
+		c.Explore(pic.SVG, text, ex)
 		return nil
 	}
-	c.Picture(pic.SVG, pic.Text)
+	c.Picture(pic.SVG, text)
 	return nil
 }
 
