@@ -43,10 +43,11 @@ type Agent struct {
 	served chan struct{}      // closed when the server's goroutine ends
 	stop   context.CancelFunc // ends the running windows (Close)
 
-	mu   sync.Mutex
-	acct *account
-	last map[string]float64 // per endpoint: the last measured cost, or cost per second of a window
-	pace map[string]float64 // per endpoint: the best wall seconds per byte of its encoding (paced)
+	mu       sync.Mutex
+	acct     *account
+	last     map[string]float64 // per endpoint: the last measured cost, or cost per second of a window
+	counters []counter          // the program's own counters, in the order registered
+	pace     map[string]float64 // per endpoint: the best wall seconds per byte of its encoding (paced)
 }
 
 // Start listens on addr ("127.0.0.1:6060"; port 0 picks one) and serves
@@ -115,6 +116,7 @@ func (a *Agent) mux() *http.ServeMux {
 	m.HandleFunc("GET /debug/pprof/profile", a.serveCPU)
 	m.HandleFunc("GET /debug/pprof/trace", a.serveTrace)
 	m.HandleFunc("GET /debug/pprof/{name}", a.serveSnapshot) // goroutine, heap, allocs, mutex, block, threadcreate, the program's own
+	m.HandleFunc("GET "+CountersPath, a.serveCounters)
 	m.HandleFunc("GET "+StatusPath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(a.Status())

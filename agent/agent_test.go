@@ -200,3 +200,35 @@ func TestCloseEndsWindows(t *testing.T) {
 		t.Errorf("Close took %v with a CPU window running, want it ended at once", d)
 	}
 }
+
+// TestCounters: the program's counters are served with their values at
+// the time of asking, in the order registered, and charged; a name taken
+// or unusable is an error.
+func TestCounters(t *testing.T) {
+	a := start(t, 1)
+	var served, queue int64 = 41, 3
+	if err := a.Count("requests", func() int64 { return served }); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Gauge("queue", func() int64 { return queue }); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"requests", "", "a b", "x=1"} {
+		if err := a.Count(bad, func() int64 { return 0 }); err == nil {
+			t.Errorf("Count(%q) succeeded", bad)
+		}
+	}
+	time.Sleep(10 * time.Millisecond) // credit for the first reading
+	body, cost := get(t, a, CountersPath)
+	var c Counters
+	if err := json.Unmarshal(body, &c); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	want := []CounterValue{{"requests", false, 41}, {"queue", true, 3}}
+	if len(c.Counters) != 2 || c.Counters[0] != want[0] || c.Counters[1] != want[1] || c.Uptime <= 0 {
+		t.Errorf("counters = %+v, want %+v", c, want)
+	}
+	if s := status(t, a); diff(s.Cost, cost) > 1e-12 {
+		t.Errorf("status cost %g, want the reading's %g", s.Cost, cost)
+	}
+}

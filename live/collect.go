@@ -4,21 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/proflens/proflens/analysis"
 )
 
-// collect runs one collection of k started at start: the request, then
-// parsing its answer. It runs on a goroutine of its own and touches
-// nothing of the runner but the target.
-func (r *runner) collect(ctx context.Context, k Kind, start time.Duration) result {
-	path, on := k.path(r.p.Window), k.on(r.p.Window)
-	res := result{kind: k, start: start, ans: r.t.get(ctx, path, on+r.p.Patience, maxBody)}
+// collect runs one collection of st's kind, on for length, started at
+// start: the request, then parsing its answer (its CPU time measured, the
+// observer's cost). It runs on a goroutine of its own and touches nothing
+// of the runner but the target; st only names the collection.
+func (r *runner) collect(ctx context.Context, st *kindState, k Kind, length, start time.Duration) result {
+	path := k.path(length)
+	res := result{st: st, kind: k, start: start, ans: r.t.get(ctx, path, length+r.p.Patience, maxBody)}
 	res.end = r.since()
-	if res.ans.err == nil {
+	if res.ans.err == nil && k != Counters { // counters are read in order, in accept
 		name := fmt.Sprintf("%s window at %.1fs", k, start.Seconds())
-		p, err := analysis.Parse(ctx, name, res.ans.body, analysis.LoadOptions{})
+		var p *analysis.Profile
+		var err error
+		res.parse = ThreadCPU(func() { p, err = analysis.Parse(ctx, name, res.ans.body, analysis.LoadOptions{}) })
+		if err != nil && k == Trace && strings.Contains(err.Error(), idleTrace) {
+			p, err = analysis.NewBuilder("gotrace", analysis.ValueType{Type: "samples", Unit: "count"}).Finish(), nil
+			p.Comment = append(p.Comment, name+": no CPU samples (the target used no CPU)")
+		}
 		if err != nil {
 			res.ans.err = &Fault{Kind: FaultNotPprof, Msg: fmt.Sprintf("the answer to %s is not a profile: %v", path, err)}
 		}
@@ -31,10 +40,15 @@ func (r *runner) collect(ctx context.Context, k Kind, start time.Duration) resul
 	return res
 }
 
+// idleTrace is what the Go trace loader says of a trace of Go 1.19 or
+// later without CPU samples: the target used no CPU during the window (the
+// demo's idle phase), an empty window rather than a fault.
+const idleTrace = "go trace has no CPU samples: record it"
+
 // finish books a collection's result.
 func (r *runner) finish(res result) {
 	r.inflight--
-	now, k := r.since(), r.g.state(res.kind)
+	now, k := r.since(), res.st
 	var f *Fault
 	switch {
 	case res.ans.err == nil:
@@ -50,30 +64,50 @@ func (r *runner) finish(res result) {
 	}
 }
 
-// accept books a window: its cost (the agent's, else the model's), its
-// place on proflens's clock, and hands it to report.
+// accept books a window: its cost (the agent's, else the model's; for a
+// target on this machine, proflens's own work on it too), its place on
+// proflens's clock; hands it to report, then checks the triggers (a
+// condition may read what report made of it: the phases).
 func (r *runner) accept(k *kindState, res result, now time.Duration) {
+	if res.kind == Counters {
+		var err error
+		res.parse = ThreadCPU(func() { res.profile, err = countersProfile(res.ans.body, r.counters) })
+		if err != nil {
+			r.g.done(k, now, 0, true)
+			r.drop(k, err.Error())
+			return
+		}
+	}
 	cost := res.ans.cost
 	if cost < 0 {
 		cost = outsideCost(res.kind, res.profile, len(res.ans.body))
+	}
+	if r.t.Local {
+		cost += res.parse
+		r.observer += res.parse
+	}
+	p := res.profile
+	if v := mainValue(p, res.kind); v >= 0 && k.job == "" {
+		k.seconds += max(k.length, res.end-res.start).Seconds()
+		k.observed += float64(p.Total(v))
+		k.lastSeen = float64(p.Total(v))
 	}
 	if _, over := r.g.done(k, now, cost, false); over > 0 {
 		r.overruns++
 	}
 	k.fails = 0
-	p := res.profile
 	if res.kind == CPU {
 		r.checkClock(p.Start, res.start)
 	}
 	p.Start, p.Duration = r.wall.Add(res.start), res.end-res.start
-	k.seconds += max(res.kind.on(r.p.Window), res.end-res.start).Seconds()
-	if v := mainValue(p, res.kind); v >= 0 {
-		k.observed += float64(p.Total(v))
-	}
-	w := &Window{Kind: res.kind, Seq: r.seqs[res.kind], Start: res.start, End: res.end, Cost: cost, Profile: p}
+	w := &Window{Kind: res.kind, Seq: r.seqs[res.kind], Start: res.start, End: res.end, Cost: cost, Profile: p, Trigger: k.job}
 	r.seqs[res.kind]++
 	r.windows++
-	r.report(Event{Window: w, Status: r.status(now)})
+	spent := ThreadCPU(func() {
+		r.report(Event{Window: w, Status: r.status(now)})
+		r.check(w, now)
+	})
+	r.chargeObserver(k, spent)
 }
 
 // mainValues name the value each kind's counts are read in, for the
@@ -110,9 +144,18 @@ func (r *runner) fault(k *kindState, f *Fault, now time.Duration) {
 	}
 }
 
-// drop stops kind k for good, and trace with cpu: a trace starts only
-// with a CPU window.
+// drop stops kind k for good (its own schedule and the collections
+// triggers ask for), and trace with cpu: a trace starts only with a CPU
+// window.
 func (r *runner) drop(k *kindState, why string) {
+	for _, s := range slices.Clone(r.g.kinds) {
+		if s.kind == k.kind && s.dropped == "" {
+			s.dropped = why
+			if s.job != "" && !s.running {
+				r.g.retire(s)
+			}
+		}
+	}
 	k.dropped = why
 	r.note(fmt.Sprintf("%s: stopped: %s", k.kind, why))
 	if t := r.g.find(Trace); k.kind == CPU && t != nil && t.dropped == "" {

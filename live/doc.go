@@ -15,7 +15,7 @@
 // The budget is the target's slowdown: the CPU time and pause time that
 // profiling costs it, as a share of the time attached. The governor keeps
 // an account per kind. The budget is shared among the kinds by weighted
-// max-min fairness (weights 1, 1/2, 1/4, … in priority order; each kind
+// max-min fairness (weights 1, 1/2, 1/3, … in priority order; each kind
 // needs what one collection is expected to cost per window of time; what
 // the needs leave is shared by weight too), credit accrues at each kind's
 // share, and a collection starts only when its kind's credit pays its

@@ -2,6 +2,8 @@ package live
 
 import (
 	"fmt"
+
+	"github.com/proflens/proflens/agent"
 	"slices"
 	"strings"
 	"time"
@@ -19,10 +21,17 @@ const (
 	Mutex     Kind = "mutex"     // a mutex delta over W
 	Block     Kind = "block"     // a block delta over W
 	Trace     Kind = "trace"     // an execution trace inside a CPU window, so its samples carry times
+	// Counters are the program's own counters (DYPER's application-specific
+	// proflets), which the proflens agent serves: agent.Count, agent.Gauge.
+	Counters Kind = "counters"
 )
 
-// Kinds are all kinds, in the default priority order.
+// Kinds are the kinds every net/http/pprof server serves, in the default
+// priority order; Counters needs the agent.
 var Kinds = []Kind{CPU, Goroutine, Heap, Mutex, Block, Trace}
+
+// allKinds are the kinds ParseKinds reads.
+var allKinds = append(slices.Clone(Kinds), Counters)
 
 // ParseKinds reads a comma-separated list of kinds; its order is their
 // priority, highest first. A trace needs cpu: a trace carries CPU samples
@@ -32,8 +41,8 @@ func ParseKinds(s string) ([]Kind, error) {
 	for _, w := range strings.Split(s, ",") {
 		k := Kind(strings.TrimSpace(w))
 		switch {
-		case !slices.Contains(Kinds, k):
-			return nil, fmt.Errorf("kinds=%s: %q is not a kind; want some of %s", s, k, joinKinds(Kinds))
+		case !slices.Contains(allKinds, k):
+			return nil, fmt.Errorf("kinds=%s: %q is not a kind; want some of %s", s, k, joinKinds(allKinds))
 		case slices.Contains(out, k):
 			return nil, fmt.Errorf("kinds=%s: %s is listed twice", s, k)
 		}
@@ -45,6 +54,9 @@ func ParseKinds(s string) ([]Kind, error) {
 	return out, nil
 }
 
+// isKind says whether k is a kind.
+func isKind(k Kind) bool { return slices.Contains(Kinds, k) }
+
 func joinKinds(ks []Kind) string {
 	s := make([]string, len(ks))
 	for i, k := range ks {
@@ -53,32 +65,44 @@ func joinKinds(ks []Kind) string {
 	return strings.Join(s, ",")
 }
 
-// on returns how long one collection of k is on with windows of w: w for
-// CPU windows and deltas, a little less for a trace (it starts with a CPU
-// window and must end inside it), 0 for a snapshot.
-func (k Kind) on(w time.Duration) time.Duration {
+// timed says whether a collection of k lasts a while and costs in
+// proportion (cpu: samples; trace: events), so that its cost is measured
+// and predicted per second on.
+func (k Kind) timed() bool { return k == CPU || k == Trace }
+
+// length returns how long a collection of k is on by default with windows
+// of w: w for CPU windows and deltas, a little less for a trace (it starts
+// with a CPU window and must end inside it), 0 for a snapshot.
+func (k Kind) length(w time.Duration) time.Duration {
 	switch k {
-	case Goroutine:
+	case Goroutine, Counters:
 		return 0
 	case Trace:
-		return max(w-traceMargin, traceMargin)
+		return max(w-traceMargin, minTrace)
 	}
 	return w
 }
 
-// traceMargin is how much shorter than its CPU window a trace window is.
-const traceMargin = 100 * time.Millisecond
+// traceMargin is how much shorter than its CPU window a trace window is at
+// most; minTrace is the shortest trace window.
+const (
+	traceMargin = 100 * time.Millisecond
+	minTrace    = 50 * time.Millisecond
+)
 
-// path returns the request of one collection of k with windows of w.
-func (k Kind) path(w time.Duration) string {
-	secs := int64(w / time.Second)
+// path returns the request of a collection of k that is on for d (whole
+// seconds for CPU windows and deltas).
+func (k Kind) path(d time.Duration) string {
+	secs := max(int64(d/time.Second), 1)
 	switch k {
 	case CPU:
 		return fmt.Sprintf("/debug/pprof/profile?seconds=%d", secs)
 	case Goroutine:
 		return "/debug/pprof/goroutine"
+	case Counters:
+		return agent.CountersPath
 	case Trace:
-		return fmt.Sprintf("/debug/pprof/trace?seconds=%g", k.on(w).Seconds())
+		return fmt.Sprintf("/debug/pprof/trace?seconds=%g", d.Seconds())
 	}
 	return fmt.Sprintf("/debug/pprof/%s?seconds=%d", k, secs)
 }
@@ -87,4 +111,4 @@ func (k Kind) path(w time.Duration) string {
 // contentions, trace samples), so that a share of the run projects onto the
 // whole by its coverage; a goroutine snapshot counts what exists at one
 // moment, so snapshots project by their mean.
-func (k Kind) additive() bool { return k != Goroutine }
+func (k Kind) additive() bool { return k != Goroutine && k != Counters }

@@ -25,6 +25,11 @@ type Plan struct {
 	// Patience is how long past its window an answer may take before the
 	// target counts as slow; 0 for DefaultPatience.
 	Patience time.Duration
+	Triggers []*Trigger
+	// Control, when set, changes the collection while it runs (see
+	// Control). Without it, Run ends at once when the budget can never pay
+	// for any collection; with it, Run waits for a budget that can.
+	Control <-chan Control
 }
 
 // DefaultPatience is how long past its window an answer may take.
@@ -34,7 +39,7 @@ const DefaultPatience = 10 * time.Second
 func (p Plan) Check() error {
 	switch {
 	case !(p.Budget > 0 && p.Budget <= 1):
-		return fmt.Errorf("budget %g: want a share above 0 and at most 1 (0.01 for 1%%)", p.Budget)
+		return fmt.Errorf("budget %s: want a share of the target's time above 0%% and at most 100%%", Percent(p.Budget))
 	case len(p.Kinds) == 0:
 		return errors.New("no kinds to collect")
 	case p.Window < time.Second || p.Window%time.Second != 0:
@@ -52,6 +57,7 @@ type Window struct {
 	Start, End time.Duration // since the attachment began, on proflens's monotonic clock
 	Cost       float64       // seconds of the target's time accounted
 	Profile    *analysis.Profile
+	Trigger    string // why a trigger asked for it; "" for the kind's own schedule
 }
 
 // Event is what Run reports as it goes: a finished window or a note, and
@@ -64,10 +70,12 @@ type Event struct {
 
 // result is what a collection's goroutine hands back to Run.
 type result struct {
+	st         *kindState
 	kind       Kind
 	start, end time.Duration
 	ans        answer
 	profile    *analysis.Profile
+	parse      float64 // proflens's CPU seconds reading the answer
 }
 
 // Retries: a kind whose collection fails (an error status, no answer in
@@ -98,7 +106,13 @@ const clockTolerance = 2 * time.Second
 // died), and is retried like an error status when it does.
 func Run(ctx context.Context, t *Target, p Plan, report func(Event)) Status {
 	r := &runner{t: t, p: p, g: newGovernor(p, t.CPUs), report: report, wall: time.Now(),
-		results: make(chan result), seqs: map[Kind]int{}, refusals: map[Kind]bool{}}
+		results: make(chan result), seqs: map[Kind]int{}, refusals: map[Kind]bool{}, counters: map[string]int64{}}
+	for _, tr := range p.Triggers {
+		r.arm(tr)
+	}
+	if k := r.g.find(Counters); k != nil && t.Agent == nil {
+		r.drop(k, "the program's counters need the proflens agent (agent.Count, agent.Gauge); "+t.URL+" is a plain net/http/pprof server")
+	}
 	if r.p.MaxWindows == 0 {
 		r.p.MaxWindows = DefaultMaxWindows
 	}
@@ -125,11 +139,16 @@ type runner struct {
 	notes    []string
 	stopped  string
 	failed   bool
-	dropped  int // collections in flight dropped by an interrupt
-	overruns int // collections that cost more than they reserved
+	unpaid   bool // the budget pays for no collection
+	dropped  int  // collections in flight dropped by an interrupt
+	overruns int  // collections that cost more than they reserved
 	skew     time.Duration
 	skewSet  bool
 	refusals map[Kind]bool
+	triggers []*armed
+	counters map[string]int64 // the program's counters at their last reading
+	observer float64          // proflens's own CPU seconds charged, for a target on this machine
+	changes  []BudgetChange
 }
 
 func (r *runner) since() time.Duration { return time.Since(r.wall) }
@@ -158,6 +177,7 @@ func (r *runner) loop(ctx context.Context) {
 			r.launch(reqs, k, now)
 		}
 		r.wait(ctx, r.g.next(now)-now)
+		r.settleControls()
 	}
 }
 
@@ -175,19 +195,55 @@ func (r *runner) why(ctx context.Context, now time.Duration) string {
 		return fmt.Sprintf("the most windows (maxwindows=%d) are in", r.p.MaxWindows)
 	case !r.g.collecting():
 		return "every kind stopped"
+	case r.p.Control == nil && !r.g.payable() && r.inflight == 0:
+		r.unpaid = true
+		return r.unpayable()
 	}
 	return ""
 }
 
-// wait blocks for d, a result or the end of ctx, whichever comes first.
+// unpayable says why a budget pays for no collection, and what would.
+func (r *runner) unpayable() string {
+	var cheapest float64
+	var kind Kind
+	for _, k := range r.g.kinds {
+		if c := r.g.cheapest(k); k.never != "" && (kind == "" || c < cheapest) {
+			cheapest, kind = c, k.kind
+		}
+	}
+	if kind == "" {
+		return "no kind can be collected"
+	}
+	return fmt.Sprintf("a budget of %s pays %s of the target's time in %v, less than any collection reserves "+
+		"(the cheapest, %s, %s); budget=%s would pay for one a minute", Percent(r.g.budget),
+		seconds(r.g.budget*horizon.Seconds()), horizon, kind, seconds(cheapest), Percent(cheapest/horizon.Seconds()))
+}
+
+// wait blocks for d, a result, a control or the end of ctx, whichever
+// comes first.
 func (r *runner) wait(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(max(d, time.Millisecond))
 	defer t.Stop()
 	select {
 	case res := <-r.results:
 		r.finish(res)
+	case c := <-r.p.Control:
+		r.apply(c)
 	case <-t.C:
 	case <-ctx.Done():
+	}
+}
+
+// settleControls applies the controls already waiting, so that a
+// stream of windows does not delay them.
+func (r *runner) settleControls() {
+	for {
+		select {
+		case c := <-r.p.Control:
+			r.apply(c)
+		default:
+			return
+		}
 	}
 }
 
@@ -195,6 +251,6 @@ func (r *runner) wait(ctx context.Context, d time.Duration) {
 func (r *runner) launch(ctx context.Context, k *kindState, now time.Duration) {
 	r.g.start(k, now)
 	r.inflight++
-	kind := k.kind
-	go func() { r.results <- r.collect(ctx, kind, now) }()
+	kind, length := k.kind, k.length
+	go func() { r.results <- r.collect(ctx, k, kind, length, now) }()
 }

@@ -27,7 +27,11 @@ type Target struct {
 	// server on this machine (loopback), this machine's; elsewhere, this
 	// machine's too, an assumption the governor revises upwards when a
 	// window shows more samples.
-	CPUs   int
+	CPUs int
+	// Local says the target runs on this machine (a loopback address),
+	// where proflens's own work on its windows competes with it: that work
+	// is then charged to the budget too.
+	Local  bool
 	client *http.Client
 }
 
@@ -58,7 +62,7 @@ func Probe(ctx context.Context, raw string) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{URL: base, CPUs: runtime.NumCPU(), client: &http.Client{CheckRedirect: sameHost}}
+	t := &Target{URL: base, CPUs: runtime.NumCPU(), Local: loopback(base), client: &http.Client{CheckRedirect: sameHost}}
 	if st, err := t.agentStatus(ctx); err == nil {
 		t.Agent, t.CPUs = st, max(st.NumCPU, 1)
 		return t, nil
@@ -95,6 +99,20 @@ func baseURL(raw string) (string, error) {
 		return "", fmt.Errorf("%q is not an http URL: write http://HOST:PORT of a program serving net/http/pprof", raw)
 	}
 	return u.Scheme + "://" + u.Host, nil
+}
+
+// loopback says whether base names this machine by a loopback address
+// or localhost.
+func loopback(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	if h := u.Hostname(); h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 func (t *Target) agentStatus(ctx context.Context) (*agent.Status, error) {

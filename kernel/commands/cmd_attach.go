@@ -3,7 +3,9 @@ package commands
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/live"
@@ -16,7 +18,7 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"**The budget is the target's slowdown**: the CPU time and pause time profiling costs it, as a share of the time " +
 	"attached. Each kind is a proflet with a priority, its place in `kinds`: cpu (CPU profile windows of `window`), " +
 	"goroutine (snapshots), heap, mutex and block (deltas over a window), trace (an execution trace inside a CPU window, " +
-	"whose samples carry times). The budget is shared among the kinds by priority (weights 1, 1/2, 1/4, …, no kind " +
+	"whose samples carry times). The budget is shared among the kinds by priority (weights 1, 1/2, 1/3, …, no kind " +
 	"getting more than one collection per window needs), and a collection starts only once its kind's share has paid for " +
 	"it in advance, at three times what its recent collections cost (a CPU window's first at its bound: every CPU " +
 	"sampled for the whole window). **Guaranteed**: that schedule, and the cost it accounts, which never exceeds the " +
@@ -30,6 +32,20 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"place (JIVE over the windows, one interval each, with ω = 1 since a window already sums a second of samples; `phases NAME window=…` changes it; `using=FILE.json` labels known phases); interrupting stops collection and keeps " +
 	"everything gathered. With `background=true` the cell ends at once and later cells run while collection goes on; " +
 	"`profiles` shows its progress and `detach` ends it.\n\n" +
+	"**Control while it runs** (DYPER's bound \"dynamically settable by the programmer\"): `attach NAME budget=5%` on an " +
+	"attached NAME changes its budget from now on (a collection in flight finishes as it was paid for; the status then says " +
+	"what the budgets allowed over the time attached; `attach NAME` alone shows its status); `attach NAME reset=true` empties its series, so that later windows " +
+	"start them anew (the account goes on); `pause NAME` and `resume NAME` stop and restart collection (no credit accrues " +
+	"meanwhile). **Triggers** start a detailed collection when a condition on the live data holds: `when=` is `phase` (a new " +
+	"phase appears among the windows' phases), `goroutines>N` (a goroutine snapshot counts more than N), `heap+SIZE` (the heap " +
+	"in use grew by SIZE, such as 64MB, since the trigger was set or last fired) or `cpu:REGEXP>SHARE` (in a CPU window, " +
+	"functions matching REGEXP are on more than SHARE of the stacks); `then=` is what to collect: `trace`, `cpu:10s` (a " +
+	"longer CPU window), `heap`, `mutex`, `block`, comma-separated, each with `:DURATION` if wanted. A trigger fires at most " +
+	"once while what it asked for waits or runs; what it asks for waits for its credit like any collection, at the highest " +
+	"priority, so the budget holds; the status line says when and why it fired. Triggered windows join their kind's series " +
+	"but stay out of the projections. In the background, `when=phase` fires once phases are found, at the next cell.\n\n" +
+	"**A target on this machine** (a loopback address): proflens's own work on each window (reading it, the series, the " +
+	"phases, the timeline) competes with the target, so its CPU time is charged to the budget too, and the status says how much.\n\n" +
 	"Faults: the agent's refusals are waited out; a kind answered 404, or not with a profile, stops; an error status or " +
 	"no answer within the window plus `patience` retries after 1 s, 2 s, 4 s, … and stops that kind after five in a row; " +
 	"a target that stops answering ends collection. Windows are placed on proflens's clock: a jump of the target's " +
@@ -40,7 +56,8 @@ var attachCommand = &kernel.Command{
 	Summary: "Profile a running Go program live, within an overhead budget (DYPER).",
 	Doc:     attachDoc,
 	Args: []kernel.Arg{{Name: "URL", Kind: kernel.KindText,
-		Doc: "http://HOST:PORT of a program serving net/http/pprof or the proflens agent, or demo:phases, demo:agent"}},
+		Doc:      "http://HOST:PORT of a program serving net/http/pprof or the proflens agent, or demo:phases, demo:agent; or the NAME of an attachment, to change it",
+		Complete: func(c *kernel.Call, prefix string) []string { return attachedNames(c.Session, prefix) }}},
 	Options: []kernel.Option{
 		{Name: "budget", Doc: "the target's slowdown allowed, as a share of the time attached", Default: "1%"},
 		{Name: "for", Doc: "how long to collect (default: until interrupted, or detach)", Kind: kernel.KindDuration},
@@ -50,15 +67,24 @@ var attachCommand = &kernel.Command{
 		{Name: "using", Doc: "label the phases with this saved phase set (phases save=FILE.json)", Kind: kernel.KindFile},
 		{Name: "maxwindows", Doc: "most windows of all kinds kept", Default: strconv.Itoa(live.DefaultMaxWindows), Kind: kernel.KindNumber},
 		{Name: "patience", Doc: "how long past its window an answer may take", Default: "10s", Kind: kernel.KindDuration},
+		{Name: "when", Doc: "a trigger's condition: phase, goroutines>N, heap+SIZE or cpu:REGEXP>SHARE (with then=)",
+			Complete: proposals("phase", "goroutines>", "heap+", "cpu:")},
+		{Name: "then", Doc: "what a trigger collects: trace, cpu:10s, heap, mutex, block, comma-separated (with when=)",
+			Complete: proposals("trace", "cpu:10s", "heap", "mutex", "block")},
+		{Name: "reset", Doc: "on an attached NAME: empty its series; later windows start them anew", Values: []string{"true", "false"}},
 		kernel.InteractiveOption,
 	},
 	Examples: []string{"attach demo:phases as run for=3s budget=10% kinds=cpu,goroutine", "top run n=3",
-		"attach demo:agent as bg background=true for=2s kinds=cpu", "detach bg"},
+		"attach demo:agent as bg background=true for=20s kinds=cpu,goroutine", "attach bg budget=5%",
+		"attach bg when=goroutines>1000 then=trace", "pause bg", "resume bg", "detach bg"},
 	AllowAs: true,
 	Run:     runAttach,
 }
 
 func runAttach(c *kernel.Call) error {
+	if a := attachments(c.Session)[c.Arg(0)]; a != nil {
+		return steer(c, a)
+	}
 	plan, err := readPlan(c)
 	if err != nil {
 		return err
@@ -79,9 +105,22 @@ func runAttach(c *kernel.Call) error {
 			return fmt.Errorf("attach using=%s: %w", c.Opt("using"), err)
 		}
 	}
+	if c.Has("reset") {
+		return c.Usagef("reset=: %s is not attached; reset= empties the series of an attachment", c.Arg(0))
+	}
 	a, t, err := connect(c, name, plan.Kinds)
 	if err != nil {
 		return err
+	}
+	if bg {
+		plan.Control = a.ctl // a foreground attachment holds the cell: nothing can steer it
+	}
+	if tr, err := readTrigger(c, a); err != nil || tr != nil {
+		if err != nil {
+			a.end(live.Status{})
+			return err
+		}
+		plan.Triggers = append(plan.Triggers, tr)
 	}
 	attachments(c.Session)[name] = a
 	if bg {
@@ -107,14 +146,42 @@ func connect(c *kernel.Call, name string, kinds []live.Kind) (*attachment, *live
 	return newAttachment(name, c.Arg(0), kinds, c.Opt("using"), proc), t, nil
 }
 
+// proposals completes an option's value from words.
+func proposals(words ...string) func(*kernel.Call, string) []string {
+	return func(_ *kernel.Call, prefix string) []string {
+		var out []string
+		for _, w := range words {
+			if strings.HasPrefix(w, prefix) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+}
+
+// readBudget reads budget=, a share of the target's time above 0 and at
+// most 100%.
+func readBudget(c *kernel.Call) (float64, error) {
+	v := c.Opt("budget")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+	switch {
+	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
+		return 0, c.Usagef("budget=%s is not a percentage: write e.g. budget=1%% or budget=0.1%%", v)
+	case f <= 0:
+		return 0, c.Usagef("budget=%s: write a share above 0, such as budget=1%% or budget=0.1%%", v)
+	case f > 100:
+		return 0, c.Usagef("budget=%s: the budget is the share of the target's time profiling may take, at most 100%%", v)
+	}
+	return f / 100, nil
+}
+
 // readPlan reads the options of attach.
 func readPlan(c *kernel.Call) (live.Plan, error) {
 	var p live.Plan
-	budget, err := c.Percent("budget")
-	if err != nil || budget <= 0 {
-		return p, c.Usagef("budget=%s: write a share above 0, such as budget=1%% or budget=0.1%%", c.Opt("budget"))
+	var err error
+	if p.Budget, err = readBudget(c); err != nil {
+		return p, err
 	}
-	p.Budget = budget / 100
 	if p.Kinds, err = live.ParseKinds(c.Opt("kinds")); err != nil {
 		return p, c.Usagef("%v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel"
+	"github.com/proflens/proflens/live"
 	"github.com/proflens/proflens/live/demo"
 	"github.com/proflens/proflens/phase"
 )
@@ -219,3 +220,99 @@ func TestAttachOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachControl: a background attachment is steered while it runs:
+// its budget changes (the status then says what the budgets allowed), a
+// trigger fires on the live data and its trace window joins a series of
+// its own, pause stops new windows and resume brings them back, reset
+// starts the series anew.
+func TestAttachControl(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	defer s.Close()
+	run := func(code string) string {
+		rec, err := RunForTest(t, s, code)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		return rec.Text()
+	}
+	run("attach demo:phases as bg budget=5% kinds=cpu,goroutine background=true")
+	waitWindows(t, s, "bg", 2)
+	if got := run("attach bg budget=0.5%"); !strings.Contains(got, "budgets allowed (0.5% since") {
+		t.Errorf("attach bg budget=0.5%% answered %q", got)
+	}
+	if got := run("attach bg budget=5% when=goroutines>0 then=trace"); !strings.Contains(got, "trigger 1, when goroutines>0 then trace") {
+		t.Errorf("attach bg when= then= answered %q", got)
+	}
+	poll(t, s, "the trigger's trace window", func() bool { return s.Get("bg_trace") != nil })
+	if got := run("profiles"); !strings.Contains(got, "fired 1×") && !strings.Contains(run("attach bg"), "fired 1×") {
+		t.Errorf("the status does not say the trigger fired:\n%s", got)
+	}
+	paused := windowsOf(t, s, "bg")
+	if got := run("pause bg"); !strings.Contains(got, "; paused") {
+		t.Errorf("pause answered %q", got)
+	}
+	time0 := statusOf(t, s, "bg").Elapsed
+	poll(t, s, "three seconds paused", func() bool {
+		run("attach bg") // asks for the status: no window comes while paused
+		return statusOf(t, s, "bg").Elapsed > time0+3*time.Second
+	})
+	if n := windowsOf(t, s, "bg"); n > paused+3 { // the windows in flight when it paused may finish
+		t.Errorf("%d windows while paused, %d before", n, paused)
+	}
+	before := windowsOf(t, s, "bg")
+	run("resume bg")
+	poll(t, s, "windows after resume", func() bool { return windowsOf(t, s, "bg") > before+1 })
+	grown := len(s.Get("bg").Profile.Intervals) - 1
+	run("attach bg reset=true")
+	poll(t, s, "a series started anew", func() bool {
+		l := s.Get("bg")
+		return l != nil && len(l.Profile.Intervals)-1 < grown
+	})
+	run("detach bg")
+}
+
+// TestAttachBudgets: budgets are shown as written at every magnitude; a
+// budget above 100% is refused saying what a budget is; one that can pay
+// for nothing says why and what would.
+func TestAttachBudgets(t *testing.T) {
+	if _, err := RunForTest(t, nil, "attach demo:phases budget=150%"); err == nil || !strings.Contains(err.Error(), "at most 100%") {
+		t.Errorf("budget=150%% = %v", err)
+	}
+	_, err := RunForTest(t, nil, "attach demo:phases as tiny budget=0.001% for=5s")
+	if err == nil || !strings.Contains(err.Error(), "a budget of 0.001% pays") || !strings.Contains(err.Error(), "would pay for one a minute") {
+		t.Errorf("budget=0.001%% = %v, want why nothing can be collected and what budget would", err)
+	}
+	rec, err := RunForTest(t, nil, "attach demo:phases as small budget=0.1% for=2s kinds=cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Text(); !strings.Contains(got, "of a 0.1% budget") || strings.Contains(got, "%%") {
+		t.Errorf("budget=0.1%% shows:\n%s", got)
+	}
+}
+
+// poll runs cells until ok holds, for at most a minute.
+func poll(t *testing.T, s *kernel.Session, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		RunForTest(t, s, "sleep 200ms")
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("no %s after a minute", what)
+}
+
+// statusOf returns the latest status of the attachment name.
+func statusOf(t *testing.T, s *kernel.Session, name string) live.Status {
+	t.Helper()
+	a := attachments(s)[name]
+	if a == nil {
+		t.Fatalf("%s is not attached", name)
+	}
+	st, _ := a.snapshot()
+	return st
+}
+
+func windowsOf(t *testing.T, s *kernel.Session, name string) int { return statusOf(t, s, name).Windows }

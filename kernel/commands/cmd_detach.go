@@ -34,6 +34,7 @@ func runDetach(c *kernel.Call) error {
 
 // pickAttachment returns the attachment the call names, or the only one.
 func pickAttachment(c *kernel.Call) (*attachment, error) {
+	verb := c.Cmd.Name
 	names := sortedKeys(attachments(c.Session))
 	if name := c.Arg(0); name != "" {
 		if a := attachments(c.Session)[name]; a != nil {
@@ -42,7 +43,7 @@ func pickAttachment(c *kernel.Call) (*attachment, error) {
 		return nil, c.Usagef("nothing is attached as %s; attached: %s", name, orNone(names))
 	}
 	if len(names) != 1 {
-		return nil, c.Usagef("%d attachments (%s): name the one to detach", len(names), orNone(names))
+		return nil, c.Usagef("%d attachments (%s): name the one to %s", len(names), orNone(names), verb)
 	}
 	return attachments(c.Session)[names[0]], nil
 }

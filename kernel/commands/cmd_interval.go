@@ -150,3 +150,6 @@ func phaseIntervals(st *PhaseState, k, n int) *kernel.Table {
 	}
 	return t
 }
+
+// pct shows a share as a percentage with two decimals.
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 2, 64) + "%" }

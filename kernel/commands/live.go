@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel"
@@ -35,6 +37,10 @@ type attachment struct {
 
 	cancel context.CancelCauseFunc // stops a background collection, saying why
 	done   chan struct{}           // closed when a background collection has ended
+	ctl    chan live.Control       // changes the collection while it runs (background)
+	// phasesFound is how many phases the main series has, as last found:
+	// the phase trigger reads it from the collection's goroutine.
+	phasesFound atomic.Int64
 
 	mu     sync.Mutex
 	inbox  []*live.Window
@@ -50,8 +56,21 @@ type attachment struct {
 // newAttachment returns an attachment of the named target; proc is the
 // demo target it started, or nil.
 func newAttachment(name, target string, kinds []live.Kind, using string, proc *demo.Process) *attachment {
-	return &attachment{name: name, target: target, kinds: kinds, using: using, proc: proc,
+	return &attachment{name: name, target: target, kinds: kinds, using: using, proc: proc, ctl: make(chan live.Control, 4),
 		parts: map[live.Kind][]*analysis.Profile{}, stale: map[live.Kind]bool{}, loaded: map[live.Kind]*kernel.Loaded{}}
+}
+
+// reset empties the series: the windows waiting are dropped, and the
+// next windows start each kind's series anew (its profile keeps what it
+// shows until then).
+func (a *attachment) reset() {
+	a.take()
+	clear(a.parts)
+	clear(a.stale)
+	for _, l := range a.loaded {
+		phasesKey.Set(l, nil)
+	}
+	a.phasesFound.Store(0)
 }
 
 // event is live.Run's report: the window waits in the inbox, the status
@@ -99,12 +118,40 @@ func (a *attachment) profileName(k live.Kind) string {
 	return a.name + "_" + string(k)
 }
 
+// series are the kinds with profiles: those asked for, then those only
+// triggers collected.
+func (a *attachment) series() []live.Kind {
+	out := slices.Clone(a.kinds)
+	for _, k := range live.Kinds {
+		if len(a.parts[k]) > 0 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // syncLive takes the windows every attachment has gathered since the last
 // statement into the session's profiles. It runs at the start of each
-// statement, in the cell's goroutine.
+// statement, in the cell's goroutine; the CPU time it takes on a
+// background collection's windows is that collection's (charged to its
+// budget when the target runs on this machine).
 func syncLive(ctx context.Context, s *kernel.Session) {
 	for _, name := range sortedKeys(attachments(s)) {
-		attachments(s)[name].sync(ctx, s)
+		a := attachments(s)[name]
+		spent := live.ThreadCPU(func() { a.sync(ctx, s) })
+		a.charge(spent)
+	}
+}
+
+// charge hands the CPU time proflens spent on a background collection's
+// windows to its account, without waiting.
+func (a *attachment) charge(spent float64) {
+	if a.done == nil || spent <= 0 {
+		return
+	}
+	select {
+	case a.ctl <- live.Control{Charge: spent}:
+	default: // the collection is busy or over: the charge is dropped, and the status says less than was spent
 	}
 }
 
@@ -125,7 +172,7 @@ func (a *attachment) sync(ctx context.Context, s *kernel.Session) {
 		a.parts[w.Kind] = append(a.parts[w.Kind], w.Profile)
 		a.stale[w.Kind] = true
 	}
-	for _, k := range a.kinds {
+	for _, k := range a.series() {
 		if !a.stale[k] || a.failed != "" {
 			continue
 		}
@@ -201,6 +248,9 @@ func (a *attachment) redetect(ctx context.Context, s *kernel.Session, l *kernel.
 		return err
 	}
 	phasesKey.Set(l, st)
+	if l.Name == a.name {
+		a.phasesFound.Store(int64(len(st.Result.Phases)))
+	}
 	return nil
 }
 

@@ -5,11 +5,19 @@
 // compress/flate) or idle, each for a given wall time, over and over; each
 // phase runs under the pprof label phase=NAME and inside a runtime/trace
 // region of that name, so the phases' truth comes with the profiles. It
-// serves net/http/pprof, or the proflens agent with -agent BUDGET.
+// serves net/http/pprof, or the proflens agent with -agent BUDGET, which
+// then also serves two counters of the demo's own: units (of work done)
+// and working (1 while it works, 0 while it idles).
 //
 // With -work N it serves too, but does N units of work (the phases' work
 // in turn, without idling) and then prints a JSON line with its CPU time and
 // exits: the benchmark's fixed amount of work.
+//
+// With -plain it is a plain net/http/pprof program instead, as services
+// are written (import _ "net/http/pprof", http.DefaultServeMux): workers
+// that take jobs from a queue, share a map under a mutex and allocate (see
+// plain.go). With -surge D:N, N more goroutines start at D and stay,
+// parked: a scripted condition for triggers.
 package demo
 
 import (
@@ -47,14 +55,23 @@ func Main(args []string, stdout io.Writer) error {
 	work := fs.Int("work", 0, "do this many units of work, print the CPU time and exit")
 	dur := fs.Duration("for", 0, "exit after this long (0: never)")
 	parent := fs.Bool("parent", false, "exit when standard input closes")
+	plain := fs.Bool("plain", false, "be a plain net/http/pprof service (DefaultServeMux) with workers, a queue and a shared map")
+	surge := fs.String("surge", "", "D:N: start N more goroutines at D, parked until exit")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *plain && (*budget != "" || *work > 0) {
+		return fmt.Errorf("-plain serves net/http/pprof and runs its own work: no -agent, no -work")
 	}
 	steps, err := parseSchedule(*schedule)
 	if err != nil {
 		return err
 	}
-	stop, err := serve(*addr, *budget, stdout)
+	serveIt := serve
+	if *plain {
+		serveIt = servePlain
+	}
+	stop, err := serveIt(*addr, *budget, stdout)
 	if err != nil {
 		return err
 	}
@@ -68,10 +85,35 @@ func Main(args []string, stdout io.Writer) error {
 	if *parent {
 		go func() { io.Copy(io.Discard, os.Stdin); cancel() }()
 	}
-	if *work > 0 {
-		return report(stdout, *work, steps)
+	if *surge != "" {
+		if err := startSurge(ctx, *surge); err != nil {
+			return err
+		}
 	}
-	run(ctx, steps)
+	switch {
+	case *work > 0:
+		return report(stdout, *work, steps)
+	case *plain:
+		runPlain(ctx)
+	default:
+		run(ctx, steps)
+	}
+	return nil
+}
+
+// startSurge starts n parked goroutines after d ("D:N"), which end with ctx.
+func startSurge(ctx context.Context, spec string) error {
+	ds, ns, _ := strings.Cut(spec, ":")
+	d, err1 := time.ParseDuration(ds)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil || d < 0 || n < 1 {
+		return fmt.Errorf("-surge %s: want D:N, such as 10s:500", spec)
+	}
+	time.AfterFunc(d, func() {
+		for range n {
+			go func() { <-ctx.Done() }()
+		}
+	})
 	return nil
 }
 
@@ -89,6 +131,8 @@ func serve(addr, budget string, stdout io.Writer) (stop func(), err error) {
 		if err != nil {
 			return nil, err
 		}
+		a.Count("units", unitsDone.Load)
+		a.Gauge("working", working.Load)
 		fmt.Fprintf(stdout, "listening on http://%s (proflens agent, budget %s)\n", a.Addr(), budget)
 		return func() { a.Close() }, nil
 	}

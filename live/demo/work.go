@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"sync/atomic"
 	"time"
 )
 
@@ -61,16 +62,25 @@ func phaseNames() []string {
 	return names
 }
 
+// The demo's own counters, which it registers with the agent: units of
+// work done, and whether it works (1) or idles (0).
+var unitsDone, working atomic.Int64
+
 // do runs units of phase name until end.
 func (w *worker) do(name string, end time.Time) {
 	if name == "idle" {
+		working.Store(0)
 		time.Sleep(time.Until(end))
 		return
 	}
+	working.Store(1)
 	w.unit(name)
 }
 
-func (w *worker) unit(name string) { phases[name](w) }
+func (w *worker) unit(name string) {
+	phases[name](w)
+	unitsDone.Add(1)
+}
 
 // encode marshals and unmarshals records as JSON.
 func (w *worker) encode() {
