@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/agent"
 )
 
 // sim is a governor run on a simulated clock: each collection of kind k
@@ -308,5 +310,36 @@ func TestGovernorJobs(t *testing.T) {
 	}
 	if k := g.find(Trace); k.triggered != 1 {
 		t.Errorf("trace: %d triggered windows, want 1", k.triggered)
+	}
+}
+
+// TestStatusWaitingJobs: a collection a trigger asked for that waits for
+// its credit is in the status, with when it can start, and so is the
+// budget the target's agent keeps by itself.
+func TestStatusWaitingJobs(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.01, Kinds: []Kind{CPU}, Window: time.Second, For: time.Minute}, 2)
+	r := &runner{t: &Target{URL: "http://x", Agent: &agent.Status{Budget: 0.005}}, g: g}
+	now := 3 * time.Second
+	g.request(now, Trace, 0, "test")
+	st := r.status(now)
+	if st.AgentBudget != 0.005 {
+		t.Errorf("agent budget %g, want 0.005", st.AgentBudget)
+	}
+	var trace *KindStatus
+	for i := range st.Kinds {
+		if st.Kinds[i].Kind == Trace {
+			trace = &st.Kinds[i]
+		}
+	}
+	if trace == nil || trace.Waiting != 1 || trace.WaitNext <= now {
+		t.Fatalf("trace status %+v: want one triggered collection waiting, startable after %v", trace, now)
+	}
+	for _, k := range g.kinds {
+		if k.kind == Trace && k.job != "" {
+			k.running = true
+		}
+	}
+	if st := r.status(now); slices.ContainsFunc(st.Kinds, func(k KindStatus) bool { return k.Waiting > 0 }) {
+		t.Errorf("a running collection counted as waiting: %+v", st.Kinds)
 	}
 }

@@ -48,6 +48,10 @@ type Status struct {
 	// collections in flight reserved (seconds): from now on, collections
 	// started cost at most Credit + Held + the budget's share of the time.
 	Credit, Held float64
+	// AgentBudget is the budget the target's agent keeps by itself (the
+	// one its program started it with), 0 for a target without the agent:
+	// the agent refuses what would pass it, whatever Budget says.
+	AgentBudget float64
 }
 
 // KindStatus is one kind's part of a Status.
@@ -61,7 +65,12 @@ type KindStatus struct {
 	// Triggered counts the windows triggers asked for, part of Windows:
 	// they stay out of Seconds, Observed and the projection.
 	Triggered int
-	Stopped   string // why it stopped before the others, or ""
+	// Waiting counts the collections triggers asked for that wait for
+	// their credit; WaitNext is when the first can start as far as its
+	// credit says (-1: not known).
+	Waiting  int
+	WaitNext time.Duration
+	Stopped  string // why it stopped before the others, or ""
 	// Never says why the budget can never pay for it and what budget would;
 	// "" when it can.
 	Never string
@@ -78,12 +87,23 @@ func (r *runner) status(now time.Duration) Status {
 		Duty: r.g.dutyAt(now), Windows: r.windows, Stopped: r.stopped, Failed: r.failed, Unpayable: r.unpaid, Dropped: r.dropped, Overruns: r.overruns,
 		Notes: slices.Clone(r.notes), Allowed: r.g.allowedAt(now), Changes: slices.Clone(r.changes), Paused: r.g.paused,
 		Usable: r.g.usable(), Observer: r.observer, Local: r.t.Local, Credit: r.g.credits()}
+	if r.t.Agent != nil {
+		s.AgentBudget = r.t.Agent.Budget
+	}
 	jobs := map[Kind]KindStatus{} // what triggered collections in flight or waiting hold
 	for _, k := range r.g.kinds {
 		s.Held += k.held
 		if k.job != "" {
 			j := jobs[k.kind]
 			j.Windows, j.Triggered, j.Spent = j.Windows+k.windows, j.Triggered+k.windows, j.Spent+k.cost+k.held
+			if !k.running && k.dropped == "" {
+				if j.Waiting++; j.Waiting == 1 {
+					j.WaitNext = -1
+				}
+				if t, ok := r.g.eta(k, now); ok && !r.g.paused && (j.WaitNext < 0 || t < j.WaitNext) {
+					j.WaitNext = max(t, now)
+				}
+			}
 			jobs[k.kind] = j
 		}
 	}
@@ -98,6 +118,7 @@ func (r *runner) status(now time.Duration) Status {
 		}
 		j := jobs[k.kind]
 		ks.Windows, ks.Triggered, ks.Spent = ks.Windows+j.Windows, ks.Triggered+j.Triggered, ks.Spent+j.Spent
+		ks.Waiting, ks.WaitNext = j.Waiting, j.WaitNext
 		delete(jobs, k.kind)
 		s.Kinds = append(s.Kinds, ks)
 	}

@@ -37,7 +37,18 @@ func statusLine(name string, st live.Status) string {
 	if st.Stopped == "" && st.Usable > 0 && st.Usable < 0.9*st.Budget {
 		lines = append(lines, fmt.Sprintf("  the kinds asked for use at most %s, each once a window: the rest of the budget stays unspent", live.Percent(st.Usable)))
 	}
+	if st.AgentBudget > 0 && st.Budget > st.AgentBudget && st.Stopped == "" {
+		lines = append(lines, fmt.Sprintf("  the agent keeps its own budget of %s (the one its program started it with) and refuses what would pass it: "+
+			"at most %s of the %s will be spent", live.Percent(st.AgentBudget), live.Percent(st.AgentBudget), live.Percent(st.Budget)))
+	}
 	for _, k := range st.Kinds {
+		if k.Waiting > 0 && st.Stopped == "" {
+			when := "when its credit allows"
+			if k.WaitNext >= 0 {
+				when = fmt.Sprintf("in about %v", (k.WaitNext - st.Elapsed).Round(time.Second))
+			}
+			lines = append(lines, fmt.Sprintf("  %s: %d triggered collection%s waiting for credit, the first %s", k.Kind, k.Waiting, plural(k.Waiting), when))
+		}
 		switch {
 		case k.Never != "" && k.Windows == 0:
 			lines = append(lines, fmt.Sprintf("  %s: never at this budget: %s", k.Kind, k.Never))

@@ -48,3 +48,26 @@ func TestStatusLine(t *testing.T) {
 		t.Errorf("status line doubles a percent sign:\n%s", got)
 	}
 }
+
+// TestStatusLineWaits: a triggered collection waiting for credit says when
+// it comes; a budget above the agent's own says the agent's caps it.
+func TestStatusLineWaits(t *testing.T) {
+	st := live.Status{Target: "http://x", Server: "proflens agent", Budget: 0.05, AgentBudget: 0.01, Elapsed: 10 * time.Second,
+		Kinds: []live.KindStatus{
+			{Kind: live.CPU, Windows: 2, Next: -1},
+			{Kind: live.Trace, Waiting: 1, WaitNext: 15 * time.Second, Next: -1, Manual: true},
+			{Kind: live.Mutex, Waiting: 2, WaitNext: -1, Next: -1, Manual: true},
+		}}
+	got := statusLine("run", st)
+	for _, want := range []string{"trace: 1 triggered collection waiting for credit, the first in about 5s",
+		"mutex: 2 triggered collections waiting for credit, the first when its credit allows",
+		"the agent keeps its own budget of 1% (the one its program started it with) and refuses what would pass it: at most 1% of the 5% will be spent"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status line lacks %q:\n%s", want, got)
+		}
+	}
+	st.Budget = 0.01
+	if got := statusLine("run", st); strings.Contains(got, "its own budget") {
+		t.Errorf("a budget within the agent's says the agent caps it:\n%s", got)
+	}
+}
