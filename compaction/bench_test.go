@@ -7,71 +7,11 @@ import (
 	"testing"
 
 	"github.com/proflens/proflens/analysis"
+	"github.com/proflens/proflens/analysis/gen"
 )
 
-// bigTree is a generated call tree of at least a million nodes with
-// JVM-style names (package.Class.method, some packages two levels deep):
-// 300 packages of 12 classes of 8 methods. A callee stays in its caller's
-// class half of the time, in its package 30% of the time, and jumps to
-// another package otherwise; the shape is a random recursive tree, so
-// depths are around 15 and the top is bushy.
-var bigTree = sync.OnceValue(func() *analysis.Tree {
-	const n = 1_150_000
-	r := rand.New(rand.NewPCG(7, 7))
-	b := analysis.NewBuilder("bench", analysis.ValueType{Type: "cpu", Unit: "nanoseconds"})
-	b.Profile().Lang = analysis.LangJVM
-	type meth struct{ pkg, class, method int }
-	parent := make([]int32, n)
-	who := make([]meth, n)
-	isLeaf := make([]bool, n)
-	for i := range n {
-		isLeaf[i] = true
-		if i == 0 {
-			parent[i] = -1
-			continue
-		}
-		p := int32(r.IntN(i))
-		parent[i], isLeaf[p] = p, false
-		m := who[p]
-		switch x := r.IntN(10); {
-		case x < 5:
-			m.method = r.IntN(8)
-		case x < 8:
-			m.class, m.method = r.IntN(12), r.IntN(8)
-		default:
-			m = meth{r.IntN(300), r.IntN(12), r.IntN(8)}
-		}
-		who[i] = m
-	}
-	frames := map[meth]int32{}
-	frame := func(m meth) int32 {
-		if f, ok := frames[m]; ok {
-			return f
-		}
-		pkg := fmt.Sprintf("p%d", m.pkg)
-		if m.pkg%3 == 0 {
-			pkg = fmt.Sprintf("org.p%d", m.pkg)
-		}
-		f := b.Frame(analysis.Frame{Name: fmt.Sprintf("%s.C%d.m%d", pkg, m.class, m.method)})
-		frames[m] = f
-		return f
-	}
-	var path []int32
-	for i := range n {
-		if !isLeaf[i] && r.IntN(4) > 0 {
-			continue
-		}
-		path = path[:0]
-		for v := int32(i); v >= 0; v = parent[v] {
-			path = append(path, frame(who[v]))
-		}
-		for a, z := 0, len(path)-1; a < z; a, z = a+1, z-1 {
-			path[a], path[z] = path[z], path[a]
-		}
-		b.Add(b.Stack(path), []int64{int64(1+r.IntN(100)) * 1e6}, 0, false, "", nil)
-	}
-	return analysis.NewTree(b.Finish())
-})
+// bigTree is gen.JVM's call tree of 1.15 million nodes.
+var bigTree = sync.OnceValue(func() *analysis.Tree { return analysis.NewTree(gen.JVM(1_150_000, 7)) })
 
 func bench1M(b *testing.B) *analysis.Tree {
 	t := bigTree()
