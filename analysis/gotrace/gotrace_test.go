@@ -9,9 +9,12 @@ import (
 	"github.com/proflens/proflens/analysis"
 )
 
+// demoTrace is the phase demo's recording (notebooks/data/phasedemo-1.trace
+// links to it), read from the file itself: tools that copy the module, such
+// as gremlins, leave symbolic links out.
 func demoTrace(t testing.TB) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", "phasedemo-1.trace"))
+	data, err := os.ReadFile(filepath.Join("..", "formats", "demo", "phasedemo.trace"))
 	if err != nil {
 		t.Fatal(err)
 	}
