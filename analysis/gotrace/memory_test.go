@@ -94,6 +94,9 @@ func TestHeapObjects(t *testing.T) {
 	var made, freed int64
 	threads := map[string]bool{}
 	for _, m := range p.Memory {
+		if m.Stack >= 0 {
+			t.Fatalf("memory event %+v has a stack; the runtime records none", m)
+		}
 		if m.Class < 0 || p.Frames[m.Class].Name != "main.node" {
 			continue
 		}
@@ -107,9 +110,12 @@ func TestHeapObjects(t *testing.T) {
 			}
 		}
 	}
-	if made != 3000 || freed < 2500 || freed > made || len(threads) != 1 || p.MemorySource != analysis.MemoryTraced {
-		t.Errorf("main.node: %d made on %v, %d freed (%s); want 3000 made on one goroutine, 2500 to 3000 freed (traced)",
+	if made != 3000 || freed < 2500 || freed > made || len(threads) != 1 || !threads["g1"] || p.MemorySource != analysis.MemoryTraced {
+		t.Errorf("main.node: %d made on %v, %d freed (%s); want 3000 made on the main goroutine g1, 2500 to 3000 freed (traced)",
 			made, threads, freed, p.MemorySource)
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("warnings %q, want none: the runtime's batches of types read whole", p.Warnings)
 	}
 }
 
