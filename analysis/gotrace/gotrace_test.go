@@ -1,17 +1,27 @@
 package gotrace
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/exp/trace"
 
 	"github.com/proflens/proflens/analysis"
 )
 
+// demoTrace is the phase demo's recording (notebooks/data/phasedemo-1.trace
+// links to it), read from the file itself: tools that copy the module, such
+// as gremlins, leave symbolic links out.
 func demoTrace(t testing.TB) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", "phasedemo-1.trace"))
+	data, err := os.ReadFile(filepath.Join("..", "formats", "demo", "phasedemo.trace"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +63,13 @@ func TestSniff(t *testing.T) {
 		"go 1.9 trace\x00\x00\x00":  true,
 		"go 1.x trace":              false,
 		"go 1.22 tracer":            true, // the reader decides the rest
+		"go 1.20 trace":             true,
+		"go 1.100 trace":            true,
+		"go 1.1000 trace":           false, // at most three digits
+		"go 1. trace":               false,
+		"go 1.":                     false, // a head cut short
+		"go 1.2":                    false,
+		"go 1.22":                   false,
 		"goroutine profile: total":  false,
 		"\x1f\x8b":                  false,
 	} {
@@ -105,5 +122,70 @@ func TestNoSamples(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), c.file+": ") {
 			t.Errorf("%s: error %v, want %q", c.file, err, c.want)
 		}
+	}
+}
+
+// The demo's facts beyond its samples: it holds no heap objects and gives
+// no warning, and its Start is the wall-clock time of its first event,
+// which every clock snapshot in the file (one per second) agrees with: a
+// snapshot's wall time is Start plus its trace time since the first event.
+func TestParseFacts(t *testing.T) {
+	data := demoTrace(t)
+	p, err := parse(&analysis.Input{Name: "demo.trace", Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Memory) != 0 || p.MemorySource != "" || len(p.Warnings) != 0 {
+		t.Errorf("%d memory events, source %q, warnings %q; want none", len(p.Memory), p.MemorySource, p.Warnings)
+	}
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshots := 0
+	var t0 trace.Time
+	for n := 0; ; n++ {
+		ev, err := r.ReadEvent()
+		if err != nil {
+			break
+		}
+		if n == 0 {
+			t0 = ev.Time()
+		}
+		if ev.Kind() != trace.EventSync || ev.Sync().ClockSnapshot == nil {
+			continue
+		}
+		c := ev.Sync().ClockSnapshot
+		snapshots++
+		if d := p.Start.Add(c.Trace.Sub(t0)).Sub(c.Wall); d < -10*time.Microsecond || d > 10*time.Microsecond {
+			t.Errorf("clock snapshot at %v: wall %v, Start %v puts it %v off", c.Trace.Sub(t0), c.Wall, p.Start, d)
+		}
+	}
+	if snapshots < 2 {
+		t.Fatalf("%d clock snapshots in the demo, want several", snapshots)
+	}
+}
+
+// A trace cut short fails at the event it cuts: the error counts the events
+// read before it, as the trace reader sees them.
+func TestParseErrorEvent(t *testing.T) {
+	data := demoTrace(t)
+	cut := data[:len(data)*3/4]
+	r, err := trace.NewReader(bytes.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ; ; n++ {
+		if _, err := r.ReadEvent(); err != nil {
+			if errors.Is(err, io.EOF) {
+				t.Fatal("the cut trace reads to its end")
+			}
+			break
+		}
+	}
+	_, err = parse(&analysis.Input{Name: "cut.trace", Data: cut})
+	if want := fmt.Sprintf("cut.trace: go trace event %d: ", n); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want one starting %q", err, want)
 	}
 }

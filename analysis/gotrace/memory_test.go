@@ -2,10 +2,15 @@ package gotrace
 
 import (
 	"context"
+	"encoding/binary"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"golang.org/x/exp/trace"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/internal/testtool"
@@ -89,6 +94,9 @@ func TestHeapObjects(t *testing.T) {
 	var made, freed int64
 	threads := map[string]bool{}
 	for _, m := range p.Memory {
+		if m.Stack >= 0 {
+			t.Fatalf("memory event %+v has a stack; the runtime records none", m)
+		}
 		if m.Class < 0 || p.Frames[m.Class].Name != "main.node" {
 			continue
 		}
@@ -102,8 +110,65 @@ func TestHeapObjects(t *testing.T) {
 			}
 		}
 	}
-	if made != 3000 || freed < 2500 || freed > made || len(threads) != 1 || p.MemorySource != analysis.MemoryTraced {
-		t.Errorf("main.node: %d made on %v, %d freed (%s); want 3000 made on one goroutine, 2500 to 3000 freed (traced)",
+	if made != 3000 || freed < 2500 || freed > made || len(threads) != 1 || !threads["g1"] || p.MemorySource != analysis.MemoryTraced {
+		t.Errorf("main.node: %d made on %v, %d freed (%s); want 3000 made on the main goroutine g1, 2500 to 3000 freed (traced)",
 			made, threads, freed, p.MemorySource)
+	}
+	if len(p.Warnings) != 0 {
+		t.Errorf("warnings %q, want none: the runtime's batches of types read whole", p.Warnings)
+	}
+}
+
+// typeBatch writes an AllocFree batch of types as the runtime does: the
+// kind byte 0, then per type its id, address, size, pointer bytes and name
+// (length, bytes), all but the name as uvarints. ends[i] is the length of
+// the batch up to the end of its type i.
+func typeBatch(types map[uint64]heapType) (batch []byte, ends []int) {
+	batch = []byte{0}
+	for _, id := range slices.Sorted(maps.Keys(types)) {
+		ty := types[id]
+		for _, v := range []uint64{id, 0xc000010000 + id, uint64(ty.size), 8, uint64(len(ty.name))} {
+			batch = binary.AppendUvarint(batch, v)
+		}
+		batch = append(batch, ty.name...)
+		ends = append(ends, len(batch))
+	}
+	return batch, ends
+}
+
+// A batch of types reads whole; cut anywhere, it reads the types before
+// the cut and says it could not read the rest, unless the cut falls
+// between two types. Through sync, each batch it cannot read counts once.
+func TestReadTypes(t *testing.T) {
+	types := map[uint64]heapType{
+		1:   {name: "main.node", size: 40},
+		2:   {name: "[]uint8", size: 0},
+		300: {name: "map.group[string]int", size: 1 << 20},
+		7:   {name: "", size: 16},
+	}
+	batch, ends := typeBatch(types)
+	for cut := 1; cut <= len(batch); cut++ {
+		h := heap{types: map[uint64]heapType{}}
+		ok := h.readTypes(batch[:cut])
+		whole := cut == 1 || slices.Contains(ends, cut) // the kind byte alone is a batch of no types
+		if ok != whole {
+			t.Errorf("cut at %d of %d: read %v, want %v", cut, len(batch), ok, whole)
+		}
+		want := map[uint64]heapType{}
+		for i, id := range slices.Sorted(maps.Keys(types)) {
+			if ends[i] <= cut {
+				want[id] = types[id]
+			}
+		}
+		if !maps.Equal(h.types, want) {
+			t.Errorf("cut at %d: types %v, want %v", cut, h.types, want)
+		}
+	}
+	var h heap
+	h.sync(trace.Sync{ExperimentalBatches: map[string][]trace.ExperimentalBatch{"AllocFree": {
+		{Data: batch}, {Data: batch[:len(batch)-1]}, {Data: []byte{1, 2, 3}}, {Data: batch[:3]},
+	}}})
+	if h.bad != 2 || !maps.Equal(h.types, types) {
+		t.Errorf("sync: %d bad batches, types %v; want 2 bad and %v", h.bad, h.types, types)
 	}
 }
