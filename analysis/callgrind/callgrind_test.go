@@ -183,6 +183,8 @@ func TestBadInput(t *testing.T) {
 		{"events: Ir\nfn=a\nq 1\n", `in: line 3: expected a cost line, a NAME=VALUE line or a "key: value" header, got "q 1"`},
 		{"events: Ir\n1 1\n", "in: line 2: expected fn= before the first cost line"},
 		{"fn=a\n1 1\n", `in: line 1: expected an "events:" line before fn=`},
+		{"cfn=a\n", `in: line 1: expected an "events:" line before cfn=`},
+		{"events: Ir\nfn=(1\n", `in: line 2: expected a compressed name "(id) name" or "(id)", got "(1"`},
 		{"events: Ir\nfn=(3)\n", "in: line 2: name (3) is used before a line defines it"},
 		{"events: Ir\nfn=a\ncalls=1 1\n", "in: line 3: expected fn= and cfn= before calls="},
 		{"events: Ir\nfn=a\ncfn=b\ncalls=1 1\n", "in: line 5: expected the cost line of the calls= on line 4 before the end of the file (truncated?)"},
@@ -301,5 +303,41 @@ func TestWrappedSummary(t *testing.T) {
 	if p.Total(0) != 100 || len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "wrapped below zero") ||
 		!strings.Contains(p.Warnings[1], "the file's totals give -221 Ir, its cost lines 100") {
 		t.Errorf("total %d, warnings %q; want 100 and the wrapped totals said", p.Total(0), p.Warnings)
+	}
+}
+
+// The file's total is its "totals:" line, or its "summary:" line when it
+// has none; either is checked against the cost lines.
+func TestTotalsLines(t *testing.T) {
+	body := "events: Ir\nfl=a.c\nfn=main\n1 48\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"summary alone", "events: Ir\nsummary: 50\nfl=a.c\nfn=main\n1 48\n", "the file's totals give 50 Ir, its cost lines 48"},
+		{"summary, then totals", "events: Ir\nsummary: 50\nfl=a.c\nfn=main\n1 48\ntotals: 48\n", ""},
+		{"totals, then summary", body + "totals: 48\nsummary: 50\n", ""},
+		{"totals disagree", "events: Ir\nsummary: 48\nfl=a.c\nfn=main\n1 48\ntotals: 50\n", "the file's totals give 50 Ir, its cost lines 48"},
+	} {
+		p := load(t, c.name, c.in, analysis.LoadOptions{})
+		if got := strings.Join(p.Warnings, "; "); got != c.want {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A call counted zero times (calls=0) still has its inclusive cost on the
+// line after it, as callgrind_annotate reads it: the caller's inclusive
+// cost holds it, not its self cost.
+func TestZeroCalls(t *testing.T) {
+	p := load(t, "zero.out", "events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=0 1\n1 5\nfn=f\n1 5\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 15/10 ×1\nmain;f 5/5 ×0\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Lines of keys this reader does not know (later versions of the format,
+// any lower-case word) are skipped, as the format asks.
+func TestUnknownKeys(t *testing.T) {
+	p := load(t, "keys.out", "events: Ir\nfl=a.c\nfn=main\nzap=1 2\nbuzz: 3\n1 10\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 10/10 ×1\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
 }
