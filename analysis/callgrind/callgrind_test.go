@@ -341,3 +341,28 @@ func TestUnknownKeys(t *testing.T) {
 		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// The profile's samples come heaviest first (by inclusive cost), and call
+// paths of equal weight in the order the file gives their functions, so
+// that ties read the same in every view and on every run.
+func TestFileOrder(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"events: Ir\nfn=c\n1 5\nfn=a\n1 5\ncfn=d\ncalls=1 1\n1 2\nfn=e\n1 5\nfn=b\n1 7\nfn=d\n1 2\n", "a b c e a;d"},
+		// p ran 10 units with no recorded caller: a root after main, which
+		// weighs as much and comes first in the file.
+		{"events: Ir\nfn=main\n1 5\ncfn=p\ncalls=1 1\n1 5\nfn=p\n1 15\n", "main p main;p"},
+	} {
+		p := load(t, "order.out", c.in, analysis.LoadOptions{})
+		var paths []string
+		for i := range p.Samples {
+			var names []string
+			for _, f := range p.Stacks.At(p.Samples[i].Stack) {
+				names = append(names, p.Frames[f].Name)
+			}
+			paths = append(paths, strings.Join(names, ";"))
+		}
+		if got := strings.Join(paths, " "); got != c.want {
+			t.Errorf("samples' paths %q, want %q", got, c.want)
+		}
+	}
+}
