@@ -366,3 +366,67 @@ func TestFileOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsFit: a profile whose call paths fit max-samples exactly is
+// unrolled whole, and one path fewer folds some; under max-stack-frames,
+// whose count is high (unroll.go: by a frame per node where there is no
+// recursion), a limit of the frames the paths need plus one per path
+// unrolls an acyclic graph whole, and one below the frames they need folds
+// some.
+func TestLimitsFit(t *testing.T) {
+	var diamonds strings.Builder
+	diamonds.WriteString("events: Ir\n")
+	for i := range 5 {
+		fmt.Fprintf(&diamonds, "fn=f%d\n1 2\ncfn=a%d\ncalls=1 1\n1 %d\ncfn=b%d\ncalls=2 1\n1 %d\n", i, i, 2+3*(4-i), i, 2+3*(4-i))
+		for _, side := range []string{"a", "b"} {
+			fmt.Fprintf(&diamonds, "fn=%s%d\n1 2\n", side, i)
+			if i < 4 {
+				fmt.Fprintf(&diamonds, "cfn=f%d\ncalls=1 1\n1 %d\n", i+1, 3*(4-i))
+			}
+		}
+	}
+	for name, in := range map[string]string{"spec": specExample, "diamonds": diamonds.String(),
+		"mutual recursion": "events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 60\nfn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\ncfn=x\ncalls=4 1\n1 8\nfn=b\n1 32\ncfn=a\ncalls=1 1\n1 40\nfn=x\n1 8\n"} {
+		whole := load(t, name, in, analysis.LoadOptions{})
+		samples, frames := len(whole.Samples), 0
+		for i := range whole.Samples {
+			frames += len(whole.Stacks.At(whole.Samples[i].Stack))
+		}
+		for _, c := range []struct {
+			limits analysis.Limits
+			folded bool
+		}{
+			{analysis.Limits{Samples: int64(samples)}, false},
+			{analysis.Limits{Samples: int64(samples - 1)}, true},
+			{analysis.Limits{StackFrames: int64(frames + samples)}, false},
+			{analysis.Limits{StackFrames: int64(frames - 1)}, true},
+		} {
+			if name == "mutual recursion" && c.limits.StackFrames > int64(frames) {
+				continue // a cycle's nodes are all counted as deep as its deepest
+			}
+			p := load(t, name, in, analysis.LoadOptions{Limits: c.limits})
+			if folded := len(p.Warnings) > 0; folded != c.folded || !folded && dump(p) != dump(whole) {
+				t.Errorf("%s under %+v: warnings %q, tree:\n%s\nwant folded %v", name, c.limits, p.Warnings, dump(p), c.folded)
+			}
+			if p.Total(0) != whole.Total(0) {
+				t.Errorf("%s under %+v: total %d, want %d", name, c.limits, p.Total(0), whole.Total(0))
+			}
+		}
+		// Under every limit, the profile loads (folded), stays within the limit
+		// and keeps the total.
+		for limit := 1; limit <= frames+samples; limit++ {
+			p, err := analysis.Parse(context.Background(), name, []byte(in), analysis.LoadOptions{Format: "callgrind", Limits: analysis.Limits{StackFrames: int64(limit)}})
+			if err != nil { // each graph has one root: it always fits
+				t.Errorf("%s under %d stack frames: %v, want a folded profile", name, limit, err)
+				continue
+			}
+			got := 0
+			for i := range p.Samples {
+				got += len(p.Stacks.At(p.Samples[i].Stack))
+			}
+			if got > limit || p.Total(0) != whole.Total(0) {
+				t.Errorf("%s under %d stack frames: %d frames, total %d; want at most %d, %d", name, limit, got, p.Total(0), limit, whole.Total(0))
+			}
+		}
+	}
+}
