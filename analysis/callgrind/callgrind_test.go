@@ -430,3 +430,30 @@ func TestLimitsFit(t *testing.T) {
 		}
 	}
 }
+
+// A call that costs nothing still counts: the callee's node has the
+// file's calls=, and a function entered only by such calls is no root.
+func TestZeroCostCalls(t *testing.T) {
+	p := load(t, "free.out", "events: Ir\nfn=main\n1 10\ncfn=f\ncalls=3 1\n1 0\nfn=f\n1 0\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 10/10 ×1\nmain;f 0/0 ×3\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An event that is zero everywhere changes nothing of the tree: its call
+// counts and its other events' costs are those of the file without it,
+// the cost without a recorded caller included.
+func TestZeroEvent(t *testing.T) {
+	in := "events: B\nfn=main\n1 5\ncfn=g\ncalls=3 1\n1 30\nfn=g\n1 20\ncfn=h\ncalls=4 1\n1 20\nfn=h\n1 20\n"
+	withA := strings.NewReplacer("events: B", "events: A B", "\n1 ", "\n1 0 ").Replace(in)
+	one, two := load(t, "b.out", in, analysis.LoadOptions{}), load(t, "ab.out", withA, analysis.LoadOptions{})
+	t1, t2 := analysis.NewTree(one), analysis.NewTree(two)
+	if t1.Len() != t2.Len() {
+		t.Fatalf("%d nodes, want %d", t2.Len(), t1.Len())
+	}
+	for n := int32(0); n < int32(t1.Len()); n++ {
+		if path(t1, n) != path(t2, n) || t1.Total[0][n] != t2.Total[1][n] || t1.Self[1][n] != t2.Self[2][n] || t2.Total[0][n] != 0 {
+			t.Errorf("node %s: B %d ×%d (A %d), want %s: B %d ×%d", path(t2, n), t2.Total[1][n], t2.Self[2][n], t2.Total[0][n], path(t1, n), t1.Total[0][n], t1.Self[1][n])
+		}
+	}
+}
