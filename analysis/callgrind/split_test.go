@@ -127,8 +127,12 @@ func TestSplitExact(t *testing.T) {
 
 // TestSplitCarry: splits that share their parts (a function's self cost
 // divided among the nodes of its call paths) with a carry give each part,
-// summed over the splits, its exact total to within one unit; no share is
-// negative, zero totals included, and each split adds up to its total.
+// summed over the splits, its exact total plus its first carry to within
+// a unit (two when the carry starts away from zero: a share cannot go
+// below zero to give a carry back); no share is negative, zero totals
+// included, and each split adds up to its total. A carry may start
+// anywhere in (-1, 1): the unroller's carries are per function or call,
+// left by splits among other parts.
 func TestSplitCarry(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	var sp splitter
@@ -143,6 +147,12 @@ func TestSplitCarry(t *testing.T) {
 		}
 		carry := make([]float64, len(parts))
 		exact := make([]float64, len(parts))
+		if round%3 == 0 {
+			for i := range carry {
+				carry[i] = 2*r.Float64() - 1
+				exact[i] = carry[i]
+			}
+		}
 		sums := make([]int64, len(parts))
 		var sum int64
 		for _, p := range parts {
@@ -170,9 +180,13 @@ func TestSplitCarry(t *testing.T) {
 				t.Fatalf("round %d: split(%d, %v) = %v, adding up to %d", round, total, parts, out, got)
 			}
 		}
+		tol := 1.0
+		if round%3 == 0 {
+			tol = 2
+		}
 		for i := range parts {
-			if sum > 0 && math.Abs(float64(sums[i])-exact[i]) > 1+1e-9*exact[i] {
-				t.Fatalf("round %d: part %d of %v got %d over the splits, want %g ± 1", round, i, parts, sums[i], exact[i])
+			if sum > 0 && math.Abs(float64(sums[i])-exact[i]) > tol+1e-9*exact[i] {
+				t.Fatalf("round %d: part %d of %v got %d over the splits, want %g ± %g", round, i, parts, sums[i], exact[i], tol)
 			}
 		}
 	}
