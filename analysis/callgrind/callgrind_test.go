@@ -385,10 +385,18 @@ func TestLimitsFit(t *testing.T) {
 			}
 		}
 	}
+	var chain strings.Builder // z0 → z1 → … → z9: a path deep below a recursion
+	for i := range 10 {
+		fmt.Fprintf(&chain, "fn=z%d\n1 1\n", i)
+		if i < 9 {
+			fmt.Fprintf(&chain, "cfn=z%d\ncalls=1 1\n1 %d\n", i+1, 9-i)
+		}
+	}
 	for name, in := range map[string]string{"spec": specExample, "diamonds": diamonds.String(),
 		"mutual recursion": "events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 60\nfn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\ncfn=x\ncalls=4 1\n1 8\nfn=b\n1 32\ncfn=a\ncalls=1 1\n1 40\nfn=x\n1 8\n",
 		"recursion with callees": "events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 70\nfn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\nfn=b\n1 12\ncfn=a\ncalls=1 1\n1 40\ncfn=y\ncalls=2 1\n1 18\n" +
-			"fn=y\n1 8\ncfn=z\ncalls=5 1\n1 10\nfn=z\n1 10\n"} {
+			"fn=y\n1 8\ncfn=z0\ncalls=5 1\n1 10\n" + chain.String(),
+	} {
 		whole := load(t, name, in, analysis.LoadOptions{})
 		samples, frames := len(whole.Samples), 0
 		for i := range whole.Samples {
