@@ -82,7 +82,8 @@ func TestSplitTies(t *testing.T) {
 
 // TestSplitExact: on parts and totals up to 2^62 (counters of long runs),
 // every share is within one unit of its exact share, computed in big
-// rationals, and the shares add up to the total; on negative numbers
+// rationals, the shares add up to the total and the units left go to the
+// largest remainders; on negative numbers
 // (xdebug's memory deltas, shared in floating point) up to 2^40 too.
 func TestSplitExact(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
@@ -121,6 +122,22 @@ func TestSplitExact(t *testing.T) {
 		}
 		if got != total {
 			t.Fatalf("split(%d, %v) = %v, adding up to %d", total, parts, out, got)
+		}
+		// The units left go to the largest remainders: no part rounded
+		// down has a larger remainder than a part rounded up.
+		up, down := 1.0, 0.0 // the least remainder rounded up, the largest rounded down
+		for i, x := range out {
+			exact := new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(total), big.NewInt(parts[i])), big.NewInt(sum))
+			fl := new(big.Int).Div(exact.Num(), exact.Denom()) // floor: Denom > 0, Div rounds toward -inf for it
+			rem, _ := new(big.Rat).Sub(exact, new(big.Rat).SetInt(fl)).Float64()
+			if x > fl.Int64() {
+				up = min(up, rem)
+			} else if rem > 0 {
+				down = max(down, rem)
+			}
+		}
+		if down > up+1e-3 {
+			t.Fatalf("split(%d, %v) = %v: a remainder of %g rounded down, one of %g up", total, parts, out, down, up)
 		}
 	}
 }
