@@ -183,6 +183,8 @@ func TestBadInput(t *testing.T) {
 		{"events: Ir\nfn=a\nq 1\n", `in: line 3: expected a cost line, a NAME=VALUE line or a "key: value" header, got "q 1"`},
 		{"events: Ir\n1 1\n", "in: line 2: expected fn= before the first cost line"},
 		{"fn=a\n1 1\n", `in: line 1: expected an "events:" line before fn=`},
+		{"cfn=a\n", `in: line 1: expected an "events:" line before cfn=`},
+		{"events: Ir\nfn=(1\n", `in: line 2: expected a compressed name "(id) name" or "(id)", got "(1"`},
 		{"events: Ir\nfn=(3)\n", "in: line 2: name (3) is used before a line defines it"},
 		{"events: Ir\nfn=a\ncalls=1 1\n", "in: line 3: expected fn= and cfn= before calls="},
 		{"events: Ir\nfn=a\ncfn=b\ncalls=1 1\n", "in: line 5: expected the cost line of the calls= on line 4 before the end of the file (truncated?)"},
@@ -301,5 +303,167 @@ func TestWrappedSummary(t *testing.T) {
 	if p.Total(0) != 100 || len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "wrapped below zero") ||
 		!strings.Contains(p.Warnings[1], "the file's totals give -221 Ir, its cost lines 100") {
 		t.Errorf("total %d, warnings %q; want 100 and the wrapped totals said", p.Total(0), p.Warnings)
+	}
+}
+
+// The file's total is its "totals:" line, or its "summary:" line when it
+// has none; either is checked against the cost lines.
+func TestTotalsLines(t *testing.T) {
+	body := "events: Ir\nfl=a.c\nfn=main\n1 48\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"summary alone", "events: Ir\nsummary: 50\nfl=a.c\nfn=main\n1 48\n", "the file's totals give 50 Ir, its cost lines 48"},
+		{"summary, then totals", "events: Ir\nsummary: 50\nfl=a.c\nfn=main\n1 48\ntotals: 48\n", ""},
+		{"totals, then summary", body + "totals: 48\nsummary: 50\n", ""},
+		{"totals disagree", "events: Ir\nsummary: 48\nfl=a.c\nfn=main\n1 48\ntotals: 50\n", "the file's totals give 50 Ir, its cost lines 48"},
+	} {
+		p := load(t, c.name, c.in, analysis.LoadOptions{})
+		if got := strings.Join(p.Warnings, "; "); got != c.want {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A call counted zero times (calls=0) still has its inclusive cost on the
+// line after it, as callgrind_annotate reads it: the caller's inclusive
+// cost holds it, not its self cost.
+func TestZeroCalls(t *testing.T) {
+	p := load(t, "zero.out", "events: Ir\nfl=a.c\nfn=main\n1 10\ncfn=f\ncalls=0 1\n1 5\nfn=f\n1 5\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 15/10 ×1\nmain;f 5/5 ×0\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Lines of keys this reader does not know (later versions of the format,
+// any lower-case word) are skipped, as the format asks.
+func TestUnknownKeys(t *testing.T) {
+	p := load(t, "keys.out", "events: Ir\nfl=a.c\nfn=main\nzap=1 2\nbuzz: 3\n1 10\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 10/10 ×1\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The profile's samples come heaviest first (by inclusive cost), and call
+// paths of equal weight in the order the file gives their functions, so
+// that ties read the same in every view and on every run.
+func TestFileOrder(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"events: Ir\nfn=c\n1 5\nfn=a\n1 5\ncfn=d\ncalls=1 1\n1 2\nfn=e\n1 5\nfn=b\n1 7\nfn=d\n1 2\n", "a b c e a;d"},
+		// p ran 10 units with no recorded caller: a root after main, which
+		// weighs as much and comes first in the file.
+		{"events: Ir\nfn=main\n1 5\ncfn=p\ncalls=1 1\n1 5\nfn=p\n1 15\n", "main p main;p"},
+	} {
+		p := load(t, "order.out", c.in, analysis.LoadOptions{})
+		var paths []string
+		for i := range p.Samples {
+			var names []string
+			for _, f := range p.Stacks.At(p.Samples[i].Stack) {
+				names = append(names, p.Frames[f].Name)
+			}
+			paths = append(paths, strings.Join(names, ";"))
+		}
+		if got := strings.Join(paths, " "); got != c.want {
+			t.Errorf("samples' paths %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestLimitsFit: a profile whose call paths fit max-samples exactly is
+// unrolled whole, and one path fewer folds some; under max-stack-frames,
+// whose count is high (unroll.go: by a frame per node where there is no
+// recursion), a limit of the frames the paths need plus one per path
+// unrolls an acyclic graph whole, and one below the frames they need folds
+// some.
+func TestLimitsFit(t *testing.T) {
+	var diamonds strings.Builder
+	diamonds.WriteString("events: Ir\n")
+	for i := range 5 {
+		fmt.Fprintf(&diamonds, "fn=f%d\n1 2\ncfn=a%d\ncalls=1 1\n1 %d\ncfn=b%d\ncalls=2 1\n1 %d\n", i, i, 2+3*(4-i), i, 2+3*(4-i))
+		for _, side := range []string{"a", "b"} {
+			fmt.Fprintf(&diamonds, "fn=%s%d\n1 2\n", side, i)
+			if i < 4 {
+				fmt.Fprintf(&diamonds, "cfn=f%d\ncalls=1 1\n1 %d\n", i+1, 3*(4-i))
+			}
+		}
+	}
+	var chain strings.Builder // z0 → z1 → … → z9: a path deep below a recursion
+	for i := range 10 {
+		fmt.Fprintf(&chain, "fn=z%d\n1 1\n", i)
+		if i < 9 {
+			fmt.Fprintf(&chain, "cfn=z%d\ncalls=1 1\n1 %d\n", i+1, 9-i)
+		}
+	}
+	for name, in := range map[string]string{"spec": specExample, "diamonds": diamonds.String(),
+		"mutual recursion": "events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 60\nfn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\ncfn=x\ncalls=4 1\n1 8\nfn=b\n1 32\ncfn=a\ncalls=1 1\n1 40\nfn=x\n1 8\n",
+		"recursion with callees": "events: Ir\nfn=main\n1 1\ncfn=a\ncalls=2 1\n1 70\nfn=a\n1 20\ncfn=b\ncalls=3 1\n1 50\nfn=b\n1 12\ncfn=a\ncalls=1 1\n1 40\ncfn=y\ncalls=2 1\n1 18\n" +
+			"fn=y\n1 8\ncfn=z0\ncalls=5 1\n1 10\n" + chain.String(),
+	} {
+		whole := load(t, name, in, analysis.LoadOptions{})
+		samples, frames := len(whole.Samples), 0
+		for i := range whole.Samples {
+			frames += len(whole.Stacks.At(whole.Samples[i].Stack))
+		}
+		for _, c := range []struct {
+			limits analysis.Limits
+			folded bool
+		}{
+			{analysis.Limits{Samples: int64(samples)}, false},
+			{analysis.Limits{Samples: int64(samples - 1)}, true},
+			{analysis.Limits{StackFrames: int64(frames + samples)}, false},
+			{analysis.Limits{StackFrames: int64(frames - 1)}, true},
+		} {
+			if strings.Contains(name, "recursion") && c.limits.StackFrames > int64(frames) {
+				continue // a cycle's nodes are all counted as deep as its deepest
+			}
+			p := load(t, name, in, analysis.LoadOptions{Limits: c.limits})
+			if folded := len(p.Warnings) > 0; folded != c.folded || !folded && dump(p) != dump(whole) {
+				t.Errorf("%s under %+v: warnings %q, tree:\n%s\nwant folded %v", name, c.limits, p.Warnings, dump(p), c.folded)
+			}
+			if p.Total(0) != whole.Total(0) {
+				t.Errorf("%s under %+v: total %d, want %d", name, c.limits, p.Total(0), whole.Total(0))
+			}
+		}
+		// Under every limit, the profile loads (folded), stays within the limit
+		// and keeps the total.
+		for limit := 1; limit <= frames+samples; limit++ {
+			p, err := analysis.Parse(context.Background(), name, []byte(in), analysis.LoadOptions{Format: "callgrind", Limits: analysis.Limits{StackFrames: int64(limit)}})
+			if err != nil { // each graph has one root: it always fits
+				t.Errorf("%s under %d stack frames: %v, want a folded profile", name, limit, err)
+				continue
+			}
+			got := 0
+			for i := range p.Samples {
+				got += len(p.Stacks.At(p.Samples[i].Stack))
+			}
+			if got > limit || p.Total(0) != whole.Total(0) {
+				t.Errorf("%s under %d stack frames: %d frames, total %d; want at most %d, %d", name, limit, got, p.Total(0), limit, whole.Total(0))
+			}
+		}
+	}
+}
+
+// A call that costs nothing still counts: the callee's node has the
+// file's calls=, and a function entered only by such calls is no root.
+func TestZeroCostCalls(t *testing.T) {
+	p := load(t, "free.out", "events: Ir\nfn=main\n1 10\ncfn=f\ncalls=3 1\n1 0\nfn=f\n1 0\n", analysis.LoadOptions{})
+	if got, want := dump(p), "main 10/10 ×1\nmain;f 0/0 ×3\n"; got != want {
+		t.Errorf("tree:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An event that is zero everywhere changes nothing of the tree: its call
+// counts and its other events' costs are those of the file without it,
+// the cost without a recorded caller included.
+func TestZeroEvent(t *testing.T) {
+	in := "events: B\nfn=main\n1 5\ncfn=g\ncalls=3 1\n1 30\nfn=g\n1 20\ncfn=h\ncalls=4 1\n1 20\nfn=h\n1 20\n"
+	withA := strings.NewReplacer("events: B", "events: A B", "\n1 ", "\n1 0 ").Replace(in)
+	one, two := load(t, "b.out", in, analysis.LoadOptions{}), load(t, "ab.out", withA, analysis.LoadOptions{})
+	t1, t2 := analysis.NewTree(one), analysis.NewTree(two)
+	if t1.Len() != t2.Len() {
+		t.Fatalf("%d nodes, want %d", t2.Len(), t1.Len())
+	}
+	for n := int32(0); n < int32(t1.Len()); n++ {
+		if path(t1, n) != path(t2, n) || t1.Total[0][n] != t2.Total[1][n] || t1.Self[1][n] != t2.Self[2][n] || t2.Total[0][n] != 0 {
+			t.Errorf("node %s: B %d ×%d (A %d), want %s: B %d ×%d", path(t2, n), t2.Total[1][n], t2.Self[2][n], t2.Total[0][n], path(t1, n), t1.Total[0][n], t1.Self[1][n])
+		}
 	}
 }
