@@ -810,6 +810,11 @@ class PipelineTests(KernelCase):
         ctx = zmq.Context.instance()
         sub = ctx.socket(zmq.SUB)
         sub.linger = 0
+        # libzmq's own thread takes in what the kernel sends without bound,
+        # so that this Python thread, slower under load than the kernel,
+        # is not the reader the kernel's queue waits for: the test asks what
+        # the kernel keeps when its reader keeps up, not how Python keeps up.
+        sub.rcvhwm = 0
         sub.setsockopt(zmq.SUBSCRIBE, b"")
         sub.connect(f"tcp://127.0.0.1:{self.k.port('iopub')}")
         self.addCleanup(sub.close)
