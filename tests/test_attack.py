@@ -314,6 +314,11 @@ class KernelCase(unittest.TestCase):
         self.answer_secs = time.time() - t0
         self.assertEqual(reply["parent_header"]["msg_id"], msg_id)
         self.assertLess(self.answer_secs, within)
+        # The new client's iopub subscription travels on a connection of its
+        # own and may reach the kernel after the shell reply: a cell run
+        # before it would lose its busy and idle. wait_for_ready repeats
+        # kernel_info until iopub shows its status.
+        kc.wait_for_ready(timeout=30)
         self.assertIn("toy", self.run_cell("profiles", kc=kc))
         self.assertLess(self.k.hwm, bound, f"peak memory {self.k.hwm / MiB:.0f} MiB")
         self.assertEqual(self.k.killed_at, 0)
