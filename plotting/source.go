@@ -77,22 +77,7 @@ func newBottomUp(v *compaction.View, roots []int32) *bottomUp {
 }
 
 // subtree yields the nodes of r's subtree in pre-order.
-func subtree(v *compaction.View, r int32) iter.Seq[int32] {
-	return func(yield func(int32) bool) {
-		stack := []int32{r}
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if !yield(n) {
-				return
-			}
-			kids := v.Nodes[n].Children
-			for k := len(kids) - 1; k >= 0; k-- {
-				stack = append(stack, kids[k])
-			}
-		}
-	}
-}
+func subtree(v *compaction.View, r int32) iter.Seq[int32] { return subtreeWhile(v, r, nil) }
 
 // group merges cursors by their node's name into new items, returned by
 // descending total, then name.

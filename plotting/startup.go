@@ -75,7 +75,8 @@ func newStartupSource(v *compaction.View, roots []int32) source {
 }
 
 // subtreeWhile yields, in pre-order, the nodes of r's subtree that are
-// marked with all their ancestors up to r (r must be marked).
+// marked with all their ancestors up to r (r must be marked); a nil mark
+// marks every node.
 func subtreeWhile(v *compaction.View, r int32, mark []bool) func(yield func(int32) bool) {
 	return func(yield func(int32) bool) {
 		stack := []int32{r}
@@ -87,7 +88,7 @@ func subtreeWhile(v *compaction.View, r int32, mark []bool) func(yield func(int3
 			}
 			kids := v.Nodes[n].Children
 			for k := len(kids) - 1; k >= 0; k-- {
-				if mark[kids[k]] {
+				if mark == nil || mark[kids[k]] {
 					stack = append(stack, kids[k])
 				}
 			}

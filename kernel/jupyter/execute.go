@@ -61,32 +61,24 @@ func (r *request) execute() {
 // run calls the handler with a cancellable context and turns its error or
 // panic into a Jupyter error.
 func (k *Kernel) run(code string, out *cellOutput) (jerr *Error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	k.mu.Lock()
-	k.cancel = cancel
-	k.mu.Unlock()
 	defer func() {
-		k.mu.Lock()
-		k.cancel = nil
-		k.mu.Unlock()
-		cancel()
 		if p := recover(); p != nil {
 			k.log.Error("panic in execute", "panic", p, "stack", string(debug.Stack()))
 			jerr = panicError(p)
 		}
 	}()
-	err := k.h.Execute(ctx, code, out)
-	switch {
-	case err == nil:
-		return nil
-	case ctx.Err() != nil && errors.Is(err, context.Canceled):
-		return &Error{Name: "Interrupted", Value: "the cell was interrupted"}
-	}
-	var je *Error
-	if errors.As(err, &je) {
-		return je
-	}
-	return &Error{Name: "Error", Value: err.Error()}
+	k.cancellable(func(ctx context.Context) {
+		err := k.h.Execute(ctx, code, out)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil && errors.Is(err, context.Canceled):
+			jerr = &Error{Name: "Interrupted", Value: "the cell was interrupted"}
+		case errors.As(err, &jerr):
+		default:
+			jerr = &Error{Name: "Error", Value: err.Error()}
+		}
+	})
+	return jerr
 }
 
 // abortQueued answers the execute_requests among the first n messages of
