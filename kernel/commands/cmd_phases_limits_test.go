@@ -247,14 +247,16 @@ func TestBoundedChild(t *testing.T) {
 }
 
 // runBounded runs cell in a fresh session over dir in a child process
-// limited to limitMiB of address space and one minute, so that a command
-// allocating without bound dies there instead of taking the machine. It
+// limited to limitMiB of address space and five minutes (a bound on a
+// hung child, with room for a loaded machine; the cells take seconds), so
+// that a command allocating without bound dies there instead of taking
+// the machine. It
 // returns the cell's error text ("<nil>" for none) and the child's peak
 // resident memory in MiB (VmHWM, read by the child: the rusage of a child
 // started by vfork counts the parent's pages too).
 func runBounded(t *testing.T, dir, cell string, limitMiB int) (string, int64) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", fmt.Sprintf(`ulimit -v %d && exec "$0" -test.run='^TestBoundedChild$' -test.count=1 -test.v`, limitMiB<<10), os.Args[0])
 	cmd.Env = append(os.Environ(), boundedChild+"="+cell, boundedChild+"_DIR="+dir)
