@@ -109,9 +109,12 @@ test: build test-deps
 # gotest runs the store integration test (store/pyroscope_test.go) when the
 # Pyroscope server is built (make test builds it first; without it the test
 # is skipped when run by hand, and fails under make test).
+# A package's tests may take up to 30 minutes (go test's own limit is 10):
+# a bound on a hung test, with room for a loaded 2-core machine, where the
+# race-instrumented command layer takes several times its quiet run.
 gotest:
-	@echo "== go test"; $(GO) test ./...
-	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 ./kernel/...
+	@echo "== go test"; $(GO) test -timeout 30m ./...
+	@echo "== go test -race (command layer and protocol layer)"; $(GO) test -race -count=1 -timeout 30m ./kernel/...
 
 # conformance installs a fresh kernelspec and runs Jupyter's own suite plus
 # ours: protocol behaviour and protocol attacks (each kernel under a watchdog).
