@@ -112,6 +112,7 @@ func runAttach(c *kernel.Call) error {
 	if err != nil {
 		return err
 	}
+	a.window = plan.Window
 	if bg {
 		plan.Control = a.ctl // a foreground attachment holds the cell: nothing can steer it
 	}
