@@ -116,7 +116,7 @@ func cpuSum(p *analysis.Profile) int64 {
 
 // TestWatchErrors: watch names two or more attachments, each once, each
 // collecting cpu windows; anything else is a usage error saying what to
-// write.
+// write. Tab completes the attachments' names, each word.
 func TestWatchErrors(t *testing.T) {
 	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
@@ -137,6 +137,12 @@ func TestWatchErrors(t *testing.T) {
 	} {
 		if _, err := RunForTest(t, s, tt.line); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s = %v, want an error saying %q", tt.line, err, tt.want)
+		}
+	}
+	in := kernel.NewInterp(s)
+	for code, want := range map[string]string{"watch ": "a g", "watch a ": "a g", "watch a g": "g", "watch x": ""} {
+		if got := strings.Join(in.Complete(code, len(code)).Matches, " "); got != want {
+			t.Errorf("Complete(%q) = %q, want %q", code, got, want)
 		}
 	}
 }
