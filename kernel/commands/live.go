@@ -175,6 +175,14 @@ func (a *attachment) charge(spent float64) {
 	}
 }
 
+// orNone lists names, or says none.
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
 func sortedKeys(m map[string]*attachment) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
