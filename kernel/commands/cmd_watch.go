@@ -53,13 +53,13 @@ func runWatch(c *kernel.Call) error {
 	}
 	w.placeholders()
 	for !w.ended() && c.Ctx.Err() == nil {
-		w.show(c, c.Ctx)
+		w.show(c.Ctx, c)
 		select {
 		case <-w.wake:
 		case <-c.Ctx.Done():
 		}
 	}
-	w.show(c, context.Background()) // the last windows, interrupted or not
+	w.show(context.Background(), c) // the last windows, interrupted or not
 	if l := c.Session.Get(name); l == w.loaded && l != nil && phasesKey.Get(l) != nil {
 		c.Out.Display(phaseTable(l, phasesKey.Get(l)), nil)
 	}

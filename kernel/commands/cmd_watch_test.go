@@ -1,9 +1,11 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel"
@@ -88,6 +90,42 @@ func TestWatchTogether(t *testing.T) {
 	again, third := run("watch one two").Text(), run("watch one two").Text()
 	if again != first || third != first {
 		t.Errorf("watch on the finished pair differs from the first's final state:\nfirst:\n%s\nagain:\n%s\nthird:\n%s", first, again, third)
+	}
+}
+
+// TestWatchInterrupt: interrupting watch ends the cell, not the
+// collections; the together profile holds the windows taken until then,
+// and the last statuses are shown.
+func TestWatchInterrupt(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	defer s.Close()
+	for _, line := range []string{"attach demo:phases as one budget=10% kinds=cpu background=true",
+		"attach demo:agent as two budget=10% kinds=cpu background=true"} {
+		if _, err := RunForTest(t, s, line); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+	}
+	waitWindows(t, s, "one", 1)
+	waitWindows(t, s, "two", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	rec, err := kernel.RunCell(ctx, s, "watch one two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rootSums(t, s.Get("together").Profile)
+	for _, name := range []string{"one", "two"} {
+		if _, ended := attachments(s)[name].snapshot(); ended {
+			t.Errorf("%s stopped collecting when watch was interrupted", name)
+		}
+		if got[name] == 0 || !strings.Contains(rec.Text(), name+" ← ") {
+			t.Errorf("together holds %d ns of %s's cpu; the display:\n%s", got[name], name, rec.Text())
+		}
+	}
+	for _, line := range []string{"detach one", "detach two"} {
+		if _, err := RunForTest(t, s, line); err != nil {
+			t.Errorf("%s: %v", line, err)
+		}
 	}
 }
 

@@ -47,7 +47,7 @@ func (w *watch) ended() bool {
 // together profile when some came, and shows everything. The CPU time it
 // takes on each attachment is charged to it (on a target on this
 // machine), the together profile's shared equally.
-func (w *watch) show(c *kernel.Call, ctx context.Context) {
+func (w *watch) show(ctx context.Context, c *kernel.Call) {
 	cpu := 0
 	for i, a := range w.as {
 		a.charge(live.ThreadCPU(func() { a.sync(ctx, c.Session) }))
@@ -59,9 +59,13 @@ func (w *watch) show(c *kernel.Call, ctx context.Context) {
 	if cpu == 0 || cpu == w.cpu {
 		return
 	}
-	spent := live.ThreadCPU(func() { w.grow(c, ctx) })
+	grown := false
+	spent := live.ThreadCPU(func() { grown = w.grow(ctx, c) })
 	for _, a := range w.as {
 		a.charge(spent / float64(len(w.as)))
+	}
+	if !grown {
+		return // interrupted: the next show grows it
 	}
 	if w.loaded != nil && phasesKey.Get(w.loaded) != nil {
 		if svg, err := timelinePicture(w.name, phasesKey.Get(w.loaded)); err == nil {
@@ -71,14 +75,13 @@ func (w *watch) show(c *kernel.Call, ctx context.Context) {
 	w.cpu = cpu
 }
 
-// grow rebuilds the together profile and its phases. An interrupt leaves
-// it for the next show; another error is kept, and ends the cell as its
-// error.
-func (w *watch) grow(c *kernel.Call, ctx context.Context) {
+// grow rebuilds the together profile and its phases, and reports whether
+// it finished. An interrupt leaves it for the next show; another error is
+// kept until a later grow succeeds, and ends the cell as its error.
+func (w *watch) grow(ctx context.Context, c *kernel.Call) bool {
 	p, err := together(w.name, w.as)
-	if err != nil {
-		w.failed = err
-		return
+	if w.failed = err; err != nil {
+		return true
 	}
 	p.Source = w.name + " (live cpu of " + attachmentNames(w.as) + ")"
 	if w.loaded == nil || c.Session.Get(w.name) != w.loaded {
@@ -87,9 +90,12 @@ func (w *watch) grow(c *kernel.Call, ctx context.Context) {
 	} else {
 		w.loaded.Regrow(p)
 	}
-	if _, err := livePhases(ctx, c.Session, w.loaded, ""); err != nil && ctx.Err() == nil {
-		w.failed = err
+	_, err = livePhases(ctx, c.Session, w.loaded, "")
+	if ctx.Err() != nil {
+		return false
 	}
+	w.failed = err
+	return true
 }
 
 func attachmentNames(as []*attachment) string {
