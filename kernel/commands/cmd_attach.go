@@ -31,7 +31,9 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"windows arrive; every command reads it. While `attach` runs, a status line and the phases timeline update in " +
 	"place (JIVE over the windows, one interval each, with ω = 1 since a window already sums a second of samples; `phases NAME window=…` changes it; `using=FILE.json` labels known phases); interrupting stops collection and keeps " +
 	"everything gathered. With `background=true` the cell ends at once and later cells run while collection goes on; " +
-	"`profiles` shows its progress and `detach` ends it.\n\n" +
+	"`profiles` shows its progress and `detach` ends it. **Several processes**, each attached in the background within its own " +
+	"budget, show in one display with `watch NAME NAME…`: each one's status line and phases timeline, and their cpu windows " +
+	"side by side in time as one profile, whose phases say which process they are in.\n\n" +
 	"**Control while it runs** (DYPER's bound \"dynamically settable by the programmer\"): `attach NAME budget=5%` on an " +
 	"attached NAME changes its budget from now on (a collection in flight finishes as it was paid for; the status then says " +
 	"what the budgets allowed over the time attached; `attach NAME` alone shows its status); `attach NAME reset=true` empties its series, so that later windows " +
@@ -112,6 +114,7 @@ func runAttach(c *kernel.Call) error {
 	if err != nil {
 		return err
 	}
+	a.window = plan.Window
 	if bg {
 		plan.Control = a.ctl // a foreground attachment holds the cell: nothing can steer it
 	}

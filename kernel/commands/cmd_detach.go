@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"strings"
-
 	"github.com/proflens/proflens/kernel"
 )
 
@@ -46,11 +44,4 @@ func pickAttachment(c *kernel.Call) (*attachment, error) {
 		return nil, c.Usagef("%d attachments (%s): name the one to %s", len(names), orNone(names), verb)
 	}
 	return attachments(c.Session)[names[0]], nil
-}
-
-func orNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }

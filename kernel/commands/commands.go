@@ -19,7 +19,7 @@ var All = kernel.NewCommandTable(kernel.Hooks{Sync: syncLive, Close: closeLive},
 	// JIVE: phases over time.
 	phasesCommand, labelCommand, similarityCommand, timelineCommand, intervalCommand,
 	// DYPER: live profiles within an overhead budget.
-	attachCommand, detachCommand, pauseCommand, resumeCommand,
+	attachCommand, detachCommand, pauseCommand, resumeCommand, watchCommand,
 	// AVID: architectural views of calls between entities, over time, and sampled.
 	mappingCommand, entitiesCommand, callsCommand, celsCommand, sampleCommand, featuresCommand, compareSamplingCommand,
 	// Comparing and navigating.

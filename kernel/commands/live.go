@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/kernel"
@@ -32,6 +33,7 @@ type attachment struct {
 	name   string
 	target string // as the user named it: a URL or demo:NAME
 	kinds  []live.Kind
+	window time.Duration // the length of its CPU windows
 	using  string        // saved phase set labelling the main profile's phases
 	proc   *demo.Process // a demo target the attachment started; stopped with it
 
@@ -46,6 +48,7 @@ type attachment struct {
 	inbox  []*live.Window
 	status live.Status
 	ended  bool
+	wake   chan struct{} // told of each event, without waiting, while watch shows the attachment
 
 	parts  map[live.Kind][]*analysis.Profile // every window taken, per kind
 	stale  map[live.Kind]bool                // kinds whose profile lacks windows taken
@@ -82,12 +85,29 @@ func (a *attachment) event(e live.Event) {
 		a.inbox = append(a.inbox, e.Window)
 	}
 	a.status = e.Status
+	a.tell()
+}
+
+// tell wakes the watch showing the attachment, if any; a.mu is held.
+func (a *attachment) tell() {
+	select {
+	case a.wake <- struct{}{}:
+	default: // a wake is pending already, or none is watched for
+	}
+}
+
+// watchWith has each later event wake w (nil: none).
+func (a *attachment) watchWith(w chan struct{}) {
+	a.mu.Lock()
+	a.wake = w
+	a.mu.Unlock()
 }
 
 // end records the final status of the collection.
 func (a *attachment) end(st live.Status) {
 	a.mu.Lock()
 	a.status, a.ended = st, true
+	a.tell()
 	a.mu.Unlock()
 	if a.proc != nil {
 		a.proc.Stop()
@@ -153,6 +173,14 @@ func (a *attachment) charge(spent float64) {
 	case a.ctl <- live.Control{Charge: spent}:
 	default: // the collection is busy or over: the charge is dropped, and the status says less than was spent
 	}
+}
+
+// orNone lists names, or says none.
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 func sortedKeys(m map[string]*attachment) []string {
@@ -230,28 +258,39 @@ func adopt(s *kernel.Session, l *kernel.Loaded, current bool) {
 // (on the demo at 1 s windows, ARI 0.95 with ω = 1, 0.37 with ω = 3).
 const liveWindow = 1
 
-// redetect runs phases again on l, grown: with the last run's parameters
-// (at first JIVE's, with ω = liveWindow), the attachment's saved set for
-// the main profile, and the labels carried.
+// redetect runs phases again on l, grown, with the attachment's saved set
+// for the main profile.
 func (a *attachment) redetect(ctx context.Context, s *kernel.Session, l *kernel.Loaded) error {
-	run := phaseRun{params: phase.DefaultParams(), opts: phase.Options{Value: l.Value}}
-	run.params.Window = liveWindow
-	if phasesKey.Get(l) != nil {
-		run.params, run.opts.Count = phasesKey.Get(l).Result.Params, phasesKey.Get(l).Count
-	}
+	using := ""
 	if l.Name == a.name {
-		run.using = a.using
+		using = a.using
 	}
-	c := kernel.NewCall(ctx, s, phasesCommand, l)
-	st, err := detectPhases(c, run)
+	st, err := livePhases(ctx, s, l, using)
 	if err != nil {
 		return err
 	}
-	phasesKey.Set(l, st)
 	if l.Name == a.name {
 		a.phasesFound.Store(int64(len(st.Result.Phases)))
 	}
 	return nil
+}
+
+// livePhases runs phases again on a live profile l, grown, and keeps the
+// result: with the last run's parameters (at first JIVE's, with ω =
+// liveWindow), the saved set using ("" for none), and the labels carried.
+func livePhases(ctx context.Context, s *kernel.Session, l *kernel.Loaded, using string) (*PhaseState, error) {
+	run := phaseRun{params: phase.DefaultParams(), opts: phase.Options{Value: l.Value}, using: using}
+	run.params.Window = liveWindow
+	if phasesKey.Get(l) != nil {
+		run.params, run.opts.Count = phasesKey.Get(l).Result.Params, phasesKey.Get(l).Count
+	}
+	c := kernel.NewCall(ctx, s, phasesCommand, l)
+	st, err := detectPhases(c, run)
+	if err != nil {
+		return nil, err
+	}
+	phasesKey.Set(l, st)
+	return st, nil
 }
 
 // stop ends a background collection, for the reason why, and waits for

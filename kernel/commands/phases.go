@@ -57,7 +57,7 @@ func detectPhases(c *kernel.Call, run phaseRun) (*PhaseState, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, dims, chosen := c.Tree(), viewDims(view), ""
+	t, dims, chosen := c.Tree(), phaseDims(view), ""
 	if p := t.Profile; p.Timed && p.Intervals == nil {
 		if run.opts.Interval == 0 {
 			run.opts.Interval, chosen = phase.DefaultInterval(t, dims, run.params)
