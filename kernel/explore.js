@@ -4,7 +4,8 @@
 // clicks (the command lines the clicks stood for), crumbs (the clicks one
 // can step back over), error, answered (a count of answers), controls and
 // _closed. A click on the picture or a control sends
-// {event: "click", id, title, shift, name, value}; a breadcrumb sends
+// {event: "click", id, title, part, shift, name, value} (part: the
+// data-pl-part of the picture's part clicked, such as a cel's number); a breadcrumb sends
 // {event: "crumb", index}. The view waits for the next answer and says so;
 // one that does not come within NO_ANSWER_MS is reported (the kernel is
 // busy with a cell, or restarted, so this view has no kernel side).
@@ -49,7 +50,11 @@ function render({ model, el }) {
     const g = ev.target.closest('g.pl-n, [data-pl-id], [id]');
     if (!g || !pic.contains(g)) return null;
     const t = g.querySelector(':scope > title');
-    return { id: g.getAttribute('data-pl-id') || g.id || '', title: t ? t.textContent.split('\n')[0] : '', group: g.getAttribute('data-pl-group') || '' };
+    const part = g.closest('[data-pl-part]');
+    return {
+      id: g.getAttribute('data-pl-id') || g.id || '', title: t ? t.textContent.split('\n')[0] : '',
+      group: g.getAttribute('data-pl-group') || '', part: part ? part.getAttribute('data-pl-part') : '',
+    };
   };
 
   const onClick = (ev) => {
@@ -60,7 +65,7 @@ function render({ model, el }) {
       for (const x of pic.querySelectorAll('.pl-hl')) x.classList.remove('pl-hl');
       for (const x of pic.querySelectorAll('[data-pl-group="' + CSS.escape(t.group) + '"]')) x.classList.add('pl-hl');
     }
-    send({ event: 'click', id: t.id, title: t.title, shift: ev.shiftKey }, t.title || t.id);
+    send({ event: 'click', id: t.id, title: t.title, part: t.part, shift: ev.shiftKey }, t.title || t.id);
   };
   pic.addEventListener('click', onClick);
 
