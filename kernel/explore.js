@@ -8,8 +8,12 @@
 // data-pl-part of the picture's part clicked, such as a cel's number); a breadcrumb sends
 // {event: "crumb", index}. The view waits for the next answer and says so;
 // one that does not come within NO_ANSWER_MS is reported (the kernel is
-// busy with a cell, or restarted, so this view has no kernel side).
+// busy with a cell, or restarted, so this view has no kernel side). When
+// the widget manager marks the model's comm dead (JupyterLab's does as the
+// kernel restarts), or a message cannot be sent, the view says its kernel
+// is gone and sends nothing more.
 const NO_ANSWER_MS = 10000;
+const GONE = 'the kernel of this view restarted or is gone: a click has nothing to answer it; run the cell again for a view that answers';
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -29,8 +33,19 @@ function render({ model, el }) {
   el.append(root);
   let timer = null;
   let waiting = '';
+  let gone = false;
+
+  const lose = () => {
+    gone = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    root.classList.remove('pl-busy');
+    root.classList.add('pl-gone');
+    drawStatus();
+  };
 
   const send = (msg, what) => {
+    if (gone) return lose();
     if (timer) return; // one request at a time: the kernel answers in order
     waiting = what;
     root.classList.add('pl-busy');
@@ -43,7 +58,11 @@ function render({ model, el }) {
         ' s: it is busy with a cell, or it restarted since this view was drawn (then run its cell again)';
       status.className = 'pl-status pl-error';
     }, NO_ANSWER_MS);
-    model.send(msg);
+    try {
+      model.send(msg);
+    } catch (e) {
+      lose();
+    }
   };
 
   const target = (ev) => {
@@ -135,8 +154,9 @@ function render({ model, el }) {
     const closed = model.get('_closed');
     const err = model.get('error');
     const list = model.get('clicks') || [];
-    status.className = 'pl-status' + (err || closed ? ' pl-error' : '');
-    if (closed) status.textContent = closed;
+    status.className = 'pl-status' + (err || closed || gone ? ' pl-error' : '');
+    if (gone) status.textContent = GONE;
+    else if (closed) status.textContent = closed;
     else if (err) status.textContent = err;
     else status.textContent = list.length ? 'clicked: ' + list[list.length - 1] : 'click a node to explore it' ;
   };
@@ -156,10 +176,14 @@ function render({ model, el }) {
   };
   model.on('change:answered', answered);
   model.on('change:_closed', drawStatus);
+  model.on('comm_live_update', lose); // the manager set the comm dead: the kernel restarted or went away
   draw();
   return () => {
     if (timer) clearTimeout(timer);
     pic.removeEventListener('click', onClick);
+    model.off('change:answered', answered);
+    model.off('change:_closed', drawStatus);
+    model.off('comm_live_update', lose);
   };
 }
 

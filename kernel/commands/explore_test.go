@@ -251,11 +251,15 @@ func TestExploreLiveControls(t *testing.T) {
 	for _, c := range m.state["controls"].([]kernel.Control) {
 		names = append(names, c.Name)
 	}
-	if want := []string{"budget", "pause", "resume", "detach"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"budget", "kinds", "pause", "resume", "detach"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("controls %q, want %q", names, want)
 	}
+	send(m, map[string]any{"event": "click", "name": "kinds", "value": "goroutine,cpu"})
+	if h := m.state["html"].(string); m.state["error"] != "" || !strings.Contains(h, "bg collects goroutine,cpu from now on") {
+		t.Errorf("kinds control: error %v, clicks %q, view %q", m.state["error"], clicksOf(m), h)
+	}
 	send(m, map[string]any{"event": "click", "name": "detach"})
-	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"detach bg"}) || !strings.Contains(m.state["html"].(string), "per kind") {
+	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"attach bg kinds=goroutine,cpu", "detach bg"}) || !strings.Contains(m.state["html"].(string), "per kind") {
 		t.Errorf("detach control: error %v, clicks %q", m.state["error"], clicksOf(m))
 	}
 	if rec, err := kernel.RunCell(t.Context(), s, "detach bg"); err == nil {
