@@ -105,18 +105,24 @@ function render({ model, el }) {
     });
   };
 
+  // Per text control, the value last sent, kept on the model (locally, never
+  // synced) since each answer draws a new view: it stays in the input.
+  const sent = () => model.get('_pl_sent') || {};
   const drawControls = () => {
     controls.replaceChildren();
     for (const c of model.get('controls') || []) {
       const box = h('span', 'pl-control');
       if (c.kind === 'text') {
         const input = h('input');
-        input.value = c.value || '';
+        input.value = sent()[c.name] !== undefined ? sent()[c.name] : c.value || '';
         input.setAttribute('aria-label', c.label);
         input.dataset.plControl = c.name;
         const b = h('button', '', c.label);
         b.dataset.plControl = c.name;
-        b.onclick = () => send({ event: 'click', name: c.name, value: input.value }, c.label + ' ' + input.value);
+        b.onclick = () => {
+          model.set('_pl_sent', { ...sent(), [c.name]: input.value });
+          send({ event: 'click', name: c.name, value: input.value }, c.label + ' ' + input.value);
+        };
         input.onkeydown = (e) => { if (e.key === 'Enter') b.click(); };
         box.append(input, b);
       } else {

@@ -262,6 +262,8 @@ async function controls(page) {
     ({ f, v } = await press('kinds', 'attach bg kinds=goroutine,cpu'));
     const said = await page.evaluate((k) => document.querySelector(`#live .cell[data-i="${k}"] .pl-pic`).textContent, LIVE);
     if (f || v.error || !/bg collects goroutine,cpu from now on/.test(said)) fails.push(`after the kinds control: ${f || ''} ${JSON.stringify(v)}; the view shows ${JSON.stringify(said.slice(0, 300))}`);
+    const kept = await page.inputValue(sel('input', 'kinds'));
+    if (kept !== 'goroutine,cpu') fails.push(`after the kinds control, its input shows ${JSON.stringify(kept)}, not the kinds sent`);
     ({ f, v } = await press('resume', 'resume bg'));
     if (f || v.error) fails.push(`resume: ${f || v.status}`);
   }
