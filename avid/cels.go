@@ -3,6 +3,8 @@ package avid
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"math"
 	"time"
 
 	"github.com/proflens/proflens/analysis"
@@ -77,16 +79,51 @@ func NewCels(t *analysis.Tree, em *EntityMap, step CelStep, value, limit int) (*
 		cs.Unit = p.ValueTypes[p.DefaultValue].Unit
 	}
 	b := celBuilder{cs: cs, em: em, p: t.Profile, byPair: map[[2]int32]int32{}}
-	for s := range steps {
-		k := b.entries / max(step.Entries, 1)
-		if step.Period > 0 {
-			k = (s.Time - t0) / step.Period
-		}
-		b.add(min(int(k), n-1), s)
+	for k, s := range cut(steps, step, t0, n) {
+		b.add(k, s)
 	}
 	b.finish(step, t0)
 	cs.values(t)
 	return cs, nil
+}
+
+// CelOfSteps returns the number of cels step cuts t's profile into, and
+// its steps, each with the index of the cel NewCels puts it in: what a
+// view of one cel (the calls behind an arc in it) counts from.
+func CelOfSteps(t *analysis.Tree, step CelStep) (int, iter.Seq2[int, analysis.Step], error) {
+	src, steps := analysis.Steps(t.Profile)
+	if src == "" {
+		return 0, nil, ErrNoTimeOrder
+	}
+	entries, t0, t1 := extent(steps)
+	if entries == 0 {
+		return 0, nil, errors.New("the recording enters no frame: there are no cels")
+	}
+	n, err := celCount(step, entries, t1-t0, math.MaxInt)
+	if err != nil {
+		return 0, nil, err
+	}
+	return n, cut(steps, step, t0, n), nil
+}
+
+// cut gives each step the index of its cel among n: by the entries before
+// it, or by its time since t0.
+func cut(steps iter.Seq[analysis.Step], step CelStep, t0 int64, n int) iter.Seq2[int, analysis.Step] {
+	return func(yield func(int, analysis.Step) bool) {
+		var entries int64
+		for s := range steps {
+			k := entries / max(step.Entries, 1)
+			if step.Period > 0 {
+				k = (s.Time - t0) / step.Period
+			}
+			if !yield(min(int(k), n-1), s) {
+				return
+			}
+			if s.Stack >= 0 {
+				entries += int64(s.Entered)
+			}
+		}
+	}
 }
 
 // extent counts the entries of steps and returns the first and last times.

@@ -61,6 +61,7 @@ func (c *Call) Interactive() bool {
 type Click struct {
 	ID    string // the id of the clicked element (a node's group: PREFIX-HANDLE), or ""
 	Title string // the first line of the clicked element's tooltip, or ""
+	Part  string // the part of the picture it is in (data-pl-part: a cel's number), or ""
 	Shift bool   // shift was held
 	Name  string // a control's name, for a click on a control
 	Value string // a control's value
@@ -200,7 +201,7 @@ func (e *explorer) serve(ctx context.Context, ev jupyter.WidgetEvent) {
 func readClick(m map[string]any) Click {
 	s := func(k string) string { v, _ := m[k].(string); return v }
 	shift, _ := m["shift"].(bool)
-	return Click{ID: s("id"), Title: s("title"), Shift: shift, Name: s("name"), Value: s("value")}
+	return Click{ID: s("id"), Title: s("title"), Part: s("part"), Shift: shift, Name: s("name"), Value: s("value")}
 }
 
 // click runs what cl stands for and draws the view again.

@@ -4,11 +4,16 @@
 // clicks (the command lines the clicks stood for), crumbs (the clicks one
 // can step back over), error, answered (a count of answers), controls and
 // _closed. A click on the picture or a control sends
-// {event: "click", id, title, shift, name, value}; a breadcrumb sends
+// {event: "click", id, title, part, shift, name, value} (part: the
+// data-pl-part of the picture's part clicked, such as a cel's number); a breadcrumb sends
 // {event: "crumb", index}. The view waits for the next answer and says so;
 // one that does not come within NO_ANSWER_MS is reported (the kernel is
-// busy with a cell, or restarted, so this view has no kernel side).
+// busy with a cell, or restarted, so this view has no kernel side). When
+// the widget manager marks the model's comm dead (JupyterLab's does as the
+// kernel restarts), or a message cannot be sent, the view says its kernel
+// is gone and sends nothing more.
 const NO_ANSWER_MS = 10000;
+const GONE = 'the kernel of this view restarted or is gone: a click has nothing to answer it; run the cell again for a view that answers';
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -28,8 +33,19 @@ function render({ model, el }) {
   el.append(root);
   let timer = null;
   let waiting = '';
+  let gone = false;
+
+  const lose = () => {
+    gone = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    root.classList.remove('pl-busy');
+    root.classList.add('pl-gone');
+    drawStatus();
+  };
 
   const send = (msg, what) => {
+    if (gone) return lose();
     if (timer) return; // one request at a time: the kernel answers in order
     waiting = what;
     root.classList.add('pl-busy');
@@ -42,14 +58,22 @@ function render({ model, el }) {
         ' s: it is busy with a cell, or it restarted since this view was drawn (then run its cell again)';
       status.className = 'pl-status pl-error';
     }, NO_ANSWER_MS);
-    model.send(msg);
+    try {
+      model.send(msg);
+    } catch (e) {
+      lose();
+    }
   };
 
   const target = (ev) => {
     const g = ev.target.closest('g.pl-n, [data-pl-id], [id]');
     if (!g || !pic.contains(g)) return null;
     const t = g.querySelector(':scope > title');
-    return { id: g.getAttribute('data-pl-id') || g.id || '', title: t ? t.textContent.split('\n')[0] : '', group: g.getAttribute('data-pl-group') || '' };
+    const part = g.closest('[data-pl-part]');
+    return {
+      id: g.getAttribute('data-pl-id') || g.id || '', title: t ? t.textContent.split('\n')[0] : '',
+      group: g.getAttribute('data-pl-group') || '', part: part ? part.getAttribute('data-pl-part') : '',
+    };
   };
 
   const onClick = (ev) => {
@@ -60,7 +84,7 @@ function render({ model, el }) {
       for (const x of pic.querySelectorAll('.pl-hl')) x.classList.remove('pl-hl');
       for (const x of pic.querySelectorAll('[data-pl-group="' + CSS.escape(t.group) + '"]')) x.classList.add('pl-hl');
     }
-    send({ event: 'click', id: t.id, title: t.title, shift: ev.shiftKey }, t.title || t.id);
+    send({ event: 'click', id: t.id, title: t.title, part: t.part, shift: ev.shiftKey }, t.title || t.id);
   };
   pic.addEventListener('click', onClick);
 
@@ -81,18 +105,24 @@ function render({ model, el }) {
     });
   };
 
+  // Per text control, the value last sent, kept on the model (locally, never
+  // synced) since each answer draws a new view: it stays in the input.
+  const sent = () => model.get('_pl_sent') || {};
   const drawControls = () => {
     controls.replaceChildren();
     for (const c of model.get('controls') || []) {
       const box = h('span', 'pl-control');
       if (c.kind === 'text') {
         const input = h('input');
-        input.value = c.value || '';
+        input.value = sent()[c.name] !== undefined ? sent()[c.name] : c.value || '';
         input.setAttribute('aria-label', c.label);
         input.dataset.plControl = c.name;
         const b = h('button', '', c.label);
         b.dataset.plControl = c.name;
-        b.onclick = () => send({ event: 'click', name: c.name, value: input.value }, c.label + ' ' + input.value);
+        b.onclick = () => {
+          model.set('_pl_sent', { ...sent(), [c.name]: input.value });
+          send({ event: 'click', name: c.name, value: input.value }, c.label + ' ' + input.value);
+        };
         input.onkeydown = (e) => { if (e.key === 'Enter') b.click(); };
         box.append(input, b);
       } else {
@@ -130,8 +160,9 @@ function render({ model, el }) {
     const closed = model.get('_closed');
     const err = model.get('error');
     const list = model.get('clicks') || [];
-    status.className = 'pl-status' + (err || closed ? ' pl-error' : '');
-    if (closed) status.textContent = closed;
+    status.className = 'pl-status' + (err || closed || gone ? ' pl-error' : '');
+    if (gone) status.textContent = GONE;
+    else if (closed) status.textContent = closed;
     else if (err) status.textContent = err;
     else status.textContent = list.length ? 'clicked: ' + list[list.length - 1] : 'click a node to explore it' ;
   };
@@ -151,10 +182,14 @@ function render({ model, el }) {
   };
   model.on('change:answered', answered);
   model.on('change:_closed', drawStatus);
+  model.on('comm_live_update', lose); // the manager set the comm dead: the kernel restarted or went away
   draw();
   return () => {
     if (timer) clearTimeout(timer);
     pic.removeEventListener('click', onClick);
+    model.off('change:answered', answered);
+    model.off('change:_closed', drawStatus);
+    model.off('comm_live_update', lose);
   };
 }
 

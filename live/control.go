@@ -15,6 +15,10 @@ type Control struct {
 	Pause   bool     // nothing starts and no credit accrues until Resume
 	Resume  bool     //
 	Trigger *Trigger // arm a trigger
+	// Kinds, when not empty, are the kinds collected from now on, in
+	// priority order; a kind left out stops (its windows stay, and
+	// triggers may still ask for it), a new one starts with no credit.
+	Kinds   []Kind
 	Collect []Request
 	// Charge is proflens's own work on the windows (seconds of CPU) done
 	// outside Run, for a target on this machine: it joins the account.

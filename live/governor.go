@@ -404,6 +404,47 @@ func (g *governor) request(now time.Duration, k Kind, d time.Duration, why strin
 	return j
 }
 
+// setKinds schedules kinds from now on, in priority order (weights 1,
+// 1/2, …): a kind left out becomes manual (only triggered collections of
+// it run; a collection in flight finishes), a new one starts with no
+// credit. Triggered collections stay first.
+func (g *governor) setKinds(now time.Duration, kinds []Kind) {
+	g.advance(now)
+	var jobs, out []*kindState
+	for _, k := range g.kinds {
+		if k.job != "" {
+			jobs = append(jobs, k)
+		}
+	}
+	for i, k := range kinds {
+		s := g.find(k)
+		if s == nil {
+			s = &kindState{kind: k}
+		}
+		s.manual, s.weight = false, 1/float64(i+1)
+		out = append(out, s)
+	}
+	for _, s := range g.kinds {
+		if s.job == "" && !slices.Contains(kinds, s.kind) {
+			s.manual = true
+			out = append(out, s)
+		}
+	}
+	g.kinds = append(jobs, out...)
+	g.reallocate()
+}
+
+// asked returns the kinds scheduled, in priority order.
+func (g *governor) asked() []Kind {
+	var out []Kind
+	for _, k := range g.kinds {
+		if k.job == "" && !k.manual {
+			out = append(out, k.kind)
+		}
+	}
+	return out
+}
+
 // setBudget changes the budget from now on.
 func (g *governor) setBudget(now time.Duration, b float64) {
 	g.advance(now)

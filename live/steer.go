@@ -25,6 +25,11 @@ func (r *runner) apply(c Control) {
 		r.g.pause(now, c.Pause)
 		r.note(fmt.Sprintf("%s at %.1fs", map[bool]string{true: "paused", false: "resumed"}[c.Pause], now.Seconds()))
 	}
+	if len(c.Kinds) > 0 && !slices.Equal(c.Kinds, r.g.asked()) {
+		old := r.g.asked()
+		r.g.setKinds(now, c.Kinds)
+		r.note(fmt.Sprintf("kinds %s from %.1fs on (they were %s)", joinKinds(c.Kinds), now.Seconds(), joinKinds(old)))
+	}
 	if c.Trigger != nil {
 		r.arm(c.Trigger)
 		r.note(fmt.Sprintf("trigger %d armed at %.1fs: %s", len(r.triggers), now.Seconds(), c.Trigger))

@@ -128,7 +128,8 @@ func orNone(s string) string {
 	return s
 }
 
-// sheet puts the cels' SVGs in one SVG, celColumns to a row.
+// sheet puts the cels' SVGs in one SVG, celColumns to a row, each in a
+// group that names its cel (data-pl-part, from 1) for a view's clicks.
 func sheet(cels [][]byte) []byte {
 	w, h := graphWidth*celScale, graphHeight*celScale
 	rows := (len(cels) + celColumns - 1) / celColumns
@@ -136,7 +137,7 @@ func sheet(cels [][]byte) []byte {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f">`+"\n",
 		w*celColumns, h*float64(rows), w*celColumns, h*float64(rows))
 	for k, c := range cels {
-		fmt.Fprintf(&b, `<g transform="translate(%.0f,%.0f)">`, w*float64(k%celColumns), h*float64(k/celColumns))
+		fmt.Fprintf(&b, `<g transform="translate(%.0f,%.0f)" data-pl-part="%d">`, w*float64(k%celColumns), h*float64(k/celColumns), k+1)
 		b.Write(bytes.TrimSuffix(c, []byte("\n")))
 		b.WriteString("</g>\n")
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/proflens/proflens/analysis"
@@ -305,4 +306,28 @@ func featuresOption(c *kernel.Call, opt string) (*avid.Features, error) {
 		return nil, fmt.Errorf("%s=%s: no features of that name in the session, and %w", opt, name, err)
 	}
 	return avid.ParseFeatures(name, text)
+}
+
+// celStep reads step=: a number of entries or a duration; without it, the
+// entries of t in about defaultCels cels.
+func celStep(c *kernel.Call, t *analysis.Tree) (avid.CelStep, error) {
+	if !c.Has("step") {
+		counts, ok := analysis.EntryCounts(t)
+		if !ok {
+			return avid.CelStep{}, fmt.Errorf("cels %s: %w", c.Subject(), avid.ErrNoTimeOrder)
+		}
+		var entries int64
+		for _, n := range counts.Calls {
+			entries += n
+		}
+		return avid.CelStep{Entries: max(1, (entries+defaultCels-1)/defaultCels)}, nil
+	}
+	v := c.Opt("step")
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		return avid.CelStep{Entries: n}, nil
+	}
+	if d, err := kernel.ParseDuration(v); err == nil && d > 0 {
+		return avid.CelStep{Period: int64(d)}, nil
+	}
+	return avid.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)
 }

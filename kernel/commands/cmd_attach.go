@@ -36,7 +36,9 @@ const attachDoc = "DYPER (seed 002): collects profiles from a running Go program
 	"side by side in time as one profile, whose phases say which process they are in.\n\n" +
 	"**Control while it runs** (DYPER's bound \"dynamically settable by the programmer\"): `attach NAME budget=5%` on an " +
 	"attached NAME changes its budget from now on (a collection in flight finishes as it was paid for; the status then says " +
-	"what the budgets allowed over the time attached; `attach NAME` alone shows its status); `attach NAME reset=true` empties its series, so that later windows " +
+	"what the budgets allowed over the time attached; `attach NAME` alone shows its status); `attach NAME kinds=goroutine,cpu` " +
+	"collects those kinds from now on, in that order of priority (a kind left out stops, its profile keeping its windows; a new " +
+	"one starts with no credit, its profile NAME_KIND); `attach NAME reset=true` empties its series, so that later windows " +
 	"start them anew (the account goes on); `pause NAME` and `resume NAME` stop and restart collection (no credit accrues " +
 	"meanwhile). **Triggers** start a detailed collection when a condition on the live data holds: `when=` is `phase` (a new " +
 	"phase appears among the windows' phases), `goroutines>N` (a goroutine snapshot counts more than N), `heap+SIZE` (the heap " +
@@ -63,7 +65,7 @@ var attachCommand = &kernel.Command{
 	Options: []kernel.Option{
 		{Name: "budget", Doc: "the target's slowdown allowed, as a share of the time attached", Default: "1%"},
 		{Name: "for", Doc: "how long to collect (default: until interrupted, or detach)", Kind: kernel.KindDuration},
-		{Name: "kinds", Doc: "what to collect, in priority order", Default: "cpu,goroutine,heap,mutex,block,trace"},
+		{Name: "kinds", Doc: "what to collect, in priority order (on an attached NAME: from now on)", Default: "cpu,goroutine,heap,mutex,block,trace"},
 		{Name: "window", Doc: "length of CPU windows and deltas, whole seconds", Default: "1s", Kind: kernel.KindDuration},
 		{Name: "background", Doc: "collect while later cells run", Default: "false", Values: []string{"true", "false"}},
 		{Name: "using", Doc: "label the phases with this saved phase set (phases save=FILE.json)", Kind: kernel.KindFile},

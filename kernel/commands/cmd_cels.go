@@ -2,9 +2,7 @@ package commands
 
 import (
 	"fmt"
-	"strconv"
 
-	"github.com/proflens/proflens/analysis"
 	"github.com/proflens/proflens/avid"
 	"github.com/proflens/proflens/kernel"
 	"github.com/proflens/proflens/kernel/jupyter"
@@ -21,12 +19,13 @@ var celsCommand = &kernel.Command{
 		"and freed are those up to the cel's end. Inline, the cels are small multiples that a script " +
 		"turns into a player (step back, play, step forward, a slider) where the notebook runs scripts (a " +
 		"trusted notebook); elsewhere they stay small multiples (`set pictures=` chooses how they are sent); " +
-		"`export cels FILE.html` writes the player as a page that works offline. Cels need time order: an " +
+		"`export cels FILE.html` writes the player as a page that works offline. With `interactive=true` the cels are small " +
+		"multiples in a view where a click on an arc of a cel lists the calls behind it made in that cel (`calls FROM TO cel=K`). Cels need time order: an " +
 		"evented recording, or samples with times (calls then recovered by stack diffs). The JSON is " +
 		"`{\"cels\": [{\"start\", \"end\", \"stack\": [entity…], \"arcs\": [{\"from\", \"to\", \"step\", \"total\"}]}]}`.",
 	Options: []kernel.Option{mappingOpt,
 		{Name: "step", Doc: "entries per cel (a number) or time per cel (a duration); default: about 12 cels"},
-		{Name: "max", Doc: "most cels", Default: "100", Kind: kernel.KindNumber}},
+		{Name: "max", Doc: "most cels", Default: "100", Kind: kernel.KindNumber}, kernel.InteractiveOption},
 	Examples: []string{"load demo:shop as shop", "mapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend",
 		"cels mapping=m step=2", "cels shop mapping=m step=8us", "export cels shop-cels.html"},
 	Profiles: 1,
@@ -63,6 +62,11 @@ func runCels(c *kernel.Call) error {
 	note := mappingNotes(c.Subject(), cs.Source, em) + objectsNote(e.Objects)
 	l.SetPicture(pic.Sheet, nil)
 	celsKey.Set(l, plotting.CelsPage(pic, l.Name+" · cels by "+by))
+	if c.Interactive() {
+		c.Explore(pic.Sheet, pic.Text, celsExplore(c))
+		c.Print(note + "\n")
+		return nil
+	}
 	b := jupyter.Bundle{"text/plain": pic.Text, "application/json": celsDoc(cs)}
 	mode := c.Session.Settings.Pictures
 	if mode != kernel.PicturesSVG { // the cels as pictures, inlined where trusted (PictureHTML)
@@ -77,28 +81,4 @@ func runCels(c *kernel.Call) error {
 	c.Out.Display(b, nil)
 	c.Print(note + "\n")
 	return nil
-}
-
-// celStep reads step=: a number of entries or a duration; without it, the
-// entries of t in about defaultCels cels.
-func celStep(c *kernel.Call, t *analysis.Tree) (avid.CelStep, error) {
-	if !c.Has("step") {
-		counts, ok := analysis.EntryCounts(t)
-		if !ok {
-			return avid.CelStep{}, fmt.Errorf("cels %s: %w", c.Subject(), avid.ErrNoTimeOrder)
-		}
-		var entries int64
-		for _, n := range counts.Calls {
-			entries += n
-		}
-		return avid.CelStep{Entries: max(1, (entries+defaultCels-1)/defaultCels)}, nil
-	}
-	v := c.Opt("step")
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
-		return avid.CelStep{Entries: n}, nil
-	}
-	if d, err := kernel.ParseDuration(v); err == nil && d > 0 {
-		return avid.CelStep{Period: int64(d)}, nil
-	}
-	return avid.CelStep{}, c.Usagef("step=%s: write a number of entries (step=100) or a duration (step=10ms), above 0", v)
 }

@@ -251,14 +251,79 @@ func TestExploreLiveControls(t *testing.T) {
 	for _, c := range m.state["controls"].([]kernel.Control) {
 		names = append(names, c.Name)
 	}
-	if want := []string{"budget", "pause", "resume", "detach"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"budget", "kinds", "pause", "resume", "detach"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("controls %q, want %q", names, want)
 	}
+	send(m, map[string]any{"event": "click", "name": "kinds", "value": "goroutine,cpu"})
+	if h := m.state["html"].(string); m.state["error"] != "" || !strings.Contains(h, "bg collects goroutine,cpu from now on") {
+		t.Errorf("kinds control: error %v, clicks %q, view %q", m.state["error"], clicksOf(m), h)
+	}
 	send(m, map[string]any{"event": "click", "name": "detach"})
-	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"detach bg"}) || !strings.Contains(m.state["html"].(string), "per kind") {
+	if m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), []string{"attach bg kinds=goroutine,cpu", "detach bg"}) || !strings.Contains(m.state["html"].(string), "per kind") {
 		t.Errorf("detach control: error %v, clicks %q", m.state["error"], clicksOf(m))
 	}
 	if rec, err := kernel.RunCell(t.Context(), s, "detach bg"); err == nil {
 		t.Errorf("bg is still attached after the detach control: %v", rec.Bundles())
 	}
+}
+
+// TestExploreCels: a click on an arc of a cel stands for the calls behind
+// it made in that cel; for every cel and arc, under a cut by entries and
+// one by time, those calls add up to the "(+N)" cels draws on the arc.
+func TestExploreCels(t *testing.T) {
+	s := kernel.NewSession(t.TempDir(), testTable())
+	if _, err := kernel.RunCell(t.Context(), s, "load demo:shop as shop\nmapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend"); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := explored(t, kernel.NewInterp(s), "cels shop mapping=m step=8 interactive=true")
+	if h := m.state["html"].(string); !strings.Contains(h, `data-pl-part="2"`) {
+		t.Fatalf("the view's cels do not say which cel they are:\n%.300s", h)
+	}
+	send(m, map[string]any{"event": "click", "title": "UI → Core"}) // no cel: nothing to list
+	send(m, map[string]any{"event": "click", "title": "UI → Core", "part": "2"})
+	want := []string{"calls shop UI Core cel=2 mapping=m step=8"}
+	if h := m.state["html"].(string); m.state["error"] != "" || !reflect.DeepEqual(clicksOf(m), want) ||
+		!strings.Contains(h, "the calls from UI to Core in cel 2 of ") || !strings.Contains(h, `data-pl-part="2"`) {
+		t.Fatalf("arc click: error %v, clicks %q, want %q", m.state["error"], clicksOf(m), want)
+	}
+	for _, step := range []string{"8", "8us"} {
+		rec, err := kernel.RunCell(t.Context(), s, "cels shop mapping=m step="+step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := rec.Bundles()[0]["application/json"].(map[string]any)
+		checked, made := 0, 0
+		for k, cel := range doc["cels"].([]map[string]any) {
+			for _, a := range cel["arcs"].([]map[string]any) {
+				line := fmt.Sprintf("calls shop %s %s mapping=m step=%s cel=%d n=0", a["from"], a["to"], step, k+1)
+				if got := callsSum(t, s, line); got != a["step"].(int64) {
+					t.Errorf("%s: %d calls, the cel's arc says +%d", line, got, a["step"])
+				}
+				checked++
+				if a["step"].(int64) > 0 {
+					made++
+				}
+			}
+		}
+		if checked < 5 || made < 3 {
+			t.Errorf("step=%s: only %d arcs of cels checked, %d with calls in their cel", step, checked, made)
+		}
+	}
+	if _, err := kernel.RunCell(t.Context(), s, "calls shop UI Core mapping=m step=8 cel=1000"); err == nil || !strings.Contains(err.Error(), "cels") {
+		t.Errorf("a cel past the last: %v", err)
+	}
+}
+
+// callsSum runs a calls line and adds up its calls.
+func callsSum(t *testing.T, s *kernel.Session, line string) int64 {
+	t.Helper()
+	rec, err := kernel.RunCell(t.Context(), s, line)
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	var sum int64
+	for _, r := range rec.Bundles()[0]["application/json"].([]map[string]any) {
+		sum += r["calls"].(int64)
+	}
+	return sum
 }

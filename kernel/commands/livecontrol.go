@@ -80,9 +80,9 @@ func sendControl(c *kernel.Call, a *attachment, ctl live.Control) error {
 }
 
 // collectOptions are attach's options that only a new attachment takes.
-var collectOptions = []string{"for", "kinds", "window", "background", "using", "maxwindows", "patience"}
+var collectOptions = []string{"for", "window", "background", "using", "maxwindows", "patience"}
 
-// steer changes an attachment: attach NAME budget=, reset=, when= then=.
+// steer changes an attachment: attach NAME budget=, kinds=, reset=, when= then=.
 func steer(c *kernel.Call, a *attachment) error {
 	var given []string
 	for _, o := range collectOptions {
@@ -94,7 +94,7 @@ func steer(c *kernel.Call, a *attachment) error {
 		given = append(given, "as NAME")
 	}
 	if len(given) > 0 {
-		return c.Usagef("%s is attached already: on it, attach changes budget=, reset= and adds a trigger (when= then=); "+
+		return c.Usagef("%s is attached already: on it, attach changes budget=, kinds=, reset= and adds a trigger (when= then=); "+
 			"%s: only a new attachment takes that (detach %s first)", a.name, strings.Join(given, ", "), a.name)
 	}
 	var ctl live.Control
@@ -104,6 +104,13 @@ func steer(c *kernel.Call, a *attachment) error {
 			return err
 		}
 		ctl.Budget = b
+	}
+	if c.Has("kinds") {
+		ks, err := live.ParseKinds(c.Opt("kinds"))
+		if err != nil {
+			return c.Usagef("%v", err)
+		}
+		ctl.Kinds = ks
 	}
 	tr, err := readTrigger(c, a)
 	if err != nil {
@@ -119,7 +126,38 @@ func steer(c *kernel.Call, a *attachment) error {
 			a.reset()
 		}
 	}
-	return sendControl(c, a, ctl)
+	if err := sendControl(c, a, ctl); err != nil || ctl.Kinds == nil {
+		return err
+	}
+	for _, k := range ctl.Kinds { // a new kind's series: NAME_KIND
+		if !slices.Contains(a.kinds, k) {
+			a.kinds = append(a.kinds, k)
+		}
+	}
+	st, _ := a.snapshot()
+	c.Out.Display(textBundle(kindsLine(a, st)), nil)
+	return nil
+}
+
+// kindsLine says which kinds an attachment collects, in priority order,
+// and which only a trigger collects (their profiles keep their windows).
+func kindsLine(a *attachment, st live.Status) string {
+	var on, off []string
+	for _, k := range st.Kinds {
+		switch {
+		case k.Manual && k.Windows > 0:
+			off = append(off, fmt.Sprintf("%s (profile %s, %s)", k.Kind, a.profileName(k.Kind), kernel.CountOf(k.Windows, "window")))
+		case k.Manual:
+			off = append(off, string(k.Kind))
+		default:
+			on = append(on, string(k.Kind))
+		}
+	}
+	line := fmt.Sprintf("%s collects %s from now on, in this order of priority", a.name, strings.Join(on, ","))
+	if len(off) > 0 {
+		line += "; not collected but by a trigger: " + strings.Join(off, ", ")
+	}
+	return line
 }
 
 // readTrigger reads when= and then=, or nil when neither is given.

@@ -21,12 +21,15 @@ const CELLS = [
   'load demo:phasedemo as run\nphases run interactive=true',
   'load demo:shop as shop\nmapping m <<\nUI class ui.*\nCore class core.*\nDB class db.*\nJDK class java.*\nend\nentities shop mapping=m interactive=true',
   'attach demo:phases as bg background=true kinds=cpu for=120s interactive=true',
+  'cels shop mapping=m step=2 interactive=true',
 ];
 const SHOW = 2;
 const FLAME = 3;
 const PHASES = 4;
 const ENTITIES = 5;
 const LIVE = 6;
+const CELS = 7;
+const AGAIN = 100; // the entities cell run again after the kernel restarted (not in the saved notebook)
 
 async function waitView(page, i, pred, what, timeout = 30000) {
   try {
@@ -54,7 +57,7 @@ async function clickIn(page, i, selector, opts = {}) {
 
 const text = (r) => r.msgs.filter((m) => m.type === 'display_data').map((m) => m.content.data['text/plain']).join('');
 
-async function explore(page, server, OUT, check, setTheme) {
+async function explore(page, server, OUT, check, setTheme, pageErrors) {
   await page.evaluate(() => lab.clear());
   await page.evaluate(([u, t]) => lab.open(u, t, 'widgets.ipynb'), [server.url, server.token]);
   const nb = { cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 };
@@ -69,13 +72,13 @@ async function explore(page, server, OUT, check, setTheme) {
   try {
     for (const c of CELLS) await run(c);
     const shown = [];
-    for (const i of [SHOW, FLAME, PHASES, ENTITIES]) {
+    for (const i of [SHOW, FLAME, PHASES, ENTITIES, CELS]) {
       const f = await waitView(page, i, 'v.svgs > 0', `cell ${i}: the widget view draws its picture`);
       if (f) shown.push(f);
     }
-    const f = await waitView(page, LIVE, 'v.controls.length === 5', 'the live view shows its controls');
+    const f = await waitView(page, LIVE, 'v.controls.length === 7', 'the live view shows its controls');
     if (f) shown.push(f);
-    check('views: show, flame, phases, entities and attach render as widgets (anywidget on the Jupyter widgets\' manager)', shown);
+    check('views: show, flame, phases, entities, cels and attach render as widgets (anywidget on the Jupyter widgets\' manager)', shown);
 
     // show: a click expands the largest sector, in the kernel.
     let fails = [];
@@ -117,6 +120,7 @@ async function explore(page, server, OUT, check, setTheme) {
 
     check('views: a phase interval opens its tables; a phase of the legend picks out its intervals', await phases(page));
     check('views: an arc of entities lists the calls behind it', await arcs(page));
+    check('views: an arc of a cel lists the calls behind it made in that cel', await celArcs(page));
     check(...await controls(page));
 
     for (const theme of ['light', 'dark']) {
@@ -131,6 +135,14 @@ async function explore(page, server, OUT, check, setTheme) {
       ? [] : [`the manager's state: ${JSON.stringify(models.map((m) => m.model_name))}`]);
     nb.cells.forEach((c, i) => Object.assign(c, { execution_count: runs[i].count }));
     for (let i = 0; i < nb.cells.length; i++) nb.cells[i].outputs = await page.evaluate((k) => lab.outputs(k), i);
+    check('views: a view whose kernel restarted says so, a click on it neither hangs nor fails, its cell run again answers clicks',
+      await restarted(page, pageErrors));
+    for (const theme of ['light', 'dark']) {
+      await setTheme(page, theme);
+      await page.locator(`#live .cell[data-i="${AGAIN}"]`).screenshot({ path: path.join(OUT, `widgets-again-${theme}.png`) });
+      await page.locator(`#live .cell[data-i="${ENTITIES}"]`).screenshot({ path: path.join(OUT, `widgets-restarted-${theme}.png`) });
+    }
+    await setTheme(page, 'light');
   } finally {
     await page.evaluate(() => lab.close());
   }
@@ -166,13 +178,64 @@ async function arcs(page) {
   return [...(f ? [f] : []), ...(v.clicks.includes(`calls shop ${from} ${to} mapping=m`) ? [] : [`clicks ${JSON.stringify(v.clicks)}`])];
 }
 
+// celArcs clicks the widest arc of the cels: the view lists the calls
+// behind it made in the cel it is drawn in.
+async function celArcs(page) {
+  const arc = await clickIn(page, CELS, 'g.pl-n', { title: ' → ' });
+  if (arc.fail) return [arc.fail];
+  const [from, to] = arc.t.title.split(' → ');
+  const k = arc.t.part;
+  if (!k) return [`the arc ${arc.t.title} is in no cel of the view (no data-pl-part around it)`];
+  const f = await waitView(page, CELS, `v.tables.some((t) => t.includes('the calls from ${from} to ${to} in cel ${k} of '))`,
+    `the arc ${arc.t.title} of cel ${k} lists its calls`);
+  const v = await page.evaluate((i) => lab.widgetView(i), CELS);
+  const line = `calls shop ${from} ${to} cel=${k} mapping=m step=2`;
+  return [...(f ? [f] : []), ...(v.clicks.includes(line) ? [] : [`clicks ${JSON.stringify(v.clicks)}, want ${line}`]),
+    ...(v.svgs > 0 ? [] : ['the cels are gone from the view after the click'])];
+}
+
+// restarted restarts the kernel under the views: the entities view says
+// its kernel is gone; a click on it sends nothing, is not left waiting and
+// raises no error in the page; the entities cell run again draws a view
+// whose arc click lists its calls.
+async function restarted(page, pageErrors) {
+  const fails = [];
+  const before = pageErrors.length;
+  await page.evaluate(() => lab.restart());
+  let f = await waitView(page, ENTITIES, 'v.gone && v.error && v.status.includes("restarted")', 'the view says its kernel restarted');
+  if (f) fails.push(f);
+  const arc = await clickIn(page, ENTITIES, 'g.pl-n', { title: ' → ' });
+  if (arc.fail) fails.push(arc.fail);
+  else {
+    const v = await page.evaluate((k) => lab.widgetView(k), ENTITIES);
+    if (v.busy || !v.gone || !v.status.includes('restarted') || v.clicks.split('\n').length !== 1) {
+      fails.push(`a click after the restart: the view shows ${JSON.stringify(v)}`);
+    }
+  }
+  const r = await page.evaluate(([k, s]) => lab.run(k, s, true), [AGAIN, CELLS[ENTITIES]]);
+  if (r.status !== 'ok') fails.push(`the entities cell run again: ${r.status}, ${JSON.stringify(r.msgs).slice(0, 300)}`);
+  f = await waitView(page, AGAIN, 'v.svgs > 0 && !v.gone && !v.error', 'the cell run again draws its view');
+  if (f) fails.push(f);
+  const again = await clickIn(page, AGAIN, 'g.pl-n', { title: ' → ' });
+  if (again.fail) fails.push(again.fail);
+  else {
+    const [from, to] = again.t.title.split(' → ');
+    f = await waitView(page, AGAIN, `v.tables.some((t) => t.includes('the calls from ${from} to ${to}')) && !v.gone`, `the new view's arc ${again.t.title} lists its calls`);
+    if (f) fails.push(f);
+  }
+  const old = await page.evaluate((k) => lab.widgetView(k), ENTITIES);
+  if (!old.gone) fails.push('the old view no longer says its kernel is gone once the cell ran again');
+  fails.push(...pageErrors.slice(before).map((e) => `page error: ${e}`));
+  return fails;
+}
+
 // controls steers a background attachment from its view: pause, a new
-// budget, resume, then detach. Steering (attach NAME budget=, pause NAME,
+// budget, new kinds, resume, then detach. Steering (attach NAME budget=, pause NAME,
 // resume NAME) is the kernel's; a kernel without it answers pause with
 // "unknown command": then only detach is checked, and the steps that
 // cannot run are a skip (a failure under PROFLENS_STRICT=1).
 async function controls(page) {
-  const name = 'views: the DYPER controls steer the attachment (pause, budget, resume), detach ends the collection';
+  const name = 'views: the DYPER controls steer the attachment (pause, budget, kinds, resume), detach ends the collection';
   const fails = [];
   const sel = (tag, c) => `#live .cell[data-i="${LIVE}"] .pl-controls ${tag}[data-pl-control="${c}"]`;
   const view = () => page.evaluate((k) => lab.widgetView(k), LIVE);
@@ -195,6 +258,12 @@ async function controls(page) {
     ({ f, v } = await press('budget', 'attach bg budget=5%'));
     const pic = await page.evaluate((k) => document.querySelector(`#live .cell[data-i="${k}"] .pl-pic`).textContent, LIVE);
     if (f || v.error || !/5%/.test(pic)) fails.push(`after the budget control: ${f || ''} ${JSON.stringify(v)}; the view shows ${JSON.stringify(pic.slice(0, 200))}`);
+    await page.fill(sel('input', 'kinds'), 'goroutine,cpu');
+    ({ f, v } = await press('kinds', 'attach bg kinds=goroutine,cpu'));
+    const said = await page.evaluate((k) => document.querySelector(`#live .cell[data-i="${k}"] .pl-pic`).textContent, LIVE);
+    if (f || v.error || !/bg collects goroutine,cpu from now on/.test(said)) fails.push(`after the kinds control: ${f || ''} ${JSON.stringify(v)}; the view shows ${JSON.stringify(said.slice(0, 300))}`);
+    const kept = await page.inputValue(sel('input', 'kinds'));
+    if (kept !== 'goroutine,cpu') fails.push(`after the kinds control, its input shows ${JSON.stringify(kept)}, not the kinds sent`);
     ({ f, v } = await press('resume', 'resume bg'));
     if (f || v.error) fails.push(`resume: ${f || v.status}`);
   }

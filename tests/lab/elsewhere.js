@@ -19,8 +19,8 @@ const BIN = process.env.PROFLENS_BIN || path.join(__dirname, '..', '..', 'bin', 
 // a picture output must show an inline <svg> with shapes or a loaded <img>;
 // with altOK, an <img> the sanitizer emptied may instead show its alt text,
 // provided no loose text of the picture lies around (an explorable view's
-// output may hold tables and paragraphs beside its picture: their text is
-// not loose).
+// output may hold tables, paragraphs and preformatted lines, such as a live
+// view's status line, beside its picture: their text is not loose).
 async function missingPictures(page, selector, nb, label, altOK) {
   const areas = await page.evaluate((sel) => [...document.querySelectorAll(sel)].map((o) => ({
     picture: [...o.querySelectorAll('svg')].some((s) => s.querySelector('path, rect, circle')) ||
@@ -28,7 +28,7 @@ async function missingPictures(page, selector, nb, label, altOK) {
     alt: [...o.querySelectorAll('img')].map((im) => im.alt).find((a) => a.trim() !== '') || '',
     svg: o.querySelector('svg') !== null,
     text: o.innerText.trim().replace(/\s+/g, ' ').slice(0, 100),
-    loose: (() => { const c = o.cloneNode(true); c.querySelectorAll('table, p').forEach((t) => t.remove()); return c.textContent.trim().replace(/\s+/g, ' '); })(),
+    loose: (() => { const c = o.cloneNode(true); c.querySelectorAll('table, p, pre').forEach((t) => t.remove()); return c.textContent.trim().replace(/\s+/g, ' '); })(),
   })), selector);
   const outs = nb.cells.flatMap((c, i) => (c.outputs || []).map((out, o) => ({ i, o, out })));
   if (areas.length !== outs.length) return [`${label}: ${areas.length} output areas for ${outs.length} saved outputs`];

@@ -372,7 +372,7 @@ async function main() {
       all.push(...r.cells);
       info = r.info;
     }
-    await clicks.explore(page, server, OUT, check, setTheme);
+    await clicks.explore(page, server, OUT, check, setTheme, pageErrors);
     const spec = JSON.parse(fs.readFileSync(server.spec, 'utf8'));
     check('kernel.json\'s kernel_protocol_version is what kernel_info reports', spec.kernel_protocol_version === info.protocol_version ? []
       : [`kernel.json says ${JSON.stringify(spec.kernel_protocol_version)}, kernel_info ${JSON.stringify(info.protocol_version)}`]);

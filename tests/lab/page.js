@@ -34,6 +34,12 @@ async function open(baseUrl, token, path) {
   return { protocol_version: info.protocol_version, implementation: info.implementation };
 }
 
+// restart restarts the kernel as Lab's "Restart Kernel" does (the server
+// restarts it; the connection, its comm targets and the widget manager stay).
+async function restart() {
+  await session.kernel.restart();
+}
+
 async function close() {
   if (session) await session.shutdown();
   session = null;
@@ -41,7 +47,8 @@ async function close() {
 
 // widgetTarget returns a point inside the largest element matching
 // selector in the widget view of live cell i (one the pointer would hit),
-// with its id and tooltip's first line, or null.
+// with its id, tooltip's first line and the part of the picture it is in
+// (data-pl-part: a cel's number), or null.
 function widgetTarget(i, selector, titleMatch) {
   const pic = document.querySelector(`#live .cell[data-i="${i}"] .pl-view .pl-pic`);
   if (!pic) return null;
@@ -51,7 +58,8 @@ function widgetTarget(i, selector, titleMatch) {
   for (const el of els.sort((a, b) => area(b) - area(a))) {
     el.scrollIntoView({ block: 'center' });
     const pt = insidePoint(el);
-    if (pt) return { ...pt, id: el.id || el.getAttribute('data-pl-id') || '', title: title(el) };
+    const part = el.closest('[data-pl-part]');
+    if (pt) return { ...pt, id: el.id || el.getAttribute('data-pl-id') || '', title: title(el), part: part ? part.getAttribute('data-pl-part') : '' };
   }
   return null;
 }
@@ -66,7 +74,7 @@ function widgetView(i) {
   return { status: q('.pl-status'), crumbs: q('.pl-crumbs'), clicks: q('.pl-clicks-text'), busy: v.classList.contains('pl-busy'),
     title: title ? title.textContent : '', tables: [...v.querySelectorAll('.pl-pic table')].map((t) => t.textContent),
     svgs: v.querySelectorAll('.pl-pic svg').length, highlighted: v.querySelectorAll('.pl-pic .pl-hl').length,
-    outlined: v.querySelectorAll('.pl-pic [data-pl-id^="iv-"] rect[stroke="#000"]').length, error: v.querySelector('.pl-status.pl-error') !== null,
+    outlined: v.querySelectorAll('.pl-pic [data-pl-id^="iv-"] rect[stroke="#000"]').length, error: v.querySelector('.pl-status.pl-error') !== null, gone: v.classList.contains('pl-gone'),
     controls: [...v.querySelectorAll('.pl-controls [data-pl-control]')].map((e) => e.dataset.plControl) };
 }
 
@@ -167,4 +175,4 @@ function clear() {
   for (const v of ['live', 'saved']) document.getElementById(v).replaceChildren();
 }
 
-window.lab = { open, close, run, showSaved, complete, clear, describe, hoverTarget, hovered, widgetTarget, widgetView, widgetState, showPlain, outputs };
+window.lab = { open, close, restart, run, showSaved, complete, clear, describe, hoverTarget, hovered, widgetTarget, widgetView, widgetState, showPlain, outputs };

@@ -21,6 +21,9 @@ export class Manager extends ManagerBase {
     super();
     this.kernel = kernel;
     kernel.registerCommTarget('jupyter.widget', (comm, msg) => this.handle_comm_open(new base.shims.services.Comm(comm), msg));
+    // As JupyterLab's widget manager (jupyterlab_widgets' KernelWidgetManager):
+    // a kernel restarting sets every model's comm dead.
+    kernel.statusChanged.connect((_, status) => { if (status === 'restarting') this.disconnect(); });
   }
 
   async loadClass(className, moduleName, moduleVersion) {

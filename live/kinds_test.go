@@ -1,0 +1,48 @@
+package live
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestGovernorKindsChange: kinds set while collecting take effect at
+// once: a kind left out starts no collection afterwards (it keeps its
+// windows), a new one starts collecting, the order sets the weights, and
+// the accounted cost stays within the budget throughout (sim checks).
+func TestGovernorKindsChange(t *testing.T) {
+	p := Plan{Budget: 0.10, Kinds: []Kind{CPU, Goroutine}, Window: time.Second, For: 120 * time.Second}
+	change := 60 * time.Second
+	var cpuBefore int
+	s := &sim{p: p, cost: costs, jitter: func() float64 { return 1 }, at: func(g *governor, now time.Duration) {
+		if now >= change && !slices.Contains(g.asked(), Heap) {
+			change, cpuBefore = now, g.find(CPU).windows
+			g.setKinds(now, []Kind{Heap, Goroutine})
+		}
+	}}
+	g := s.run(t)
+	if got := g.asked(); !slices.Equal(got, []Kind{Heap, Goroutine}) {
+		t.Errorf("asked %v after the change, want [heap goroutine]", got)
+	}
+	var heap, cpuAfter int
+	for _, st := range s.starts {
+		switch {
+		case st.kind == Heap && st.at < change:
+			t.Errorf("heap collected at %v, before it was asked for at %v", st.at, change)
+		case st.kind == Heap:
+			heap++
+		case st.kind == CPU && st.at >= change:
+			cpuAfter++
+		}
+	}
+	if cpuAfter > 0 || heap < 30 {
+		t.Errorf("after the change: %d cpu collections started (want 0), %d heap (want one a window or so)", cpuAfter, heap)
+	}
+	c := g.find(CPU)
+	if c == nil || !c.manual || c.windows < cpuBefore || cpuBefore == 0 {
+		t.Errorf("cpu after being left out: %+v, %d windows before", c, cpuBefore)
+	}
+	if h, r := g.find(Heap), g.find(Goroutine); h.weight != 1 || r.weight != 0.5 {
+		t.Errorf("weights heap %g, goroutine %g: want 1 and 1/2, in the order given", h.weight, r.weight)
+	}
+}
