@@ -31,7 +31,7 @@ const LIVE = 6;
 const CELS = 7;
 const AGAIN = 100; // the entities cell run again after the kernel restarted (not in the saved notebook)
 
-async function waitView(page, i, pred, what, timeout = 30000) {
+async function waitView(page, i, pred, what, timeout = 90000) {
   try {
     await page.waitForFunction(([k, src]) => {
       const v = lab.widgetView(k);

@@ -342,7 +342,9 @@ async function main() {
     server = await startServer(tmp, nbDir);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: srv.chromiumArgs() });
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    context.setDefaultTimeout(60000);
+    // Each step's bound on a hung page, with room for a loaded machine
+    // (a screenshot waited 60 s for a stable element at load 11 on 2 cores).
+    context.setDefaultTimeout(180000);
     pageServer = await servePage();
     const blocked = [];
     await context.route('**/*', (route) => {
