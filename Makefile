@@ -217,7 +217,10 @@ npm-packages:
 # code and counts those that no test notices) over each package PKG names,
 # one at a time, and writes its results to $(BUILD)/mutation/. Not part of
 # make test: on 2 cores a package takes minutes to an hour. Efficacy is the
-# share of covered mutants the tests kill.
+# share of covered mutants the tests kill. Go's test cache is off
+# (GOFLAGS=-count=1): gremlins times each mutant against its coverage run,
+# and a cached one, taking a fraction of a second, would time every mutant
+# out. Gremlins counts a mutant that does not compile as killed.
 GREMLINS := $(shell $(GO) env GOPATH)/bin/gremlins
 PKG      ?= ./compaction ./phase ./live ./kernel/jupyter $(sort $(dir $(wildcard ./analysis/*/*.go)))
 mutation:
@@ -225,7 +228,7 @@ mutation:
 	@set -o pipefail; mkdir -p $(BUILD)/mutation; for p in $(PKG); do \
 	  out=$(BUILD)/mutation/$$(echo "$${p#./}" | tr '/' '_' | sed 's/_$$//').json; \
 	  echo "== gremlins $$p -> $$out"; \
-	  $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p | tail -5 || exit 1; \
+	  GOFLAGS=-count=1 $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p | tail -5 || exit 1; \
 	done
 
 clean:
