@@ -2,6 +2,7 @@ package live
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,5 +45,29 @@ func TestGovernorKindsChange(t *testing.T) {
 	}
 	if h, r := g.find(Heap), g.find(Goroutine); h.weight != 1 || r.weight != 0.5 {
 		t.Errorf("weights heap %g, goroutine %g: want 1 and 1/2, in the order given", h.weight, r.weight)
+	}
+}
+
+// TestDeafTrigger: a kinds change that leaves out the kind a trigger's
+// condition reads says that the trigger cannot fire; one that keeps it
+// says nothing of the trigger.
+func TestDeafTrigger(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.05, Kinds: []Kind{CPU, Goroutine}, Window: time.Second, For: time.Minute}, 2)
+	r := &runner{t: &Target{URL: "http://x"}, g: g, wall: time.Now(), report: func(Event) {}}
+	when, err := ParseCondition("goroutines>100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.apply(Control{Trigger: &Trigger{When: when, Then: []Request{{Kind: Trace}}}})
+	r.apply(Control{Kinds: []Kind{Goroutine}})
+	deaf := func() bool {
+		return slices.ContainsFunc(r.notes, func(n string) bool { return strings.Contains(n, "reads goroutine windows, which are not collected") })
+	}
+	if deaf() {
+		t.Fatalf("a trigger said deaf while goroutine is collected: %q", r.notes)
+	}
+	r.apply(Control{Kinds: []Kind{CPU}})
+	if !deaf() {
+		t.Errorf("notes %q: want one saying trigger 1 cannot fire without goroutine windows", r.notes)
 	}
 }

@@ -29,10 +29,14 @@ func (r *runner) apply(c Control) {
 		old := r.g.asked()
 		r.g.setKinds(now, c.Kinds)
 		r.note(fmt.Sprintf("kinds %s from %.1fs on (they were %s)", joinKinds(c.Kinds), now.Seconds(), joinKinds(old)))
+		for i, a := range r.triggers {
+			r.noteDeaf(i, a.t)
+		}
 	}
 	if c.Trigger != nil {
 		r.arm(c.Trigger)
 		r.note(fmt.Sprintf("trigger %d armed at %.1fs: %s", len(r.triggers), now.Seconds(), c.Trigger))
+		r.noteDeaf(len(r.triggers)-1, c.Trigger)
 	}
 	for _, q := range c.Collect {
 		r.queue(now, q, "asked at "+fmt.Sprintf("%.1fs", now.Seconds()))
@@ -42,6 +46,14 @@ func (r *runner) apply(c Control) {
 	}
 	if c.Reply != nil {
 		c.Reply <- r.status(now)
+	}
+}
+
+// noteDeaf notes that trigger i cannot fire while the kind its condition
+// reads is not collected.
+func (r *runner) noteDeaf(i int, t *Trigger) {
+	if k := t.When.Needs(); !slices.Contains(r.g.asked(), k) {
+		r.note(fmt.Sprintf("trigger %d (%s) reads %s windows, which are not collected: it cannot fire until %s is among the kinds", i+1, t, k, k))
 	}
 }
 
