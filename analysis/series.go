@@ -84,7 +84,7 @@ func series(ctx context.Context, name string, parts []*Profile, limits Limits) (
 	for _, p := range parts {
 		out.Intervals = append(out.Intervals, len(out.Samples))
 		out.IntervalNames = append(out.IntervalNames, strings.TrimPrefix(p.Source, dir))
-		addAll(b, p, p.Start.Sub(first.Start), timed)
+		AddAll(b, p, p.Start.Sub(first.Start), timed)
 		for _, w := range p.Warnings {
 			b.Warn(p.Source + ": " + w)
 		}
@@ -99,17 +99,22 @@ func series(ctx context.Context, name string, parts []*Profile, limits Limits) (
 	return b.Finish(), nil
 }
 
-// addAll copies p's samples into b, re-interning frames and stacks; each
-// sample's time is at, when timed.
-func addAll(b *Builder, p *Profile, at time.Duration, timed bool) {
+// AddAll copies p's samples into b, re-interning frames and stacks, each
+// stack under the frames of under (root-most first); each sample's time
+// is at, when timed.
+func AddAll(b *Builder, p *Profile, at time.Duration, timed bool, under ...Frame) {
 	frames := make([]int32, len(p.Frames))
 	for i, f := range p.Frames {
 		frames[i] = b.Frame(f)
 	}
 	stacks := make([]int32, p.Stacks.Len())
-	var st []int32
+	var top []int32
+	for _, f := range under {
+		top = append(top, b.Frame(f))
+	}
+	st := slices.Clone(top)
 	for i, s := range p.Stacks.All() {
-		st = st[:0]
+		st = st[:len(top)]
 		for _, f := range s {
 			st = append(st, frames[f])
 		}

@@ -67,7 +67,7 @@ func together(name string, as []*attachment) (*analysis.Profile, error) {
 		out.Intervals = append(out.Intervals, len(out.Samples))
 		out.IntervalNames = append(out.IntervalNames, slotName(at, slots[i]))
 		for _, r := range slots[i] {
-			addRooted(b, r, int64(at))
+			analysis.AddAll(b, r.w, at, true, analysis.Frame{Name: r.root})
 		}
 	}
 	out.Intervals = append(out.Intervals, len(out.Samples))
@@ -94,30 +94,6 @@ func slotName(at time.Duration, rs []rooted) string {
 		}
 	}
 	return fmt.Sprintf("at %.0fs: %s", at.Seconds(), strings.Join(names, ", "))
-}
-
-// addRooted copies the samples of r's window into b, at time at, each
-// stack under the root frame r.root.
-func addRooted(b *analysis.Builder, r rooted, at int64) {
-	p := r.w
-	frames := make([]int32, len(p.Frames))
-	for i, f := range p.Frames {
-		frames[i] = b.Frame(f)
-	}
-	root := b.Frame(analysis.Frame{Name: r.root})
-	stacks := make([]int32, p.Stacks.Len())
-	st := []int32{root}
-	for i, s := range p.Stacks.All() {
-		st = st[:1]
-		for _, f := range s {
-			st = append(st, frames[f])
-		}
-		stacks[i] = b.Stack(st)
-	}
-	for i := range p.Samples {
-		s := &p.Samples[i]
-		b.Add(stacks[s.Stack], p.Values(s), at, true, p.Thread(s), p.Labels(s))
-	}
 }
 
 func valueTypeNames(t []analysis.ValueType) string {
