@@ -163,13 +163,13 @@ func (l *Loaded) named(t *analysis.Tree) *analysis.Tree {
 
 // Regrow replaces the profile by p, the same series with more windows: its
 // frames and stacks extend the old ones, id for id, so the granularity
-// state carries over node for node (carryState), and the standing filter
-// applies to the new profile.
+// state carries over node for node (carryState), and the standing filter,
+// folded recursion and mapping apply to the new profile.
 func (l *Loaded) Regrow(p *analysis.Profile) {
-	t := analysis.NewTree(p.Filter(l.filter))
+	t := l.named(analysis.NewTree(p.Filter(l.filter).CollapseRecursion(l.recursion)))
 	if l.state != nil {
 		l.state = carryState(l.Profile, l.tree, l.state, t)
 	}
-	l.Profile, l.tree, l.view, l.drawn = p, t, nil, nil
+	l.Profile, l.tree, l.view, l.drawn, l.initial, l.full = p, t, nil, nil, nil, nil
 	l.grained = [analysis.Addresses + 1]*analysis.Tree{}
 }

@@ -111,13 +111,7 @@ func TestAttachFindsPhases(t *testing.T) {
 func TestAttachBackground(t *testing.T) {
 	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
-	run := func(code string) *kernel.Recorder {
-		rec, err := RunForTest(t, s, code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return rec
-	}
+	run := func(code string) *kernel.Recorder { t.Helper(); return mustRun(t, s, code) }
 	rec := run("attach demo:agent as bg budget=10% kinds=cpu,goroutine background=true")
 	if !strings.Contains(rec.Text(), "collecting in the background") {
 		t.Errorf("attach background answered %q", rec.Text())
@@ -229,13 +223,7 @@ func TestAttachOptions(t *testing.T) {
 func TestAttachControl(t *testing.T) {
 	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
-	run := func(code string) string {
-		rec, err := RunForTest(t, s, code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return rec.Text()
-	}
+	run := func(code string) string { t.Helper(); return mustRun(t, s, code).Text() }
 	run("attach demo:phases as bg budget=5% kinds=cpu,goroutine background=true")
 	waitWindows(t, s, "bg", 2)
 	if got := run("attach bg budget=0.5%"); !strings.Contains(got, "budgets allowed (0.5% since") {

@@ -15,14 +15,7 @@ func TestCollapseRecursionCommand(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "rec.folded", "main;f;g;f;g;h 4\nmain;f;f;f 3\nmain;g 2\n")
 	s := kernel.NewSession(dir, testTable())
-	run := func(code string) *kernel.Recorder {
-		t.Helper()
-		rec, err := RunForTest(t, s, code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return rec
-	}
+	run := func(code string) *kernel.Recorder { t.Helper(); return mustRun(t, s, code) }
 	run("load rec.folded as r\nlevel 9")
 	const reads = "view\nflame\ntop n=0"
 	before := machineForm(t, run(reads))

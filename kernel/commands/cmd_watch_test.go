@@ -25,14 +25,7 @@ import (
 func TestWatchTogether(t *testing.T) {
 	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
-	run := func(code string) *kernel.Recorder {
-		t.Helper()
-		rec, err := RunForTest(t, s, code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return rec
-	}
+	run := func(code string) *kernel.Recorder { t.Helper(); return mustRun(t, s, code) }
 	budgets := map[string]float64{"one": 0.02, "two": 0.05}
 	// maxwindows ends each after its windows, however slow a loaded machine makes them
 	run("attach demo:phases as one budget=2% maxwindows=5 kinds=cpu background=true")

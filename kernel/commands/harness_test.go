@@ -18,6 +18,17 @@ func RunForTest(t testing.TB, s *kernel.Session, code string) (*kernel.Recorder,
 	return lang.Run(t, s, code)
 }
 
+// mustRun runs code in s and returns its record, failing the test on an
+// error.
+func mustRun(t testing.TB, s *kernel.Session, code string) *kernel.Recorder {
+	t.Helper()
+	rec, err := RunForTest(t, s, code)
+	if err != nil {
+		t.Fatalf("%s: %v", code, err)
+	}
+	return rec
+}
+
 // withCommand adds c to the language for the test.
 func withCommand(t *testing.T, c *kernel.Command) { lang.Add(t, c) }
 

@@ -15,13 +15,7 @@ import (
 func TestAttachKinds(t *testing.T) {
 	s := kernel.NewSession(t.TempDir(), testTable())
 	defer s.Close()
-	run := func(code string) string {
-		rec, err := RunForTest(t, s, code)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		return rec.Text()
-	}
+	run := func(code string) string { t.Helper(); return mustRun(t, s, code).Text() }
 	run("attach demo:phases as bg budget=10% kinds=cpu background=true")
 	waitWindows(t, s, "bg", 1)
 	if got := run("attach bg kinds=goroutine,cpu"); !strings.Contains(got, "bg collects goroutine,cpu from now on") {

@@ -84,12 +84,11 @@ func (w *watch) grow(ctx context.Context, c *kernel.Call) bool {
 		return true
 	}
 	p.Source = w.name + " (live cpu of " + attachmentNames(w.as) + ")"
-	if w.loaded == nil || c.Session.Get(w.name) != w.loaded {
-		w.loaded = kernel.NewLoaded(w.name, p, analysis.NewTree(p))
-		c.Session.Add(w.loaded)
-	} else {
-		w.loaded.Regrow(p)
-	}
+	// Loaded afresh each time: a window that arrives late joins an earlier
+	// slot, so the profile's frames and stacks do not extend the last one's
+	// id for id, as Regrow needs. Nothing else changes it while watch runs.
+	w.loaded = kernel.NewLoaded(w.name, p, analysis.NewTree(p))
+	c.Session.Add(w.loaded)
 	_, err = livePhases(ctx, c.Session, w.loaded, "")
 	if ctx.Err() != nil {
 		return false
