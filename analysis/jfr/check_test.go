@@ -1,0 +1,117 @@
+package jfr
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// TestCheckDamaged: check walks damage of a real chunk (the second of
+// fastslow-3chunks, 15 KB) without a panic: the chunk cut at every byte of
+// the 2 KB after its pool offset (the pools' types and strings), and the
+// top bit flipped in every byte of the metadata's first 2 KB (its strings
+// and classes) and of the pools' first 1 KB. A cut inside the pools or an
+// event is an error, a cut between events is not; the whole chunk passes.
+func TestCheckDamaged(t *testing.T) {
+	chunk := secondChunk(t)
+	cs, err := chunks("second", chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, pool := cs[0].meta, cs[0].pool
+	if _, err := check(chunk, meta, pool); err != nil {
+		t.Fatalf("the whole chunk: %v", err)
+	}
+	ends := map[int]bool{} // where events end: the cuts that leave whole events
+	for pos := headerSize; pos < len(chunk); {
+		c := checker{buf: chunk, pos: pos}
+		size, err := c.varint()
+		if err != nil || size == 0 {
+			t.Fatalf("event at %d: size %d, %v", pos, size, err)
+		}
+		pos += int(size)
+		ends[pos] = true
+	}
+	try := func(what string, buf []byte) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("%s: check panics: %v", what, r)
+			}
+		}()
+		_, err = check(buf, meta, pool)
+		return err
+	}
+	for n := max(meta, pool) + 1; n < min(len(chunk), pool+2048); n++ {
+		if err := try("cut", chunk[:n]); (err == nil) != ends[n] {
+			t.Errorf("cut at %d (an event ends there: %v): error %v", n, ends[n], err)
+		}
+	}
+	buf := append([]byte(nil), chunk...)
+	for _, r := range [][2]int{{meta, meta + 2048}, {pool, pool + 1024}} {
+		for i := r[0]; i < r[1]; i++ {
+			buf[i] ^= 0x80 // a varint's last byte continues, or a continued one ends
+			try("flip", buf)
+			buf[i] ^= 0x80
+		}
+	}
+}
+
+// TestCheckPoolAndIndex: check reads the constant pools and the metadata's
+// string indices: a pool entry of a type the metadata does not have, and an
+// element named by the string index one past the metadata's strings, are
+// errors naming what was expected.
+func TestCheckPoolAndIndex(t *testing.T) {
+	chunk := secondChunk(t)
+	cs, err := chunks("second", chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, pool := cs[0].meta, cs[0].pool
+	// The pool event: size, type, start, duration, delta, flush, then the
+	// number of types and the first type's id, each a varint.
+	c := checker{buf: chunk, pos: pool}
+	c.skip(6)
+	if n, err := c.varint(); err != nil || n == 0 {
+		t.Fatalf("pool: %d types, %v", n, err)
+	}
+	typ := c.pos
+	if chunk[typ] >= 0x80 {
+		t.Fatalf("the first pool type's id at %d is not one byte", typ)
+	}
+	bad := append([]byte(nil), chunk...)
+	bad[typ] = 0x7f
+	if _, err := check(bad, meta, pool); err == nil || err.Error() != "constant pool: expected a type of the metadata, found 127" {
+		t.Errorf("pool entry of type 127: error %v", err)
+	}
+	// The metadata event: size, type, start, duration, id, the number of
+	// strings and the strings, then the root element's name.
+	c = checker{buf: chunk, pos: meta}
+	c.skip(5)
+	n, err := c.count(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if _, err := c.str(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if chunk[c.pos] >= 0x80 {
+		t.Fatalf("the root element's name index at %d is not one byte", c.pos)
+	}
+	// The index n, written in place of the one-byte index, moves the pools
+	// along by the varint's extra bytes.
+	if n >= 1<<14 {
+		t.Fatalf("metadata: %d strings; want fewer than 2^14", n)
+	}
+	index := []byte{byte(n)}
+	if n >= 0x80 {
+		index = []byte{byte(n) | 0x80, byte(n >> 7)}
+	}
+	bad = slices.Concat(chunk[:c.pos], index, chunk[c.pos+1:])
+	pool += len(index) - 1
+	want := "metadata: expected a string index below " + strconv.Itoa(n) + ", found " + strconv.Itoa(n)
+	if _, err := check(bad, meta, pool); err == nil || err.Error() != want {
+		t.Errorf("root element named by string %d: error %v, want %s", n, err, want)
+	}
+}
