@@ -1,6 +1,7 @@
 package jfr
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
@@ -56,10 +57,11 @@ func TestCheckDamaged(t *testing.T) {
 	}
 }
 
-// TestCheckPoolAndIndex: check reads the constant pools and the metadata's
-// string indices: a pool entry of a type the metadata does not have, and an
-// element named by the string index one past the metadata's strings, are
-// errors naming what was expected.
+// TestCheckPoolAndIndex: check reads the constant pools, the events' sizes
+// and the metadata's string indices: a pool entry of a type the metadata
+// does not have, a pool string of an unknown encoding, an event one byte
+// longer than the chunk, and an element named by the string index one past
+// the metadata's strings are errors naming what was expected.
 func TestCheckPoolAndIndex(t *testing.T) {
 	chunk := secondChunk(t)
 	cs, err := chunks("second", chunk)
@@ -82,6 +84,33 @@ func TestCheckPoolAndIndex(t *testing.T) {
 	bad[typ] = 0x7f
 	if _, err := check(bad, meta, pool); err == nil || err.Error() != "constant pool: expected a type of the metadata, found 127" {
 		t.Errorf("pool entry of type 127: error %v", err)
+	}
+	// The first type's first entry: its id, then its value, a string here
+	// ("Interpreted", a frame type): an unknown string encoding.
+	c.varint()
+	if k, err := c.count(1); err != nil || k == 0 {
+		t.Fatalf("pool: %d entries of the first type, %v", k, err)
+	}
+	c.varint()
+	if chunk[c.pos] != 3 {
+		t.Fatalf("the first pool entry at %d is not a UTF-8 string", c.pos)
+	}
+	bad = append([]byte(nil), chunk...)
+	bad[c.pos] = 9
+	if _, err := check(bad, meta, pool); err == nil || err.Error() != "constant pool: expected a string encoding (0, 1, 3, 4 or 5), found 9" {
+		t.Errorf("pool string of encoding 9: error %v", err)
+	}
+	// The pool event is the chunk's last; its size (a padded varint) one
+	// larger passes the end of the chunk.
+	c = checker{buf: chunk, pos: pool}
+	if size, err := c.varint(); err != nil || pool+int(size) != len(chunk) || chunk[pool]&0x7f == 0x7f {
+		t.Fatalf("pool event: size %d, %v; want the rest of the chunk", size, err)
+	}
+	bad = append([]byte(nil), chunk...)
+	bad[pool]++
+	want := fmt.Sprintf("event: expected an event size within the chunk's %d bytes left, found %d", len(chunk)-pool, len(chunk)-pool+1)
+	if _, err := check(bad, meta, pool); err == nil || err.Error() != want {
+		t.Errorf("pool event one byte too long: error %v, want %s", err, want)
 	}
 	// The metadata event: size, type, start, duration, id, the number of
 	// strings and the strings, then the root element's name.
@@ -110,7 +139,7 @@ func TestCheckPoolAndIndex(t *testing.T) {
 	}
 	bad = slices.Concat(chunk[:c.pos], index, chunk[c.pos+1:])
 	pool += len(index) - 1
-	want := "metadata: expected a string index below " + strconv.Itoa(n) + ", found " + strconv.Itoa(n)
+	want = "metadata: expected a string index below " + strconv.Itoa(n) + ", found " + strconv.Itoa(n)
 	if _, err := check(bad, meta, pool); err == nil || err.Error() != want {
 		t.Errorf("root element named by string %d: error %v, want %s", n, err, want)
 	}
