@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"os/exec"
 	"regexp"
@@ -82,6 +83,69 @@ func TestAgainstJFRTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareTops(t, p, topsOfPrint(out))
+}
+
+// TestWeightsAgainstJFRTool: the totals of the second value of each kind
+// are what `jfr print --json` lists for its events: alloc_space the new
+// TLAB's size (tlabSize) of an allocation in a new TLAB and the
+// allocationSize of one outside, lock_time and park_time the events'
+// durations, to the nanosecond. No event's stack is truncated (jfr print
+// says so of each), so the loader warns of none.
+func TestWeightsAgainstJFRTool(t *testing.T) {
+	jfr := lookTool(t, "jfr")
+	raw := gunzipTo(t, kafka)
+	p := load(t, kafka)
+	out, err := exec.Command(jfr, "print", "--json", "--stack-depth", "1", "--events",
+		"jdk.ExecutionSample,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,jdk.JavaMonitorEnter,jdk.ThreadPark", raw).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Recording struct {
+			Events []struct {
+				Type   string
+				Values struct {
+					Duration       string
+					TLABSize       int64 `json:"tlabSize"`
+					AllocationSize int64 `json:"allocationSize"`
+					StackTrace     struct{ Truncated bool }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want, truncated := map[string]int64{}, 0
+	for _, e := range doc.Recording.Events {
+		if e.Values.StackTrace.Truncated {
+			truncated++
+		}
+		switch v := e.Values; e.Type {
+		case "jdk.ExecutionSample":
+		case "jdk.ObjectAllocationInNewTLAB":
+			want["alloc_space"] += v.TLABSize
+		case "jdk.ObjectAllocationOutsideTLAB":
+			want["alloc_space"] += v.AllocationSize
+		default: // an ISO 8601 duration, "PT0.000022981S"
+			d, err := time.ParseDuration(strings.ToLower(strings.TrimPrefix(v.Duration, "PT")))
+			if err != nil {
+				t.Fatalf("%s duration %q: %v", e.Type, v.Duration, err)
+			}
+			want[map[string]string{"jdk.JavaMonitorEnter": "lock_time", "jdk.ThreadPark": "park_time"}[e.Type]] += int64(d)
+		}
+	}
+	if len(want) != 3 || len(doc.Recording.Events) != 582+7972+2238+1773+435 || truncated != 0 {
+		t.Fatalf("jfr print: %d events, totals %v, %d truncated stacks", len(doc.Recording.Events), want, truncated)
+	}
+	for typ, n := range want {
+		if i := p.ValueIndex(typ); i < 0 || p.Total(i) != n {
+			t.Errorf("total %s = %d (index %d), jfr print %d", typ, p.Total(max(i, 0)), i, n)
+		}
+	}
+	if len(p.Warnings) > 0 {
+		t.Errorf("warnings %q, want none", p.Warnings)
+	}
 }
 
 // TestRecorded records a small Java program with the JDK's flight recorder
