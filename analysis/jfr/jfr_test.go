@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"maps"
 	"os/exec"
@@ -262,6 +263,10 @@ func TestErrors(t *testing.T) {
 	}{
 		{chunk[:40], "in: byte 0: expected a JFR chunk header of 68 bytes, found 40"},
 		{chunk[:1000], "in: byte 8: expected a chunk size between 68 and the 1000 bytes left, found 15046"},
+		{headerOnly(chunk), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 68 bytes, found 7398 and 68"},
+		// A pool right after the header is inside the chunk: it is read,
+		// and here it is the metadata event, whose first fields are no pool's.
+		{poolAt(chunk, headerSize), "in: byte 207: expected a valid JFR chunk (chunk 1 of 1): constant pool: expected a type of the metadata, found 118"},
 		{append(append([]byte{}, chunk...), "FLR?"...), "in: byte 15046: expected a JFR chunk header of 68 bytes, found 4"},
 		{append(append([]byte{}, chunk...), bytes.Repeat([]byte("x"), 80)...), `in: byte 15046: expected a JFR chunk ("FLR\0"), found "xxxx"`},
 	} {
@@ -275,6 +280,21 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		testprof.CheckError(t, "in", err)
 	}
+}
+
+// headerOnly is chunk's header alone, its size set to the header's 68
+// bytes: a whole header, whose offsets then lie outside the chunk.
+func headerOnly(chunk []byte) []byte {
+	h := append([]byte(nil), chunk[:headerSize]...)
+	binary.BigEndian.PutUint64(h[8:], headerSize)
+	return h
+}
+
+// poolAt is chunk with its header's constant pool offset set to off.
+func poolAt(chunk []byte, off uint64) []byte {
+	c := append([]byte(nil), chunk...)
+	binary.BigEndian.PutUint64(c[16:], off)
+	return c
 }
 
 // A chunk of another JFR version says which version it is and which are
