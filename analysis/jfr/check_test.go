@@ -2,6 +2,8 @@ package jfr
 
 import (
 	"fmt"
+	"math/big"
+	"math/rand"
 	"slices"
 	"strconv"
 	"testing"
@@ -142,5 +144,37 @@ func TestCheckPoolAndIndex(t *testing.T) {
 	want = "metadata: expected a string index below " + strconv.Itoa(n) + ", found " + strconv.Itoa(n)
 	if _, err := check(bad, meta, pool); err == nil || err.Error() != want {
 		t.Errorf("root element named by string %d: error %v, want %s", n, err, want)
+	}
+}
+
+// TestTicks: an event's time is its ticks since the chunk's start, at the
+// chunk's ticks per second (10^9 when the header says 0), in nanoseconds
+// rounded down, negative for an event before the chunk's start, checked
+// against exact arithmetic on random clocks; a time past 2^62 ns stays
+// there.
+func TestTicks(t *testing.T) {
+	r := rand.New(rand.NewSource(62))
+	for range 20000 {
+		c := chunk{startNanos: r.Int63n(1 << 61), startTicks: r.Uint64() >> r.Intn(64), tps: []uint64{0, 1, 1e9, 2_400_000_000, 24_000_000, r.Uint64() >> r.Intn(64)}[r.Intn(6)]}
+		ticks := c.startTicks + uint64(r.Int63n(1<<40)) - uint64(r.Int63n(1<<40))
+		if r.Intn(4) == 0 {
+			ticks = r.Uint64()
+		}
+		tps := c.tps
+		if tps == 0 {
+			tps = 1e9
+		}
+		diff := new(big.Int).Sub(new(big.Int).SetUint64(ticks), new(big.Int).SetUint64(c.startTicks))
+		ns := new(big.Int).Quo(new(big.Int).Mul(new(big.Int).Abs(diff), big.NewInt(1e9)), new(big.Int).SetUint64(tps))
+		if ns.Cmp(big.NewInt(1<<62)) > 0 {
+			ns.SetInt64(1 << 62)
+		}
+		if diff.Sign() < 0 {
+			ns.Neg(ns)
+		}
+		want := ns.Int64() + c.startNanos - 1000
+		if got := c.at(ticks, 1000); got != want {
+			t.Fatalf("chunk %+v: ticks %d at %d, want %d", c, ticks, got, want)
+		}
 	}
 }

@@ -61,6 +61,12 @@ func TestFastSlow(t *testing.T) {
 	if p.Total(0) != 1012 || p.Total(p.ValueIndex("alloc_objects")) != 6 || !p.Timed {
 		t.Errorf("samples %d, allocations %d, timed %v; want 1012, 6, true", p.Total(0), p.Total(p.ValueIndex("alloc_objects")), p.Timed)
 	}
+	// The chunks' headers: the JDK's third chunk starts first, 4 ms before
+	// async-profiler's first; the second ends last. (`jfr summary` says
+	// "Duration: 20 s": it adds the chunks' durations, which overlap.)
+	if p.Start.UnixNano() != 1705403336083533683 || p.Duration != 1705403346095979000+3441000-1705403336083533683 {
+		t.Errorf("start %d, duration %d ns; want 1705403336083533683, 10015886317", p.Start.UnixNano(), p.Duration)
+	}
 	seen := map[string]bool{}
 	for _, f := range p.Frames {
 		seen[f.Name] = true
