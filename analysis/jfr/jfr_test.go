@@ -272,6 +272,8 @@ func TestErrors(t *testing.T) {
 		{headerOnly(chunk), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 68 bytes, found 7398 and 68"},
 		// A pool right after the header is inside the chunk: it is read,
 		// and here it is the metadata event, whose first fields are no pool's.
+		{poolAt(chunk, uint64(len(chunk))), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 15046 bytes, found 15046 and 68"},
+		{metaAt(chunk, uint64(len(chunk))), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 15046 bytes, found 7398 and 15046"},
 		{poolAt(chunk, headerSize), "in: byte 207: expected a valid JFR chunk (chunk 1 of 1): constant pool: expected a type of the metadata, found 118"},
 		{append(append([]byte{}, chunk...), "FLR?"...), "in: byte 15046: expected a JFR chunk header of 68 bytes, found 4"},
 		{append(append([]byte{}, chunk...), bytes.Repeat([]byte("x"), 80)...), `in: byte 15046: expected a JFR chunk ("FLR\0"), found "xxxx"`},
@@ -300,6 +302,13 @@ func headerOnly(chunk []byte) []byte {
 func poolAt(chunk []byte, off uint64) []byte {
 	c := append([]byte(nil), chunk...)
 	binary.BigEndian.PutUint64(c[16:], off)
+	return c
+}
+
+// metaAt is chunk with its header's metadata offset set to off.
+func metaAt(chunk []byte, off uint64) []byte {
+	c := append([]byte(nil), chunk...)
+	binary.BigEndian.PutUint64(c[24:], off)
 	return c
 }
 
