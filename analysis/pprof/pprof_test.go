@@ -176,3 +176,26 @@ func TestLegacyTextErrorLine(t *testing.T) {
 		t.Errorf("error %v, want a SyntaxError at line 2 without a byte offset", err)
 	}
 }
+
+// TestProtobufErrorPlace: a protobuf profile that profile.ParseData refuses
+// names the byte of its first malformed field (here byte 0, a field of wire
+// type 7), or no byte when the wire format is sound and the content is not
+// (a sample at a location that does not exist).
+func TestProtobufErrorPlace(t *testing.T) {
+	bad := labelProfile([][]labelWire{nil})
+	bad = append(bad, message(func(p wire) { p.bytes(2, message(func(p wire) { p.varint(1, 99); p.varint(2, 1) })) })...)
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		offset int64
+	}{
+		{"wire.pb", append([]byte{0x0f}, labelProfile([][]labelWire{nil})...), 0},
+		{"content.pb", bad, -1},
+	} {
+		_, err := analysis.Parse(context.Background(), c.name, c.data, analysis.LoadOptions{Format: "pprof"})
+		var se *analysis.SyntaxError
+		if !errors.As(err, &se) || se.Offset != c.offset || se.Line != 0 {
+			t.Errorf("%s: error %v, want a SyntaxError at offset %d", c.name, err, c.offset)
+		}
+	}
+}
