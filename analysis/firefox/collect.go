@@ -161,7 +161,8 @@ func (c *collector) finish(startMs, intervalMs float64) (*analysis.Profile, erro
 	jsonprof.AddWeighted(c.b, c.out, true)
 	p := c.b.Profile()
 	if startMs > 0 && startMs < 1e14 {
-		p.Start = time.UnixMilli(0).Add(time.Duration(startMs * 1e6)).UTC()
+		ms := math.Floor(startMs)
+		p.Start = time.UnixMilli(int64(ms)).Add(time.Duration((startMs - ms) * 1e6)).UTC()
 	}
 	first, last := c.out[0].Time, c.out[len(c.out)-1].Time
 	if intervalMs > 0 && intervalMs < 1e6 {

@@ -75,7 +75,7 @@ func parse(in *analysis.Input) (*analysis.Profile, error) {
 	if t.Threads == nil && len(t.Profile) > 0 && t.Profile[0] == '{' {
 		data = t.Profile
 		if err := json.Unmarshal(data, &t); err != nil {
-			return nil, jsonprof.Error(in.Name, data, `a Gecko profile under "profile"`, err)
+			return nil, &analysis.SyntaxError{File: in.Name, Offset: -1, Msg: "profile: expected a Gecko profile: " + jsonprof.Detail(err)}
 		}
 	}
 	c := newCollector(in)

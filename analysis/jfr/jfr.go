@@ -34,6 +34,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -120,7 +121,11 @@ func (c *chunk) nanos(ticks uint64) int64 {
 	if tps == 0 {
 		tps = 1e9
 	}
-	ns := ticks/tps*1e9 + ticks%tps*1e9/tps
+	hi, lo := bits.Mul64(ticks, 1e9)
+	if hi >= tps { // the quotient does not fit 64 bits
+		return 1 << 62
+	}
+	ns, _ := bits.Div64(hi, lo, tps)
 	return int64(min(ns, 1<<62))
 }
 

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"maps"
 	"os/exec"
 	"regexp"
@@ -59,6 +61,12 @@ func TestFastSlow(t *testing.T) {
 	if p.Total(0) != 1012 || p.Total(p.ValueIndex("alloc_objects")) != 6 || !p.Timed {
 		t.Errorf("samples %d, allocations %d, timed %v; want 1012, 6, true", p.Total(0), p.Total(p.ValueIndex("alloc_objects")), p.Timed)
 	}
+	// The chunks' headers: the JDK's third chunk starts first, 4 ms before
+	// async-profiler's first; the second ends last. (`jfr summary` says
+	// "Duration: 20 s": it adds the chunks' durations, which overlap.)
+	if p.Start.UnixNano() != 1705403336083533683 || p.Duration != 1705403346095979000+3441000-1705403336083533683 {
+		t.Errorf("start %d, duration %d ns; want 1705403336083533683, 10015886317", p.Start.UnixNano(), p.Duration)
+	}
 	seen := map[string]bool{}
 	for _, f := range p.Frames {
 		seen[f.Name] = true
@@ -82,6 +90,69 @@ func TestAgainstJFRTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareTops(t, p, topsOfPrint(out))
+}
+
+// TestWeightsAgainstJFRTool: the totals of the second value of each kind
+// are what `jfr print --json` lists for its events: alloc_space the new
+// TLAB's size (tlabSize) of an allocation in a new TLAB and the
+// allocationSize of one outside, lock_time and park_time the events'
+// durations, to the nanosecond. No event's stack is truncated (jfr print
+// says so of each), so the loader warns of none.
+func TestWeightsAgainstJFRTool(t *testing.T) {
+	jfr := lookTool(t, "jfr")
+	raw := gunzipTo(t, kafka)
+	p := load(t, kafka)
+	out, err := exec.Command(jfr, "print", "--json", "--stack-depth", "1", "--events",
+		"jdk.ExecutionSample,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,jdk.JavaMonitorEnter,jdk.ThreadPark", raw).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Recording struct {
+			Events []struct {
+				Type   string
+				Values struct {
+					Duration       string
+					TLABSize       int64 `json:"tlabSize"`
+					AllocationSize int64 `json:"allocationSize"`
+					StackTrace     struct{ Truncated bool }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want, truncated := map[string]int64{}, 0
+	for _, e := range doc.Recording.Events {
+		if e.Values.StackTrace.Truncated {
+			truncated++
+		}
+		switch v := e.Values; e.Type {
+		case "jdk.ExecutionSample":
+		case "jdk.ObjectAllocationInNewTLAB":
+			want["alloc_space"] += v.TLABSize
+		case "jdk.ObjectAllocationOutsideTLAB":
+			want["alloc_space"] += v.AllocationSize
+		default: // an ISO 8601 duration, "PT0.000022981S"
+			d, err := time.ParseDuration(strings.ToLower(strings.TrimPrefix(v.Duration, "PT")))
+			if err != nil {
+				t.Fatalf("%s duration %q: %v", e.Type, v.Duration, err)
+			}
+			want[map[string]string{"jdk.JavaMonitorEnter": "lock_time", "jdk.ThreadPark": "park_time"}[e.Type]] += int64(d)
+		}
+	}
+	if len(want) != 3 || len(doc.Recording.Events) != 582+7972+2238+1773+435 || truncated != 0 {
+		t.Fatalf("jfr print: %d events, totals %v, %d truncated stacks", len(doc.Recording.Events), want, truncated)
+	}
+	for typ, n := range want {
+		if i := p.ValueIndex(typ); i < 0 || p.Total(i) != n {
+			t.Errorf("total %s = %d (index %d), jfr print %d", typ, p.Total(max(i, 0)), i, n)
+		}
+	}
+	if len(p.Warnings) > 0 {
+		t.Errorf("warnings %q, want none", p.Warnings)
+	}
 }
 
 // TestRecorded records a small Java program with the JDK's flight recorder
@@ -198,6 +269,12 @@ func TestErrors(t *testing.T) {
 	}{
 		{chunk[:40], "in: byte 0: expected a JFR chunk header of 68 bytes, found 40"},
 		{chunk[:1000], "in: byte 8: expected a chunk size between 68 and the 1000 bytes left, found 15046"},
+		{headerOnly(chunk), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 68 bytes, found 7398 and 68"},
+		// A pool right after the header is inside the chunk: it is read,
+		// and here it is the metadata event, whose first fields are no pool's.
+		{poolAt(chunk, uint64(len(chunk))), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 15046 bytes, found 15046 and 68"},
+		{metaAt(chunk, uint64(len(chunk))), "in: byte 16: expected the offsets of the constant pool and metadata inside the chunk of 15046 bytes, found 7398 and 15046"},
+		{poolAt(chunk, headerSize), "in: byte 207: expected a valid JFR chunk (chunk 1 of 1): constant pool: expected a type of the metadata, found 118"},
 		{append(append([]byte{}, chunk...), "FLR?"...), "in: byte 15046: expected a JFR chunk header of 68 bytes, found 4"},
 		{append(append([]byte{}, chunk...), bytes.Repeat([]byte("x"), 80)...), `in: byte 15046: expected a JFR chunk ("FLR\0"), found "xxxx"`},
 	} {
@@ -211,6 +288,28 @@ func TestErrors(t *testing.T) {
 	if err != nil {
 		testprof.CheckError(t, "in", err)
 	}
+}
+
+// headerOnly is chunk's header alone, its size set to the header's 68
+// bytes: a whole header, whose offsets then lie outside the chunk.
+func headerOnly(chunk []byte) []byte {
+	h := append([]byte(nil), chunk[:headerSize]...)
+	binary.BigEndian.PutUint64(h[8:], headerSize)
+	return h
+}
+
+// poolAt is chunk with its header's constant pool offset set to off.
+func poolAt(chunk []byte, off uint64) []byte {
+	c := append([]byte(nil), chunk...)
+	binary.BigEndian.PutUint64(c[16:], off)
+	return c
+}
+
+// metaAt is chunk with its header's metadata offset set to off.
+func metaAt(chunk []byte, off uint64) []byte {
+	c := append([]byte(nil), chunk...)
+	binary.BigEndian.PutUint64(c[24:], off)
+	return c
 }
 
 // A chunk of another JFR version says which version it is and which are

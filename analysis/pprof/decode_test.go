@@ -166,3 +166,23 @@ func FuzzDecodePprof(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkDecode(t, "fuzz", data) })
 }
+
+// TestTwoTimes: a profile with two time_nanos fields, the first not zero,
+// is what concatenated profiles look like, and profile.ParseData refuses
+// it; the fast decoder declines it, so that the load reports pprof's error.
+// After a time of zero, a second time is read as the profile's time.
+func TestTwoTimes(t *testing.T) {
+	times := func(a, b uint64) []byte {
+		return append(labelProfile([][]labelWire{nil}), message(func(p wire) { p.varint(9, a); p.varint(9, b) })...)
+	}
+	both := times(1e18, 2e18)
+	if _, err := profile.ParseData(both); err == nil {
+		t.Fatal("profile.ParseData accepts two times")
+	}
+	if _, ok, err := decode(input("both", both, 0)); ok || err != nil {
+		t.Errorf("decode ok %v, error %v on two times; want it declined", ok, err)
+	}
+	if !checkDecode(t, "zero, then a time", times(0, 2e18)) {
+		t.Error("decode declined a zero time_nanos followed by another")
+	}
+}

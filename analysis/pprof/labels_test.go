@@ -3,6 +3,7 @@ package pprof
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"maps"
 	"math"
 	"math/rand"
@@ -174,4 +175,24 @@ func sameLabels(p *analysis.Profile, pp *profile.Profile) string {
 		return "units per key " + strings.Join(slices.Sorted(maps.Values(p.NumLabelUnits)), "|") + ", want " + strings.Join(slices.Sorted(maps.Values(units)), "|")
 	}
 	return ""
+}
+
+// TestLabelIndexOutOfRange: a label whose key, string or unit is not an
+// index into the string table (one past its end, or far past) is refused by
+// profile.ParseData; the fast decoder declines it, so that the load reports
+// pprof's error.
+func TestLabelIndexOutOfRange(t *testing.T) {
+	n := uint64(len(labelStrings))
+	for _, l := range []labelWire{{key: n, str: 9}, {key: 4, str: n}, {key: 4, num: 1, unit: n}, {key: 4, str: 1 << 40}} {
+		data := labelProfile([][]labelWire{{l}})
+		if _, err := profile.ParseData(data); err == nil {
+			t.Fatalf("label %+v: profile.ParseData accepts it", l)
+		}
+		if _, ok, err := decode(input("labels", data, 0)); ok || err != nil {
+			t.Errorf("label %+v: decode ok %v, error %v; want it declined", l, ok, err)
+		}
+		if _, err := analysis.Parse(context.Background(), "labels.pb", data, analysis.LoadOptions{}); err == nil {
+			t.Errorf("label %+v: Parse accepts it", l)
+		}
+	}
 }

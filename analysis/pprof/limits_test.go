@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"math"
 	"strings"
@@ -146,5 +147,26 @@ func TestOverflowRefused(t *testing.T) {
 	_, err := analysis.Parse(context.Background(), "big.pb", raw, analysis.LoadOptions{})
 	if err == nil || !strings.Contains(err.Error(), "big.pb: sample 2: the cpu values add up past") {
 		t.Errorf("Parse(big.pb) error %v, want the overflow at sample 2", err)
+	}
+}
+
+// TestTableLimitExact: a profile whose tables hold exactly 8 × max-frames
+// entries (a value type, 6 strings, and per function its function,
+// location and line: 7 + 3 × 11 = 40 = 8 × 5) loads; one more function is
+// refused, and the error states the limit.
+func TestTableLimitExact(t *testing.T) {
+	tables := func(nFuncs int) []byte {
+		return message(func(p wire) {
+			bomb(p.w, nFuncs, 1, 1, func(int) ([]uint64, int64, int) { return []uint64{1}, 1, 0 })
+		})
+	}
+	opts := analysis.LoadOptions{Limits: analysis.Limits{Frames: 5}}
+	if _, err := analysis.Parse(context.Background(), "fits.pb", tables(11), opts); err != nil {
+		t.Errorf("40 table entries under max-frames=5: %v", err)
+	}
+	_, err := analysis.Parse(context.Background(), "over.pb", tables(12), opts)
+	var le *analysis.LimitError
+	if !errors.As(err, &le) || le.Option != "max-frames" || le.Max != 40 {
+		t.Errorf("43 table entries under max-frames=5: error %v, want more than 40 entries, max-frames", err)
 	}
 }

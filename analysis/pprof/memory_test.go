@@ -2,6 +2,7 @@ package pprof
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,10 +15,10 @@ import (
 // function, the objects `go tool pprof -top -sample_index=alloc_objects
 // -diff_base=PREVIOUS CURRENT` counts flat, and those freed are that
 // count less pprof's of inuse_objects, over parca's ten heap profiles of
-// one program (notebooks/data/heap-series).
+// one program (notebooks/data/heap-series, see heapSeries).
 func TestHeapDeltasAgainstPprof(t *testing.T) {
 	testtool.Need(t, "go")
-	glob := "../../notebooks/data/heap-series/*.pb.gz"
+	glob := filepath.Join(heapSeries(t), "*.pb.gz")
 	files, _ := filepath.Glob(glob)
 	p, err := analysis.LoadSeries(context.Background(), glob, analysis.LoadOptions{})
 	if err != nil || len(files) != 10 {
@@ -77,4 +78,38 @@ func TestHeapDeltasAgainstPprof(t *testing.T) {
 	if checked == 0 {
 		t.Error("the series allocates nothing between its profiles: the oracle checks no row")
 	}
+}
+
+// heapSeries copies the ten heap profiles of notebooks/data/heap-series
+// into a new directory under their names there, reading the three that
+// folder links to from their homes in testdata, not through the links
+// (a copy of the module without its symbolic links still has them).
+func heapSeries(t *testing.T) string {
+	t.Helper()
+	const dir = "../../notebooks/data/heap-series"
+	files := map[string]string{
+		"1644509272337470000.pb.gz": "../testdata/heap.pb.gz",
+		"1644509293338714000.pb.gz": "testdata/heap-8.pb.gz",
+		"1644509296350592000.pb.gz": "testdata/heap-9.pb.gz",
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if _, linked := files[e.Name()]; !linked && e.Type().IsRegular() {
+			files[e.Name()] = filepath.Join(dir, e.Name())
+		}
+	}
+	out := t.TempDir()
+	for name, from := range files {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

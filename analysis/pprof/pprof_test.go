@@ -3,7 +3,10 @@ package pprof
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,6 +133,69 @@ func TestThreadLabelPriority(t *testing.T) {
 			if th, id := p.ThreadOf(&p.Samples[i]), c.labels["thread_id"]; id != nil && (th == nil || th.ID != id[0]) {
 				t.Errorf("%s: sample with labels %v: thread %+v, want id %q", name, c.labels, th, id[0])
 			}
+		}
+	}
+}
+
+// TestGuessLang: a profile's language is Go when any frame is Go's
+// (runtime., main.), else the JVM when any frame is the Java platform's
+// (java., javax., sun., jdk., dotted or with slashes), else C++ for "::";
+// a name that only starts with those letters ("javascript", "sunrise") or
+// is the bare word says nothing.
+func TestGuessLang(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  analysis.Lang
+	}{
+		{[]string{"main.main"}, analysis.LangGo},
+		{[]string{"java/lang/Thread.run", "runtime.main"}, analysis.LangGo},
+		{[]string{"java/lang/Thread.run"}, analysis.LangJVM},
+		{[]string{"sun/nio/ch/EPoll.wait", "std::sort"}, analysis.LangJVM},
+		{[]string{"sun.misc.Unsafe.park"}, analysis.LangJVM},
+		{[]string{"std::vector<int>::push_back"}, analysis.LangCpp},
+		{[]string{"java"}, analysis.LangAuto},
+		{[]string{"javascript", "sunrise", "jdkfoo"}, analysis.LangAuto},
+	} {
+		if got := guessLang(c.names); got != c.want {
+			t.Errorf("guessLang(%q) = %v, want %v", c.names, got, c.want)
+		}
+	}
+}
+
+// TestLegacyTextErrorLine: an error in a legacy text profile names the line
+// that profile.Parse quotes (the heapz sample line "0 0 @ 0", line 2, whose
+// second value must not be zero), and no byte offset.
+func TestLegacyTextErrorLine(t *testing.T) {
+	data, err := os.ReadFile("testdata/pprof-fuzz-7e3c9248")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = analysis.Parse(context.Background(), "heapz", data, analysis.LoadOptions{})
+	var se *analysis.SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Offset >= 0 || !strings.Contains(err.Error(), "heapz: line 2: expected a pprof legacy text profile") {
+		t.Errorf("error %v, want a SyntaxError at line 2 without a byte offset", err)
+	}
+}
+
+// TestProtobufErrorPlace: a protobuf profile that profile.ParseData refuses
+// names the byte of its first malformed field (here byte 0, a field of wire
+// type 7), or no byte when the wire format is sound and the content is not
+// (a sample at a location that does not exist).
+func TestProtobufErrorPlace(t *testing.T) {
+	bad := labelProfile([][]labelWire{nil})
+	bad = append(bad, message(func(p wire) { p.bytes(2, message(func(p wire) { p.varint(1, 99); p.varint(2, 1) })) })...)
+	for _, c := range []struct {
+		name   string
+		data   []byte
+		offset int64
+	}{
+		{"wire.pb", append([]byte{0x0f}, labelProfile([][]labelWire{nil})...), 0},
+		{"content.pb", bad, -1},
+	} {
+		_, err := analysis.Parse(context.Background(), c.name, c.data, analysis.LoadOptions{Format: "pprof"})
+		var se *analysis.SyntaxError
+		if !errors.As(err, &se) || se.Offset != c.offset || se.Line != 0 {
+			t.Errorf("%s: error %v, want a SyntaxError at offset %d", c.name, err, c.offset)
 		}
 	}
 }
