@@ -220,7 +220,9 @@ npm-packages:
 # share of covered mutants the tests kill. Go's test cache is off
 # (GOFLAGS=-count=1): gremlins times each mutant against its coverage run,
 # and a cached one, taking a fraction of a second, would time every mutant
-# out. Gremlins counts a mutant that does not compile as killed.
+# out. Each run may address 16 GiB at most: a mutant that allocates
+# without bound dies there instead of taking the machine. Gremlins counts
+# a mutant that does not compile as killed.
 GREMLINS := $(shell $(GO) env GOPATH)/bin/gremlins
 PKG      ?= ./compaction ./phase ./live ./kernel/jupyter $(sort $(dir $(wildcard ./analysis/*/*.go)))
 mutation:
@@ -228,7 +230,7 @@ mutation:
 	@set -o pipefail; mkdir -p $(BUILD)/mutation; for p in $(PKG); do \
 	  out=$(BUILD)/mutation/$$(echo "$${p#./}" | tr '/' '_' | sed 's/_$$//').json; \
 	  echo "== gremlins $$p -> $$out"; \
-	  GOFLAGS=-count=1 $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p | tail -5 || exit 1; \
+	  (ulimit -v $$((16 << 20)); GOFLAGS=-count=1 $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p) | tail -5 || exit 1; \
 	done
 
 clean:
