@@ -51,8 +51,9 @@ func (w *watch) show(ctx context.Context, c *kernel.Call) {
 	cpu := 0
 	for i, a := range w.as {
 		a.charge(live.ThreadCPU(func() { a.sync(ctx, c.Session) }))
-		st, _ := a.snapshot()
-		w.status[i].Show(statusBundle(a.name, st))
+		if st, _ := a.snapshot(); st.Target != "" { // before its first status, the placeholder stays
+			w.status[i].Show(statusBundle(a.name, st))
+		}
 		showTimeline(a, w.timeline[i], c.Session.Settings.Pictures)
 		cpu += len(a.parts[live.CPU])
 	}
