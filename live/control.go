@@ -107,4 +107,7 @@ type TriggerStatus struct {
 	Fired   int
 	Last    time.Duration // when it last fired, since the attachment began
 	Why     string        // why it last fired
+	// Deaf names the kind its condition reads when that kind is not
+	// collected: the trigger cannot fire until it is.
+	Deaf Kind
 }

@@ -70,4 +70,11 @@ func TestDeafTrigger(t *testing.T) {
 	if !deaf() {
 		t.Errorf("notes %q: want one saying trigger 1 cannot fire without goroutine windows", r.notes)
 	}
+	if st := r.status(r.since()); len(st.Triggers) != 1 || st.Triggers[0].Deaf != Goroutine {
+		t.Errorf("trigger status %+v: want it deaf for want of goroutine windows", st.Triggers)
+	}
+	r.apply(Control{Kinds: []Kind{CPU, Goroutine}})
+	if st := r.status(r.since()); st.Triggers[0].Deaf != "" {
+		t.Errorf("trigger status %+v once goroutine is collected again: want it not deaf", st.Triggers)
+	}
 }

@@ -129,7 +129,11 @@ func (r *runner) status(now time.Duration) Status {
 		}
 	}
 	for _, a := range r.triggers {
-		s.Triggers = append(s.Triggers, TriggerStatus{Trigger: a.t.String(), Fired: a.fired, Last: a.last, Why: a.why})
+		ts := TriggerStatus{Trigger: a.t.String(), Fired: a.fired, Last: a.last, Why: a.why}
+		if k := a.t.When.Needs(); !slices.Contains(r.g.asked(), k) {
+			ts.Deaf = k
+		}
+		s.Triggers = append(s.Triggers, ts)
 	}
 	return s
 }

@@ -61,6 +61,9 @@ func statusLine(name string, st live.Status) string {
 		if tr.Fired > 0 {
 			fired = fmt.Sprintf("fired %d× (last at %.1fs: %s)", tr.Fired, tr.Last.Seconds(), tr.Why)
 		}
+		if tr.Deaf != "" {
+			fired += fmt.Sprintf("; cannot fire while %s is not collected", tr.Deaf)
+		}
 		lines = append(lines, fmt.Sprintf("  trigger %d, %s: %s", i+1, tr.Trigger, fired))
 	}
 	return strings.Join(lines, "\n")
