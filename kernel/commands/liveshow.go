@@ -206,7 +206,11 @@ func finish(c *kernel.Call, a *attachment, st live.Status, notes bool) error {
 // showTimeline shows the main profile's phases timeline, once it has some,
 // as the session's pictures setting says.
 func showTimeline(a *attachment, d *kernel.LiveDisplay, pictures string) {
-	l := a.loaded[a.kinds[0]]
+	showPhases(a.loaded[a.kinds[0]], d, pictures)
+}
+
+// showPhases shows the phases timeline of l in d, once l has phases.
+func showPhases(l *kernel.Loaded, d *kernel.LiveDisplay, pictures string) {
 	if l == nil || phasesKey.Get(l) == nil {
 		return
 	}

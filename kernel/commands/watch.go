@@ -68,11 +68,7 @@ func (w *watch) show(ctx context.Context, c *kernel.Call) {
 	if !grown {
 		return // interrupted: the next show grows it
 	}
-	if w.loaded != nil && phasesKey.Get(w.loaded) != nil {
-		if svg, err := timelinePicture(w.name, phasesKey.Get(w.loaded)); err == nil {
-			w.together.Show(kernel.PictureBundle(svg, timelineText(w.name, phasesKey.Get(w.loaded)), c.Session.Settings.Pictures))
-		}
-	}
+	showPhases(w.loaded, w.together, c.Session.Settings.Pictures)
 	w.cpu = cpu
 }
 
