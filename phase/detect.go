@@ -81,8 +81,7 @@ const Empty = 0
 type Phase struct {
 	ID        int
 	Label     string
-	Hue       float64   // position in JIVE's colour sequence; -1 for the empty phase
-	Color     string    // "#rrggbb": Color(Hue), or the saved set's colour
+	Color     string    // "#rrggbb": Color(Hue(ID)), EmptyColor, or the saved set's colour
 	Sum       []float64 // interval vectors of this run's intervals in the phase, summed
 	Intervals int       // this run's intervals in the phase
 	Saved     bool      // the phase came from a saved set (using=)
@@ -382,7 +381,7 @@ func (d *detector) lift(m float64, ph *Phase) float64 {
 
 func (d *detector) empty(n int) int {
 	if d.emptyK < 0 {
-		ph := &Phase{ID: Empty, Hue: -1, Color: EmptyColor, Sum: make([]float64, n)}
+		ph := &Phase{ID: Empty, Color: EmptyColor, Sum: make([]float64, n)}
 		ph.ref = ph.Sum
 		d.r.Phases = append(d.r.Phases, ph)
 		d.pos = append(d.pos, nil)
@@ -397,7 +396,7 @@ func (d *detector) empty(n int) int {
 // counts seed it instead, so the new phase can be matched at all.
 func (d *detector) newPhase(v *Vectors, i int, win *window) int {
 	w := win.sum
-	ph := &Phase{ID: d.next, Hue: Hue(d.next), Color: Color(Hue(d.next)), Sum: make([]float64, len(w))}
+	ph := &Phase{ID: d.next, Color: Color(Hue(d.next)), Sum: make([]float64, len(w))}
 	ph.ref = ph.Sum
 	d.next++
 	d.r.Phases = append(d.r.Phases, ph)

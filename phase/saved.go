@@ -157,7 +157,7 @@ func (s *Saved) Seed(names []string, maxCells int) ([]*Phase, error) {
 	}
 	var out []*Phase
 	for _, sp := range s.Phases {
-		ph := &Phase{ID: sp.ID, Label: sp.Label, Color: sp.Color, Hue: Hue(sp.ID), Saved: true, samples: math.Inf(1),
+		ph := &Phase{ID: sp.ID, Label: sp.Label, Color: sp.Color, Saved: true, samples: math.Inf(1),
 			Sum: make([]float64, len(names)), ref: make([]float64, len(names))}
 		for name, x := range sp.Vector {
 			ph.refSq += x * x

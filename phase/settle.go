@@ -304,8 +304,8 @@ func renumber(r *Result, first int) {
 	}
 	for _, ph := range r.Phases {
 		if id, ok := to[int32(ph.ID)]; ok && !ph.Saved && ph.ID != Empty {
-			ph.ID, ph.Hue = int(id), Hue(int(id))
-			ph.Color = Color(ph.Hue)
+			ph.ID = int(id)
+			ph.Color = Color(Hue(ph.ID))
 		}
 	}
 	sortPhases(r.Phases)

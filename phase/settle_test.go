@@ -104,7 +104,7 @@ func TestSettleSamePhase(t *testing.T) {
 		r := &Result{Params: Params{Window: 3, Eps: 0.9, Delta: tc.delta}, Names: v.Names,
 			Of: []int32{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}}
 		for id := 1; id <= 3; id++ {
-			ph := &Phase{ID: id, Hue: Hue(id), Color: Color(Hue(id)), Sum: make([]float64, 3)}
+			ph := &Phase{ID: id, Color: Color(Hue(id)), Sum: make([]float64, 3)}
 			ph.ref = ph.Sum
 			r.Phases = append(r.Phases, ph)
 		}
