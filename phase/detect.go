@@ -238,21 +238,22 @@ type detector struct {
 // assign returns interval i's phase id, or a *LimitError when it would
 // start a phase beyond Params.MaxCells.
 func (d *detector) assign(v *Vectors, i int, win *window) (int, error) {
-	w, best, score := win.sum, d.cur, -1.0
+	w, best, stay := win.sum, d.cur, false
 	if d.cur >= 0 && win.n > 0 {
-		score = cosine(d.r.Phases[d.cur], w) * d.lift(win.samples, d.r.Phases[d.cur])
+		stay = cosine(d.r.Phases[d.cur], w)*d.lift(win.samples, d.r.Phases[d.cur]) > d.r.Params.Eps
 		d.pace.work += len(w)
 		if !d.r.Params.Strict && d.cur == d.young && i-d.born < d.r.Params.Window {
 			if t, st := d.bestPhase(w, win.samples, d.cur); st > d.r.Params.Delta {
-				best, score = t, 1 // resume t: skip the ε test below
+				best, stay = t, true // t is resumed before the ε test
 			}
 		}
 	}
 	switch {
 	case win.n == 0:
 		best = d.empty(len(w))
-	case score > d.r.Params.Eps:
+	case stay:
 	default:
+		var score float64
 		best, score = d.bestPhase(w, win.samples, -1)
 		if best < 0 || score <= d.r.Params.Delta {
 			if err := checkCells(len(d.r.Phases)+1, len(w), d.r.Params.MaxCells); err != nil {

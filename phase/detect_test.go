@@ -137,6 +137,9 @@ func TestDetectMatchesLiteralTranscription(t *testing.T) {
 		n, d := 1+r.IntN(120), 1+r.IntN(12)
 		rows := randomRows(r, n, d)
 		p := Params{Window: 1 + r.IntN(5), Eps: 0.5 + r.Float64()/2, Delta: 0.5 + r.Float64()/2, Strict: trial%2 == 0}
+		if trial%10 == 3 {
+			p.Eps = 1 // nothing stays; a provisional phase still yields
+		}
 		res := detectRaw(t, vectors(make([]string, d), rows), p, nil)
 		want := detectSlow(rows, p)
 		if fmt.Sprint(res.Of) != fmt.Sprint(want) {
@@ -214,6 +217,14 @@ func TestDetectScoreEqualToThreshold(t *testing.T) {
 				t.Errorf("%s (strict %v): Detect = %s, want %s", tc.name, strict, got, tc.want)
 			}
 		}
+	} // A provisional phase yields only to a phase scoring above δ: saved
+	// phase 1 (3, 4) scores 6/10 = 0.6 = δ against the window (2, 0), so
+	// the new phase 2, scoring 1 > ε, stays.
+	seed := savedSeed(t, `{"params": {}, "phases": [{"id": 1, "vector": {"x": 3, "y": 4}}]}`, []string{"x", "y"})
+	rows := [][]float64{{1, 0}, {1, 0}, {1, 0}}
+	res := detectRaw(t, vectors([]string{"x", "y"}, rows), Params{Window: 3, Eps: 0.5, Delta: 0.6}, seed)
+	if got := fmt.Sprint(res.Of); got != "[2 2 2]" {
+		t.Errorf("provisional phase against a score = δ: Detect = %s, want [2 2 2]", got)
 	}
 }
 
@@ -284,6 +295,35 @@ func TestHueSequence(t *testing.T) {
 	}
 }
 
+// TestColorHues: a phase's colour has its hue's place on the red-to-violet
+// scale (0° to 270°), at one saturation and brightness, read back with the
+// usual RGB-to-hue formula; the empty phase's id gives the empty colour.
+func TestColorHues(t *testing.T) {
+	if got := Color(Hue(Empty)); got != EmptyColor {
+		t.Errorf("Color(Hue(Empty)) = %s, want %s", got, EmptyColor)
+	}
+	for k := range 271 {
+		h := float64(k) / 270
+		var r, g, b uint8
+		if _, err := fmt.Sscanf(Color(h), "#%02x%02x%02x", &r, &g, &b); err != nil {
+			t.Fatal(err)
+		}
+		hi, lo := float64(max(r, g, b)), float64(min(r, g, b))
+		var deg float64
+		switch {
+		case hi == float64(r):
+			deg = math.Mod(60*(float64(g)-float64(b))/(hi-lo)+360, 360)
+		case hi == float64(g):
+			deg = 60*(float64(b)-float64(r))/(hi-lo) + 120
+		default:
+			deg = 60*(float64(r)-float64(g))/(hi-lo) + 240
+		}
+		if math.Abs(deg-float64(k)) > 1.5 || math.Abs(hi-0.9*255) > 1 || math.Abs((hi-lo)/hi-0.75) > 0.01 {
+			t.Errorf("Color(%d/270) = %s: hue %.1f°, value %.0f, saturation %.2f; want %d°, 230, 0.75", k, Color(h), deg, hi, (hi-lo)/hi, k)
+		}
+	}
+}
+
 func TestColor(t *testing.T) {
 	tests := []struct {
 		hue  float64
@@ -308,4 +348,105 @@ func dot(a, b []float64) float64 {
 		s += x * b[j]
 	}
 	return s
+}
+
+// TestDetectFirstPhaseRetired: the rule that a phase left after fewer than
+// ω intervals is a transition and never resumed holds for the run's first
+// phase too. b lasts one interval before a takes over; when b returns, the
+// provisional phase its mixed window starts must not yield to that first b.
+func TestDetectFirstPhaseRetired(t *testing.T) {
+	a, b := []float64{5, 1, 0}, []float64{0, 1, 5}
+	rows := [][]float64{b, a, a, a, a, b, b, b, b}
+	res := detectRaw(t, vectors([]string{"x", "y", "z"}, rows), DefaultParams(), nil)
+	if got, want := fmt.Sprint(res.Of), fmt.Sprint(detectSlow(rows, DefaultParams())); got != want || want != "[1 2 3 3 3 4 5 5 5]" {
+		t.Errorf("Detect = %s, transcription %s, want [1 2 3 3 3 4 5 5 5]", got, want)
+	}
+}
+
+// TestEmptyPhaseOnce: however many idle stretches there are, the empty
+// phase is one phase, id 0, holding every interval whose window is idle.
+func TestEmptyPhaseOnce(t *testing.T) {
+	a, z := []float64{5, 1}, []float64{0, 0}
+	rows := [][]float64{z, z, z, a, a, a, z, z, z, z, a, a, z, z, z}
+	for _, strict := range []bool{true, false} {
+		p := DefaultParams()
+		p.Strict = strict
+		res, err := Detect(t.Context(), vectors([]string{"x", "y"}, rows), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(res.Of); got != "[0 0 0 1 1 1 1 1 0 0 1 1 1 1 0]" {
+			t.Errorf("strict %v: Detect = %s, want [0 0 0 1 1 1 1 1 0 0 1 1 1 1 0]", strict, got)
+		}
+		var empties []*Phase
+		for _, ph := range res.Phases {
+			if ph.ID == Empty {
+				empties = append(empties, ph)
+			}
+		}
+		if len(empties) != 1 || empties[0].Intervals != 6 || empties[0].Color != EmptyColor {
+			t.Errorf("strict %v: empty phases %+v, want one of 6 intervals coloured %s", strict, empties, EmptyColor)
+		}
+	}
+}
+
+// TestDetectSpread: with Params.Spread the thresholds are compared with
+// the cosine corrected for sampling noise, both when keeping the current
+// phase and when resuming an earlier one. Here D = 2; an interval of 15
+// samples against a phase of 10 (or 20) scores 0.894 measured, 0.969 (or
+// 0.946) corrected: above ε = δ = 0.9 only when corrected.
+func TestDetectSpread(t *testing.T) {
+	rowsOf := func(rows [][]float64, samples []int64) *Vectors {
+		v := &Vectors{Names: []string{"x", "y"}, Off: []int{0}}
+		for i, r := range rows {
+			v.Append(Interval{int64(i), int64(i + 1)}, samples[i], r)
+		}
+		return v
+	}
+	tests := []struct {
+		name          string
+		rows          [][]float64
+		samples       []int64
+		delta         float64
+		spread, plain string
+	}{
+		// δ above the corrected score: the phase is kept by the ε test
+		// alone, not found again by the search.
+		{"kept", [][]float64{{10, 0}, {10, 5}}, []int64{10, 15}, 0.99, "[1 1]", "[1 2]"},
+		{"resumed", [][]float64{{10, 0}, {10, 0}, {0, 10}, {10, 5}}, []int64{10, 10, 10, 15}, 0.9, "[1 1 2 1]", "[1 1 2 3]"},
+	}
+	for _, tc := range tests {
+		for _, spread := range []float64{0, 2} {
+			p := Params{Window: 1, Eps: 0.9, Delta: tc.delta, Strict: true, Spread: spread}
+			want := tc.plain
+			if spread > 0 {
+				want = tc.spread
+			}
+			if got := fmt.Sprint(detectRaw(t, rowsOf(tc.rows, tc.samples), p, nil).Of); got != want {
+				t.Errorf("%s, spread %g: Detect = %s, want %s", tc.name, spread, got, want)
+			}
+		}
+	}
+}
+
+// TestDetectLooksAtContext: Detect looks at its context at least once per
+// checkEvery entries of the vectors it reads, so an interrupt is seen
+// within a bounded amount of work however the input is shaped.
+func TestDetectLooksAtContext(t *testing.T) {
+	const n, d = 1 << 15, 64 // 2^21 entries: two looks at least
+	v := &Vectors{Names: make([]string, d), Off: []int{0}}
+	row := make([]float64, d)
+	for k := range row {
+		row[k] = 1
+	}
+	for i := range n {
+		v.Append(Interval{int64(i), int64(i + 1)}, 1, row)
+	}
+	ctx := newCancelAfter(1 << 40)
+	if _, err := Detect(ctx, v, DefaultParams(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ctx.calls.Load(), int64(n*d/checkEvery); got < want {
+		t.Errorf("Detect looked at its context %d times over %d entries, want at least %d", got, n*d, want)
+	}
 }

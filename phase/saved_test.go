@@ -134,3 +134,61 @@ func TestSimilarityMatchesPairwise(t *testing.T) {
 		}
 	}
 }
+
+// savedSeed reads a saved phase set and seeds it over names.
+func savedSeed(t *testing.T, saved string, names []string) []*Phase {
+	t.Helper()
+	s, err := ReadSaved(strings.NewReader(saved), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := s.Seed(names, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seed
+}
+
+// TestSavedPhasesResumed: with the paper's rule alone (no settling to hide
+// a miss), windows matching a saved phase are given that phase's id, and
+// idle windows the empty phase's, whether or not the saved set has one.
+func TestSavedPhasesResumed(t *testing.T) {
+	names := []string{"x", "y"}
+	rows := [][]float64{{4, 0}, {4, 0}, {0, 3}, {0, 0}, {0, 3}, {4, 0}}
+	for _, saved := range []string{
+		`{"params": {}, "phases": [{"id": 1, "vector": {"x": 1}}, {"id": 2, "vector": {"y": 1}}]}`,
+		`{"params": {}, "phases": [{"id": 0}, {"id": 1, "vector": {"x": 1}}, {"id": 2, "vector": {"y": 1}}]}`,
+		`{"params": {}, "phases": [{"id": 1, "vector": {"x": 1}}, {"id": 0}, {"id": 2, "vector": {"y": 1}}]}`,
+	} {
+		p := Params{Window: 1, Eps: 0.9, Delta: 0.9, Strict: true}
+		res := detectRaw(t, vectors(names, rows), p, savedSeed(t, saved, names))
+		if got := fmt.Sprint(res.Of); got != "[1 1 2 0 2 1]" {
+			t.Errorf("saved %s: Detect = %s, want [1 1 2 0 2 1]", saved, got)
+		}
+	}
+}
+
+// TestSavedPhaseNotProvisional: a run that starts in a saved phase keeps
+// it while its score is above ε; only a phase this run started is
+// provisional. Here the windows are exactly phase 2's direction, and
+// phase 1, at cosine 0.958, would be resumed if phase 2 were provisional.
+func TestSavedPhaseNotProvisional(t *testing.T) {
+	names := []string{"x", "y"}
+	seed := savedSeed(t, `{"params": {}, "phases": [{"id": 1, "vector": {"x": 1, "y": 0.3}}, {"id": 2, "vector": {"x": 1}}]}`, names)
+	rows := [][]float64{{1, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}}
+	if got := fmt.Sprint(detectRaw(t, vectors(names, rows), DefaultParams(), seed).Of); got != "[2 2 2 2 2]" {
+		t.Errorf("Detect = %s, want [2 2 2 2 2]", got)
+	}
+}
+
+// TestBestPhaseTie: two phases scoring exactly alike, the one created
+// first wins, whatever order the index visits them in: here the saved
+// set's first phase (id 1) uses only y, which the index visits after x.
+func TestBestPhaseTie(t *testing.T) {
+	names := []string{"x", "y"}
+	seed := savedSeed(t, `{"params": {}, "phases": [{"id": 1, "vector": {"y": 1}}, {"id": 2, "vector": {"x": 1}}]}`, names)
+	p := Params{Window: 1, Eps: 0.5, Delta: 0.5, Strict: true}
+	if got := fmt.Sprint(detectRaw(t, vectors(names, [][]float64{{1, 1}}), p, seed).Of); got != "[1]" {
+		t.Errorf("Detect = %s, want [1] (the first of two phases at cosine 1/√2)", got)
+	}
+}
