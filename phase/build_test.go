@@ -64,6 +64,99 @@ func TestBuildCounts(t *testing.T) {
 		if got := dump(v); got != tc.want {
 			t.Errorf("Build(count=%s) =\n%s\nwant\n%s", tc.count, got, tc.want)
 		}
+		if got := fmt.Sprint(v.Samples); got != "[3 1 0 2]" {
+			t.Errorf("Build(count=%s) samples per interval = %s, want [3 1 0 2]", tc.count, got)
+		}
+	}
+}
+
+// TestBuildEntriesReturns: a frame is entered when a thread's stack
+// reaches it anew: a stack sampled twice in a row is one entry, and
+// coming back up to a frame already on the stack enters nothing, also
+// when that frame is the first node of the tree.
+func TestBuildEntriesReturns(t *testing.T) {
+	tr := timedProfile(t, "0 g m", "1 g m;a", "2 g m;a", "3 g m", "4 g m;b")
+	v, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{Interval: 10, Count: CountEntries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(v), "[0,10) a=1 b=1 m=1\n"; got != want {
+		t.Errorf("Build(count=entries) = %q, want %q", got, want)
+	}
+}
+
+// TestBuildIntervalEdges: intervals are half open, [start, end): a sample
+// at an interval's end is in the next one.
+func TestBuildIntervalEdges(t *testing.T) {
+	tr := timedProfile(t, "0 g x", "10 g y", "20 g x")
+	v, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{Interval: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(v), "[0,10) x=1\n[10,20) y=1\n[20,30) x=1\n"; got != want {
+		t.Errorf("Build = %q, want %q", got, want)
+	}
+}
+
+// TestBuildSeriesLengths: a series has one interval per profile, the
+// profiles without samples included, whether Intervals ends with
+// len(Samples) or not.
+func TestBuildSeriesLengths(t *testing.T) {
+	tests := []struct {
+		intervals []int
+		names     []string
+		samples   int
+		want      string
+	}{
+		{[]int{0, 1, 3}, []string{"p0", "p1", "p2"}, 3, "[0,1) x=1\n[1,2) y=3\n[2,3)\n"}, // the last profile is empty
+		{[]int{0, 1, 3}, nil, 3, "[0,1) x=1\n[1,2) y=3\n"},                               // 3 = len(Samples) ends the list
+		{[]int{0, 1}, nil, 3, "[0,1) x=1\n[1,2) y=3\n"},
+		{[]int{0}, []string{"p0"}, 0, "[0,1)\n"}, // one profile, no samples
+		{[]int{0}, nil, 0, "[0,1)\n"},
+	}
+	for _, tc := range tests {
+		b := analysis.NewBuilder("series", analysis.ValueType{Type: "cpu", Unit: "nanoseconds"})
+		x := b.Stack([]int32{b.Frame(analysis.Frame{Name: "x"})})
+		y := b.Stack([]int32{b.Frame(analysis.Frame{Name: "y"})})
+		for i, st := range []int32{x, y, y}[:tc.samples] {
+			b.Add(st, []int64{int64(1 + i%2)}, 0, false, "", nil)
+		}
+		p := b.Finish()
+		p.Intervals, p.IntervalNames = tc.intervals, tc.names
+		tr := analysis.NewTree(p)
+		v, err := Build(t.Context(), tr, LevelDims(tr, 9), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dump(v); got != tc.want {
+			t.Errorf("Build(series %v, names %v) = %q, want %q", tc.intervals, tc.names, got, tc.want)
+		}
+	}
+}
+
+// TestBuildLooksAtContext: counting entries, Build looks at its context at
+// least once per checkEvery stack nodes it visits.
+func TestBuildLooksAtContext(t *testing.T) {
+	const samples, depth = 1 << 12, 1 << 9 // 2^21 nodes entered: two looks at least
+	b := analysis.NewBuilder("deep", analysis.ValueType{Type: "samples", Unit: "count"})
+	var stacks [2]int32
+	for k := range stacks {
+		ids := make([]int32, depth)
+		for i := range ids {
+			ids[i] = b.Frame(analysis.Frame{Name: fmt.Sprintf("f%d.%d", k, i)})
+		}
+		stacks[k] = b.Stack(ids)
+	}
+	for i := range samples {
+		b.Add(stacks[i%2], []int64{1}, int64(i), true, "g", nil) // each sample enters its whole stack
+	}
+	tr := analysis.NewTree(b.Finish())
+	ctx := newCancelAfter(1 << 40)
+	if _, err := Build(ctx, tr, LevelDims(tr, 9), Options{Interval: 1 << 20, Count: CountEntries}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ctx.calls.Load(), int64(samples*depth/checkEvery); got < want {
+		t.Errorf("Build looked at its context %d times over %d nodes, want at least %d", got, samples*depth, want)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +210,36 @@ func TestDefaultIntervalFromSpread(t *testing.T) {
 		need := math.Max(MinSamples, WindowSamples(Spread(tc.tree, d), p.Eps)/float64(p.Window))
 		if !strings.Contains(why, tc.why) || avg < need/1.6 || tc.why != "about 200 intervals over" && avg > need*1.6 {
 			t.Errorf("%s: %v, %.0f samples an interval, %q; want about %.0f samples, %q", tc.name, time.Duration(ns), avg, why, need, tc.why)
+		}
+		// The reason's figures hold: a window of w intervals of that many
+		// samples reads a steady cosine of at least the one it names, which
+		// one interval fewer would not.
+		var perInterval, window, windowSamples float64
+		var cosine string
+		if at := strings.Index(why, "a window of "); at >= 0 {
+			if _, err := fmt.Sscanf(why[at:], "a window of %g intervals needs %g for a steady phase to read a cosine of %s", &window, &windowSamples, &cosine); err != nil {
+				t.Fatalf("%s: %q: %v", tc.name, why, err)
+			}
+			fmt.Sscanf(why, "about %g samples", &perInterval)
+			c, _ := strconv.ParseFloat(cosine, 64)
+			D := Spread(tc.tree, d)
+			if window != float64(p.Window) || windowSamples != perInterval*window ||
+				SteadyCosine(D, windowSamples) < c || SteadyCosine(D, windowSamples-window) >= c || c < p.Eps || c > 1 {
+				t.Errorf("%s: %q: want a window's samples whose steady cosine (spread %.1f) reaches the one named, between ε and 1", tc.name, why, D)
+			}
+		} else if tc.why == "the samples spread over" {
+			t.Errorf("%s: %q names no window's needs", tc.name, why)
+		}
+		// Where the recording starts does not matter (timestamps since
+		// 1970 and since the program's start give the same length).
+		shifted := *tc.tree.Profile
+		shifted.Samples = slices.Clone(shifted.Samples)
+		for i := range shifted.Samples {
+			shifted.Samples[i].Time += 1_700_000_000_000_000_000
+		}
+		st := analysis.NewTree(&shifted)
+		if ns2, why2 := DefaultInterval(st, LevelDims(st, tc.level), p); ns2 != ns || why2 != why {
+			t.Errorf("%s: shifted by 1.7e18 ns: %v, %q; want %v, %q", tc.name, time.Duration(ns2), why2, time.Duration(ns), why)
 		}
 	}
 }
