@@ -1,6 +1,7 @@
 package phase
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -82,6 +83,38 @@ func TestSpread(t *testing.T) {
 		if math.Abs(got-tc.want) > tc.withinP*tc.want {
 			t.Errorf("%s: Spread = %.2f, want %.0f within %.0f%%", tc.name, got, tc.want, 100*tc.withinP)
 		}
+	}
+}
+
+// TestSpreadExact: D of samples each on a name of its own is their
+// number, from 2 samples on (the sampling correction leaves no shared
+// mass); over several stretches, every whole stretch counts and the
+// median is taken: stretches of 1, 500 and about 2 names give about 2.
+func TestSpreadExact(t *testing.T) {
+	record := func(nameOf func(i int) string, n int) *analysis.Tree {
+		b := analysis.NewBuilder("spread", analysis.ValueType{Type: "samples", Unit: "count"})
+		for i := range n {
+			b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: nameOf(i)})}), []int64{1}, int64(i), true, "", nil)
+		}
+		return analysis.NewTree(b.Finish())
+	}
+	own := func(i int) string { return fmt.Sprint("f", i) }
+	for _, n := range []int{2, 3, 10, chunkSamples} {
+		if tr := record(own, n); Spread(tr, LevelDims(tr, 9)) != float64(n) {
+			t.Errorf("%d samples on %d names: Spread = %g, want %d", n, n, Spread(tr, LevelDims(tr, 9)), n)
+		}
+	}
+	tr := record(func(i int) string {
+		switch i / chunkSamples {
+		case 0:
+			return "one"
+		case 1:
+			return own(i)
+		}
+		return own(i % 2)
+	}, 3*chunkSamples)
+	if got := Spread(tr, LevelDims(tr, 9)); math.Abs(got-2) > 0.01 {
+		t.Errorf("stretches of 1, %d and 2 names: Spread = %g, want about 2", chunkSamples, got)
 	}
 }
 
