@@ -192,3 +192,29 @@ func TestBestPhaseTie(t *testing.T) {
 		t.Errorf("Detect = %s, want [1] (the first of two phases at cosine 1/√2)", got)
 	}
 }
+
+// TestSaveInterval: a saved set records the interval length of a timed
+// run wherever its recording starts, 0 for a series, and a run without
+// intervals saves without one.
+func TestSaveInterval(t *testing.T) {
+	timed := vectors([]string{"x"}, [][]float64{{1}, {1}})
+	for i := range timed.Intervals {
+		timed.Intervals[i] = Interval{1_700_000_000_000_000_000 + int64(i)*10, 1_700_000_000_000_000_000 + int64(i+1)*10}
+	}
+	series := vectors([]string{"x"}, [][]float64{{1}, {1}})
+	series.Series = true
+	empty := &Vectors{Names: []string{"x"}, Off: []int{0}}
+	for _, tc := range []struct {
+		name string
+		v    *Vectors
+		want int64
+	}{{"timed", timed, 10}, {"series", series, 0}, {"no intervals", empty, 0}} {
+		r, err := Detect(t.Context(), tc.v, DefaultParams(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := Save(r, tc.v, CountSelf); s.Params.Interval != tc.want || len(s.Intervals) != tc.v.Len() {
+			t.Errorf("%s: saved interval %d over %d intervals, want %d over %d", tc.name, s.Params.Interval, len(s.Intervals), tc.want, tc.v.Len())
+		}
+	}
+}
