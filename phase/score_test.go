@@ -72,3 +72,36 @@ func TestConsecutiveBaseline(t *testing.T) {
 		t.Errorf("Consecutive = %v, want %v (no memory: a's return is new)", got, want)
 	}
 }
+
+// TestScoreF1: F1 is the harmonic mean of boundary precision and recall,
+// 0 when both are 0; worked by hand on runs whose boundaries are at
+// intervals 10, 20, 30 (truth) and elsewhere (detected), margin 2.
+func TestScoreF1(t *testing.T) {
+	run := func(bounds ...int) []int32 {
+		out := make([]int32, 40)
+		for i := range out {
+			for _, b := range bounds {
+				if i >= b {
+					out[i]++
+				}
+			}
+		}
+		return out
+	}
+	truth := run(10, 20, 30)
+	for _, tc := range []struct {
+		pred      []int32
+		p, r, f1  float64
+		situation string
+	}{
+		{run(11), 1, 1.0 / 3, 0.5, "one of three found"},
+		{run(11, 19, 25, 35), 0.5, 2.0 / 3, 4.0 / 7, "two found, two spurious"},
+		{run(15, 25), 0, 0, 0, "none within the margin"},
+		{run(10, 20, 30), 1, 1, 1, "all"},
+	} {
+		s := Score(truth, tc.pred, 2)
+		if math.Abs(s.Precision-tc.p) > 1e-12 || math.Abs(s.Recall-tc.r) > 1e-12 || math.Abs(s.F1-tc.f1) > 1e-12 {
+			t.Errorf("%s: P %g R %g F1 %g, want %g %g %g", tc.situation, s.Precision, s.Recall, s.F1, tc.p, tc.r, tc.f1)
+		}
+	}
+}
