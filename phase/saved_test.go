@@ -166,6 +166,12 @@ func TestSavedPhasesResumed(t *testing.T) {
 			t.Errorf("saved %s: Detect = %s, want [1 1 2 0 2 1]", saved, got)
 		}
 	}
+	// A saved vector over several names, at unit length as Save writes it
+	// (and a zero weight, which a hand-written set may have).
+	seed := savedSeed(t, `{"params": {}, "phases": [{"id": 5, "vector": {"x": 0.6, "y": 0.8, "z": 0}}]}`, names)
+	if got := fmt.Sprint(detectRaw(t, vectors(names, [][]float64{{3, 4}, {6, 8}}), Params{Window: 1, Eps: 0.9, Delta: 0.9, Strict: true}, seed).Of); got != "[5 5]" {
+		t.Errorf("saved (0.6, 0.8): Detect = %s, want [5 5]", got)
+	}
 }
 
 // TestSavedPhaseNotProvisional: a run that starts in a saved phase keeps

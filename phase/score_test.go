@@ -47,6 +47,24 @@ func TestBoundaryMatch(t *testing.T) {
 			t.Errorf("BoundaryMatch(%v, margin %d) = %.2f, %.2f; want %.2f, %.2f", tc.pred, tc.m, p, r, tc.prec, tc.rec)
 		}
 	}
+	// Each true boundary in turn takes the nearest detected one left (the
+	// earlier on a tie), within the margin.
+	for _, tc := range []struct {
+		truth, pred []int
+		m           int
+		prec, rec   float64
+	}{
+		{[]int{10, 12}, []int{11, 13}, 1, 1, 1},      // 10 takes 11, 12 takes 13
+		{[]int{11, 13}, []int{10, 12}, 1, 1, 1},      // 11 takes 10 (a tie with 12), 13 takes 12
+		{[]int{10, 11}, []int{11, 13}, 2, 1, 1},      // 10 takes 11 though 11 is on it; 11 takes 13
+		{[]int{10, 14}, []int{12}, 2, 1, 0.5},        // 10 takes 12; none is left for 14
+		{[]int{10, 14}, []int{13, 12}, 2, 1, 1},      // in any order
+		{[]int{10}, []int{13, 7, 11}, 1, 1.0 / 3, 1}, // the nearest, not the first listed
+	} {
+		if p, r := BoundaryMatch(tc.truth, tc.pred, tc.m); p != tc.prec || r != tc.rec {
+			t.Errorf("BoundaryMatch(%v, %v, margin %d) = %.2f, %.2f; want %.2f, %.2f", tc.truth, tc.pred, tc.m, p, r, tc.prec, tc.rec)
+		}
+	}
 }
 
 func TestRecurrenceAndTruthIDs(t *testing.T) {
@@ -100,7 +118,7 @@ func TestScoreF1(t *testing.T) {
 		{run(10, 20, 30), 1, 1, 1, "all"},
 	} {
 		s := Score(truth, tc.pred, 2)
-		if math.Abs(s.Precision-tc.p) > 1e-12 || math.Abs(s.Recall-tc.r) > 1e-12 || math.Abs(s.F1-tc.f1) > 1e-12 {
+		if !(math.Abs(s.Precision-tc.p) <= 1e-12 && math.Abs(s.Recall-tc.r) <= 1e-12 && math.Abs(s.F1-tc.f1) <= 1e-12) { // NaN fails
 			t.Errorf("%s: P %g R %g F1 %g, want %g %g %g", tc.situation, s.Precision, s.Recall, s.F1, tc.p, tc.r, tc.f1)
 		}
 	}
