@@ -123,14 +123,14 @@ func ARI(a, b []int32) float64 {
 // the label's first segment. Segments labelled 0 (idle) are left out; NaN
 // when nothing recurs.
 func Recurrence(truth, pred []int32) float64 {
-	first := map[int32]int32{}
+	first, count := map[int32]int32{}, map[int32]int{}
 	hits, n := 0, 0
 	for lo := 0; lo < len(truth); {
 		hi := lo
 		for hi < len(truth) && truth[hi] == truth[lo] {
 			hi++
 		}
-		id := mode(pred[lo:hi])
+		id := mostCommon(pred[lo:hi], count)
 		if l := truth[lo]; l != 0 {
 			if f, ok := first[l]; ok {
 				n++
@@ -147,18 +147,6 @@ func Recurrence(truth, pred []int32) float64 {
 		return math.NaN()
 	}
 	return float64(hits) / float64(n)
-}
-
-func mode(ids []int32) int32 {
-	count := map[int32]int{}
-	best := ids[0]
-	for _, id := range ids {
-		count[id]++
-		if count[id] > count[best] || (count[id] == count[best] && id < best) {
-			best = id
-		}
-	}
-	return best
 }
 
 // OnePhase is a baseline: every interval in phase 1.

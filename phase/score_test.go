@@ -18,6 +18,10 @@ func TestARI(t *testing.T) {
 		{[]int32{0, 0, 1, 1}, []int32{0, 0, 1, 2}, 0.5714285714285715},
 		{[]int32{0, 0, 0, 0}, []int32{0, 1, 2, 3}, 0},
 		{[]int32{0, 0, 1, 1}, []int32{0, 1, 0, 1}, -0.5},
+		// Both partitions trivial (no pair to tell them apart by chance):
+		// 1 when they are the same partition.
+		{[]int32{0, 0, 0}, []int32{4, 4, 4}, 1},
+		{[]int32{0, 1, 2}, []int32{2, 0, 1}, 1},
 	}
 	for _, tc := range tests {
 		if got := ARI(tc.a, tc.b); math.Abs(got-tc.want) > 1e-12 {
@@ -60,6 +64,8 @@ func TestBoundaryMatch(t *testing.T) {
 		{[]int{10, 14}, []int{12}, 2, 1, 0.5},        // 10 takes 12; none is left for 14
 		{[]int{10, 14}, []int{13, 12}, 2, 1, 1},      // in any order
 		{[]int{10}, []int{13, 7, 11}, 1, 1.0 / 3, 1}, // the nearest, not the first listed
+		{nil, []int{5}, 1, 0, 1},                     // no true boundary: all detected are wrong, none missed
+		{[]int{5}, nil, 1, 1, 0},
 	} {
 		if p, r := BoundaryMatch(tc.truth, tc.pred, tc.m); p != tc.prec || r != tc.rec {
 			t.Errorf("BoundaryMatch(%v, %v, margin %d) = %.2f, %.2f; want %.2f, %.2f", tc.truth, tc.pred, tc.m, p, r, tc.prec, tc.rec)
@@ -78,6 +84,12 @@ func TestRecurrenceAndTruthIDs(t *testing.T) {
 	if r := Recurrence(truth, []int32{5, 5, 0, 6, 6, 7, 7}); r != 0 {
 		t.Errorf("Recurrence(new id on return) = %v, want 0", r)
 	}
+	if r := Recurrence([]int32{1, 2, 1, 2, 1}, []int32{5, 6, 5, 6, 7}); r != 2.0/3 {
+		t.Errorf("Recurrence(two of three returns) = %v, want 2/3", r)
+	}
+	if r := Recurrence([]int32{1, 1, 1, 2, 1, 1, 1}, []int32{5, 6, 6, 8, 6, 5, 5}); r != 0 {
+		t.Errorf("Recurrence(most of the first segment 6, of the return 5) = %v, want 0", r)
+	}
 	if r := Recurrence([]int32{1, 2, 3}, []int32{1, 2, 3}); !math.IsNaN(r) {
 		t.Errorf("Recurrence(no return) = %v, want NaN", r)
 	}
@@ -88,6 +100,12 @@ func TestConsecutiveBaseline(t *testing.T) {
 	v := vectors([]string{"x", "y", "z"}, [][]float64{a, a, z, b, b, a})
 	if got, want := Consecutive(v, 1, 0.9), []int32{1, 1, 0, 2, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("Consecutive = %v, want %v (no memory: a's return is new)", got, want)
+	}
+	// A cosine equal to the threshold (0.6 between (3, 4) and (1, 0)) is
+	// "at most" it: a new phase.
+	v = vectors([]string{"x", "y"}, [][]float64{{3, 4}, {1, 0}, {1, 0}})
+	if got, want := Consecutive(v, 1, 0.6), []int32{1, 2, 2}; !slices.Equal(got, want) {
+		t.Errorf("Consecutive(cosine = threshold) = %v, want %v", got, want)
 	}
 }
 
