@@ -1,9 +1,12 @@
 package phase
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 func TestARI(t *testing.T) {
@@ -139,5 +142,27 @@ func TestScoreF1(t *testing.T) {
 		if !(math.Abs(s.Precision-tc.p) <= 1e-12 && math.Abs(s.Recall-tc.r) <= 1e-12 && math.Abs(s.F1-tc.f1) <= 1e-12) { // NaN fails
 			t.Errorf("%s: P %g R %g F1 %g, want %g %g %g", tc.situation, s.Precision, s.Recall, s.F1, tc.p, tc.r, tc.f1)
 		}
+	}
+}
+
+// TestTruth: each interval takes its samples' most common label; an
+// unlabelled gap between two intervals of one label takes it, a gap
+// between two labels or at either end stays idle ("").
+func TestTruth(t *testing.T) {
+	b := analysis.NewBuilder("labels", analysis.ValueType{Type: "samples", Unit: "count"})
+	st := b.Stack([]int32{b.Frame(analysis.Frame{Name: "f"})})
+	labels := []string{"", "a", "", "a", "b", "", "a", "", ""}
+	v := &Vectors{Names: []string{"f"}, Off: []int{0}}
+	for i, l := range labels {
+		var ls map[string][]string
+		if l != "" {
+			ls = map[string][]string{"phase": {l}}
+		}
+		b.Add(st, []int64{1}, int64(i), true, "", ls)
+		v.Append(Interval{int64(i), int64(i + 1)}, 1, []float64{1})
+	}
+	got := fmt.Sprintf("%q", Truth(b.Finish(), v, "phase"))
+	if want := `["" "a" "a" "a" "b" "" "a" "" ""]`; got != want {
+		t.Errorf("Truth = %s, want %s", got, want)
 	}
 }
