@@ -18,6 +18,10 @@ func TestAllocate(t *testing.T) {
 		{0.007, []float64{0.02, 0.02, 0.02}, []float64{0.004, 0.002, 0.001}},      // by weight
 		{0.007, []float64{0.02, 0, 0.02}, []float64{0.007 * 0.8, 0, 0.007 * 0.2}}, // a dropped kind
 	}
+	// A kind of weight 0 gets nothing, also once the others are served.
+	if got := allocate(0.01, []float64{0.002, 0.02}, []float64{1, 0}); got[0] != 0.002 || got[1] != 0 {
+		t.Errorf("allocate(0.01, weights 1 and 0) = %v, want [0.002 0]", got)
+	}
 	for _, tt := range tests {
 		got := allocate(tt.budget, tt.need, w)
 		for i := range got {
