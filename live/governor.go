@@ -205,7 +205,18 @@ func (g *governor) reallocate() {
 // neverWhy says what a collection reserving cost would need.
 func neverWhy(cost float64) string {
 	return "each collection reserves " + seconds(cost) + ", more than the budget pays in " + horizon.String() +
-		"; budget=" + Percent(cost/horizon.Seconds()) + " would pay for one a minute"
+		"; budget=" + percentUp(cost/horizon.Seconds()) + " would pay for one a minute"
+}
+
+// percentUp shows x as Percent does, rounded up at the digits shown: a
+// budget said to pay for something does, once read back.
+func percentUp(x float64) string {
+	v := 100 * x
+	if !(v > 0) || math.IsInf(v, 1) {
+		return Percent(x)
+	}
+	scale := math.Pow(10, float64(max(0, 2-int(math.Floor(math.Log10(v))))))
+	return Percent(math.Ceil(v*scale) / scale / 100)
 }
 
 // seconds shows a cost in seconds at a readable precision.

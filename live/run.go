@@ -216,7 +216,7 @@ func (r *runner) unpayable() string {
 	}
 	return fmt.Sprintf("a budget of %s pays %s of the target's time in %v, less than any collection reserves "+
 		"(the cheapest, %s, %s); budget=%s would pay for one a minute", Percent(r.g.budget),
-		seconds(r.g.budget*horizon.Seconds()), horizon, kind, seconds(cheapest), Percent(cheapest/horizon.Seconds()))
+		seconds(r.g.budget*horizon.Seconds()), horizon, kind, seconds(cheapest), percentUp(cheapest/horizon.Seconds()))
 }
 
 // wait blocks for d, a result, a control or the end of ctx, whichever
