@@ -506,7 +506,7 @@ func (g *governor) eta(k *kindState, now time.Duration) (time.Duration, bool) {
 	}
 	t := g.earliest(k)
 	if short > 0 {
-		t = max(t, now+time.Duration(short/k.rate*float64(time.Second)))
+		t = max(t, now+time.Duration(math.Ceil(short/k.rate*float64(time.Second)))+1) // a nanosecond over the rounding
 	}
 	return t, true
 }

@@ -28,7 +28,8 @@ type sim struct {
 // reserved and what it cost.
 type start struct {
 	kind     Kind
-	at       time.Duration
+	at, end  time.Duration
+	length   time.Duration // on time asked for
 	reserved float64
 	cost     float64
 }
@@ -48,13 +49,18 @@ func (s *sim) run(t *testing.T) *governor {
 		}
 		for _, k := range g.due(now) {
 			g.start(k, now)
-			flying = append(flying, flight{k, len(s.starts), now + max(k.length, 10*time.Millisecond)})
-			s.starts = append(s.starts, start{kind: k.kind, at: now, reserved: k.held})
+			end := now + max(k.length, 10*time.Millisecond)
+			flying = append(flying, flight{k, len(s.starts), end})
+			s.starts = append(s.starts, start{kind: k.kind, at: now, end: end, length: k.length, reserved: k.held})
 		}
 		if limit := g.allowedAt(now); g.spent > limit+1e-12 {
 			t.Fatalf("at %v: spent %g s, more than the budget allowed, %g s", now, g.spent, limit)
 		}
-		next := max(g.next(now), now+time.Millisecond) // as Run waits
+		n := g.next(now)
+		if n < now || n > now+g.window || g.end > 0 && n > max(g.end, now) {
+			t.Fatalf("at %v: next look at %v, want one within a window and not past the end %v", now, n, g.end)
+		}
+		next := max(n, now+time.Millisecond) // as Run waits
 		for _, f := range flying {
 			next = min(next, f.end)
 		}

@@ -1,0 +1,130 @@
+package live
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestTracesInsideCPUWindows: a trace starts only with a CPU window, whose
+// samples it needs, and ends inside it, a margin before its end.
+func TestTracesInsideCPUWindows(t *testing.T) {
+	for _, budget := range []float64{0.2, 1} { // a trace as long as its share pays, and at its longest
+		testTracesInside(t, budget)
+	}
+}
+
+func testTracesInside(t *testing.T, budget float64) {
+	s := &sim{p: Plan{Budget: budget, Kinds: []Kind{CPU, Trace}, Window: 2 * time.Second, For: 60 * time.Second}, cost: costs, jitter: func() float64 { return 1 }}
+	s.run(t)
+	traces := 0
+	for _, tr := range s.starts {
+		if tr.kind != Trace {
+			continue
+		}
+		traces++
+		i := slices.IndexFunc(s.starts, func(c start) bool { return c.kind == CPU && c.at == tr.at })
+		if i < 0 || tr.length > s.starts[i].length-traceMargin {
+			t.Errorf("trace at %v of %v: want it with a CPU window and ending %v before it (all: %v)", tr.at, tr.length, traceMargin, s.starts)
+		}
+	}
+	if traces == 0 {
+		t.Errorf("no trace in a minute at budget %g", budget)
+	}
+}
+
+// TestDutyIsTimeCollecting: the duty the status reports is the time with
+// at least one collection in flight: the union of the collections' spans.
+func TestDutyIsTimeCollecting(t *testing.T) {
+	var ends []time.Duration
+	s := &sim{p: Plan{Budget: 0.05, Kinds: Kinds, Window: time.Second, For: 30 * time.Second}, cost: costs, jitter: func() float64 { return 1 },
+		at: func(g *governor, now time.Duration) { ends = append(ends, now) }}
+	g := s.run(t)
+	var union, reach time.Duration
+	spans := slices.Clone(s.starts)
+	slices.SortFunc(spans, func(a, b start) int { return int(a.at - b.at) })
+	for _, c := range spans {
+		from := max(c.at, reach)
+		if c.end > from {
+			union += c.end - from
+		}
+		reach = max(reach, c.end)
+	}
+	if got := g.dutyAt(s.p.For); got != union || union == 0 {
+		t.Errorf("duty %v, want the collections' union %v", got, union)
+	}
+	if g.running() {
+		t.Fatal("collections still in flight at the end of the simulation")
+	}
+}
+
+// TestEtaIsWhenCreditPays: a kind waiting for credit is told the moment
+// its credit pays its reservation: it is ready then, and not a
+// millisecond before.
+func TestEtaIsWhenCreditPays(t *testing.T) {
+	for _, budget := range []float64{0.001, 0.01, 0.2} {
+		for _, kind := range []Kind{CPU, Heap} {
+			g := newGovernor(Plan{Budget: budget, Kinds: []Kind{CPU, Heap}, Window: time.Second}, 2)
+			k := g.find(kind)
+			at, ok := g.eta(k, 0)
+			if !ok || at <= time.Millisecond {
+				t.Fatalf("budget %g, %s: eta %v, %v; want a time to wait for credit", budget, k.kind, at, ok)
+			}
+			before := newGovernor(Plan{Budget: budget, Kinds: []Kind{CPU, Heap}, Window: time.Second}, 2)
+			before.advance(at - time.Millisecond)
+			g.advance(at)
+			half := newGovernor(Plan{Budget: budget, Kinds: []Kind{CPU, Heap}, Window: time.Second}, 2)
+			half.advance(at / 2)
+			if again, ok := half.eta(half.find(kind), at/2); !ok || again != at {
+				t.Errorf("budget %g, %s: eta %v at the start, %v halfway; want the same", budget, kind, at, again)
+			}
+			if !g.ready(k, at) || before.ready(before.find(k.kind), at-time.Millisecond) {
+				t.Errorf("budget %g, %s: eta %v: ready then %v, a millisecond before %v; want true, false", budget, k.kind, at, g.ready(k, at), before.ready(before.find(k.kind), at-time.Millisecond))
+			}
+		}
+	}
+}
+
+// TestSettling: a collection that cost more than it reserved says by how
+// much, and its kind's credit pays the difference; the reservation of a
+// refused one comes back whole. The cost expected of a kind is the
+// costliest of its last recentCosts collections.
+func TestSettling(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second}, 2)
+	k := g.kinds[0]
+	now := time.Duration(0)
+	for _, cost := range []float64{0.09, 0.06, 0.01, 0.02, 0.005} {
+		for !g.ready(k, now) {
+			now += time.Millisecond
+			g.advance(now)
+		}
+		g.start(k, now)
+		credit, spent, held := k.credit, g.spent, k.held
+		gotHeld, over := g.done(k, now, cost, false)
+		if gotHeld != held || math.Abs(over-max(0, cost-held)) > 1e-15 || math.Abs(k.credit-(credit+held-cost)) > 1e-15 || math.Abs(g.spent-(spent-held+cost)) > 1e-15 {
+			t.Errorf("cost %g of %g reserved: held %g, over %g, credit %g → %g, spent %g → %g", cost, held, gotHeld, over, credit, k.credit, spent, g.spent)
+		}
+	}
+	if got, want := g.unit(Heap), 0.06; got != want { // 0.09 is five collections back
+		t.Errorf("expected heap cost %g, want %g, the costliest of the last %d", got, want, recentCosts)
+	}
+	g.start(k, now)
+	credit, spent, held := k.credit, g.spent, k.held
+	if _, over := g.done(k, now, -1, true); math.Abs(k.credit-(credit+held)) > 1e-15 || math.Abs(g.spent-(spent-held)) > 1e-15 || over != 0 {
+		t.Errorf("refused: credit %g → %g, spent %g → %g, over %g; want the reservation %g back", credit, k.credit, spent, g.spent, over, held)
+	}
+}
+
+// TestLooksAgain: with nothing to wait for, the governor looks again a
+// window later, and never after the attachment ends.
+func TestLooksAgain(t *testing.T) {
+	g := newGovernor(Plan{Budget: 1e-7, Kinds: []Kind{CPU}, Window: time.Second}, 2)
+	if n := g.next(0); n != time.Second {
+		t.Errorf("nothing payable, no end: next look at %v, want 1s", n)
+	}
+	g.end = 1500 * time.Millisecond
+	if n := g.next(time.Second); n != g.end {
+		t.Errorf("nothing payable, end at 1.5s: next look at %v, want 1.5s", n)
+	}
+}
