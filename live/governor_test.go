@@ -21,7 +21,8 @@ type sim struct {
 	cost   map[Kind]float64
 	jitter func() float64
 	at     func(g *governor, now time.Duration)
-	starts []start // every collection, in order
+	fail   func(k *kindState) bool // a collection fails, its cost unknown
+	starts []start                 // every collection, in order
 }
 
 // start is one collection of a simulation: when it started, what it
@@ -32,6 +33,7 @@ type start struct {
 	length   time.Duration // on time asked for
 	reserved float64
 	cost     float64
+	failed   bool
 }
 
 func (s *sim) run(t *testing.T) *governor {
@@ -72,6 +74,11 @@ func (s *sim) run(t *testing.T) *governor {
 			c := s.cost[f.k.kind] * s.jitter()
 			if f.k.kind.timed() {
 				c *= f.k.length.Seconds()
+			}
+			if s.fail != nil && s.fail(f.k) {
+				s.starts[f.i].cost, s.starts[f.i].failed = f.k.held, true
+				g.done(f.k, now, -1, false)
+				return true
 			}
 			s.starts[f.i].cost = c
 			g.done(f.k, now, c, false)

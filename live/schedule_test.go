@@ -128,3 +128,64 @@ func TestLooksAgain(t *testing.T) {
 		t.Errorf("nothing payable, end at 1.5s: next look at %v, want 1.5s", n)
 	}
 }
+
+// TestStatusAccounts: at every moment of a run with triggered collections
+// (of a kind asked for, failing once, and two of one not asked for), the
+// status gives every second
+// accounted to some kind, and every settled window to one; a kind's
+// triggered windows are among its windows; a time to wait for is now or
+// later, or -1 for none.
+func TestStatusAccounts(t *testing.T) {
+	var s *sim
+	checked, asked := 0, map[Kind]bool{}
+	failed := 0
+	s = &sim{p: Plan{Budget: 0.05, Kinds: []Kind{CPU, Heap}, Window: time.Second, For: 40 * time.Second}, cost: costs, jitter: func() float64 { return 1.5 },
+		fail: func(k *kindState) bool { // the CPU job's first try, which then stays queued
+			if k.job == "cpu job" {
+				failed++
+			}
+			return k.job == "cpu job" && failed == 1
+		},
+		at: func(g *governor, now time.Duration) {
+			if now >= 5*time.Second && !asked[CPU] {
+				asked[CPU] = g.request(now, CPU, 300*time.Millisecond, "cpu job") != nil
+			}
+			if now >= 7*time.Second && !asked[Trace] {
+				asked[Trace] = g.request(now, Trace, 200*time.Millisecond, "trace job") != nil
+				g.request(now, Trace, 100*time.Millisecond, "second trace job")
+			}
+			st := (&runner{t: &Target{URL: "http://x"}, g: g}).status(now)
+			var spent float64
+			windows, settled := 0, 0
+			for _, c := range s.starts {
+				if c.end <= now && !c.failed {
+					settled++
+				}
+			}
+			stopped := (&runner{t: &Target{URL: "http://x"}, g: g, stopped: "stopped"}).status(now)
+			for i, ks := range st.Kinds {
+				first := time.Duration(-1)
+				for _, k := range g.kinds {
+					if t, ok := g.eta(k, now); ok && k.job != "" && k.kind == ks.Kind && !k.running && (first < 0 || max(t, now) < first) {
+						first = max(t, now)
+					}
+				}
+				if ks.Waiting > 0 && ks.WaitNext != first || stopped.Kinds[i].Next != -1 {
+					t.Fatalf("at %v: %s waits for %v, first triggered start %v; stopped, next %v", now, ks.Kind, ks.WaitNext, first, stopped.Kinds[i].Next)
+				}
+				spent += ks.Spent
+				windows += ks.Windows
+				if ks.Triggered > ks.Windows || ks.Next != -1 && ks.Next < now || ks.Waiting > 0 && ks.WaitNext != -1 && ks.WaitNext < now {
+					t.Fatalf("at %v: %+v", now, ks)
+				}
+			}
+			if math.Abs(spent-st.Spent) > 1e-12 || windows != settled {
+				t.Fatalf("at %v: kinds account for %g s of %g s and %d windows of %d settled (%+v)", now, spent, st.Spent, windows, settled, st.Kinds)
+			}
+			checked++
+		}}
+	g := s.run(t)
+	if checked < 40 || failed != 2 || g.find(Trace) == nil || g.find(Trace).windows != 2 || !g.find(Trace).manual {
+		t.Errorf("%d moments checked, the cpu job tried %d times, trace kept %+v; want two trace windows kept by a manual kind", checked, failed, g.find(Trace))
+	}
+}

@@ -94,8 +94,8 @@ func (r *runner) status(now time.Duration) Status {
 	for _, k := range r.g.kinds {
 		s.Held += k.held
 		if k.job != "" {
-			j := jobs[k.kind]
-			j.Windows, j.Triggered, j.Spent = j.Windows+k.windows, j.Triggered+k.windows, j.Spent+k.cost+k.held
+			j := jobs[k.kind] // its windows join its kind's as it is settled (retire)
+			j.Spent += k.cost + k.held
 			if !k.running && k.dropped == "" {
 				if j.Waiting++; j.Waiting == 1 {
 					j.WaitNext = -1
@@ -117,7 +117,7 @@ func (r *runner) status(now time.Duration) Status {
 			ks.Next = max(t, now)
 		}
 		j := jobs[k.kind]
-		ks.Windows, ks.Triggered, ks.Spent = ks.Windows+j.Windows, ks.Triggered+j.Triggered, ks.Spent+j.Spent
+		ks.Spent += j.Spent
 		ks.Waiting, ks.WaitNext = j.Waiting, j.WaitNext
 		delete(jobs, k.kind)
 		s.Kinds = append(s.Kinds, ks)
