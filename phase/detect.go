@@ -87,7 +87,7 @@ type Phase struct {
 	Saved     bool      // the phase came from a saved set (using=)
 
 	ref     []float64 // vector matched against: Sum, or a saved phase's fixed vector
-	refSq   float64   // ref·ref
+	refSq   float64   // ref·ref, kept while detecting
 	samples float64   // samples counted in ref: +Inf for a saved phase
 }
 

@@ -207,7 +207,8 @@ func mergeSame(r *Result, byID map[int32]*Phase, pace *pacer) error {
 // occurred in the previous interval"). Within ω-1 intervals either side,
 // keeping at least one interval of each run, the cut goes where the
 // intervals before it match the phase before, and those after the phase
-// after, best (summed cosines); on a tie, the detector's own.
+// after, best (summed cosines); on a tie, the detector's own, else the
+// nearest before it, else the nearest after it.
 func recut(v *Vectors, r *Result, byID map[int32]*Phase) {
 	rs := runs(r.Of)
 	reach := r.Params.Window - 1
@@ -251,7 +252,7 @@ func resum(v *Vectors, r *Result) {
 		clear(ph.Sum)
 		ph.Intervals = 0
 		if !ph.Saved {
-			ph.refSq, ph.samples = 0, 0
+			ph.samples = 0
 		}
 	}
 	for i, id := range r.Of {
@@ -266,11 +267,6 @@ func resum(v *Vectors, r *Result) {
 	for _, ph := range r.Phases {
 		if ph.Intervals == 0 && !ph.Saved {
 			continue
-		}
-		if !ph.Saved {
-			for _, x := range ph.Sum {
-				ph.refSq += x * x
-			}
 		}
 		kept = append(kept, ph)
 	}
