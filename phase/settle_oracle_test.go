@@ -2,6 +2,7 @@ package phase
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -194,5 +195,53 @@ func TestMergeSameLifted(t *testing.T) {
 		if got := fmt.Sprint(r.Of); got != want {
 			t.Errorf("spread %g: mergeSame = %s, want %s", spread, got, want)
 		}
+	}
+}
+
+// TestSimilaritySmall: a similarity of one bin is the run's mean window
+// similarity; limits that leave room for one bin give one; a run of no
+// intervals gives an empty matrix, not an error.
+func TestSimilaritySmall(t *testing.T) {
+	v := vectors([]string{"x", "y"}, [][]float64{{1, 0}, {1, 0}, {0, 1}, {0, 1}})
+	full, err := NewSimilarity(t.Context(), v, 1, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mean float64
+	for a := range 4 {
+		for b := range 4 {
+			mean += full.At(a, b) / 16
+		}
+	}
+	for _, tc := range []struct{ side, maxCells int }{{1, 0}, {4, 2}} {
+		s, err := NewSimilarity(t.Context(), v, 1, tc.side, tc.maxCells)
+		if err != nil || s.Side() != 1 || math.Abs(s.At(0, 0)-mean) > 1e-12 {
+			t.Errorf("NewSimilarity(side %d, max cells %d) = %v, %v; want one bin of %g", tc.side, tc.maxCells, s, err, mean)
+		}
+	}
+	empty := &Vectors{Names: []string{"x"}, Off: []int{0}}
+	if s, err := NewSimilarity(t.Context(), empty, 3, 100, 0); err != nil || s.Side() != 0 {
+		t.Errorf("NewSimilarity(no intervals) = %v, %v; want an empty matrix", s, err)
+	}
+}
+
+// TestSimilarityLooksAtContext: NewSimilarity looks at its context at
+// least once per checkEvery entries of the vectors it reads.
+func TestSimilarityLooksAtContext(t *testing.T) {
+	const n, d = 1 << 15, 64
+	v := &Vectors{Names: make([]string, d), Off: []int{0}}
+	row := make([]float64, d)
+	for k := range row {
+		row[k] = float64(k%3 + 1)
+	}
+	for i := range n {
+		v.Append(Interval{int64(i), int64(i + 1)}, 1, row)
+	}
+	ctx := newCancelAfter(1 << 40)
+	if _, err := NewSimilarity(ctx, v, 3, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ctx.calls.Load(), int64(n*d/checkEvery); got < want {
+		t.Errorf("NewSimilarity looked at its context %d times over %d entries, want at least %d", got, n*d, want)
 	}
 }
