@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -243,5 +244,22 @@ func TestSimilarityLooksAtContext(t *testing.T) {
 	}
 	if got, want := ctx.calls.Load(), int64(n*d/checkEvery); got < want {
 		t.Errorf("NewSimilarity looked at its context %d times over %d entries, want at least %d", got, n*d, want)
+	}
+}
+
+// TestVectorsCheck: vectors with no intervals at all are fine (and
+// detect nothing); offsets out of order are refused naming the interval
+// and its offsets.
+func TestVectorsCheck(t *testing.T) {
+	if err := (&Vectors{Names: []string{"x"}}).check(); err != nil {
+		t.Errorf("no intervals: %v, want none", err)
+	}
+	if r, err := Detect(t.Context(), &Vectors{Names: []string{"x"}}, DefaultParams(), nil); err != nil || len(r.Of) != 0 {
+		t.Errorf("Detect(no intervals) = %v, %v; want an empty result", r, err)
+	}
+	v := vectors([]string{"x", "y"}, [][]float64{{1, 2}, {3, 0}})
+	v.Off[1] = 4
+	if err := v.check(); err == nil || !strings.Contains(err.Error(), "interval 1: offsets 4 > 3") {
+		t.Errorf("check() = %v, want an error saying interval 1: offsets 4 > 3", err)
 	}
 }
