@@ -109,20 +109,40 @@ func TestLeftoverByWeight(t *testing.T) {
 	}
 }
 
-// TestStartsOnTheWindow: with a budget to spare, the first CPU window
-// starts as soon as the kind's credit pays its reservation, and the next
-// ones exactly one window apart.
+// TestStartsOnTheWindow: with a budget to spare, the first window of a
+// kind starts as soon as its credit pays its reservation, and the next
+// ones exactly one window apart, snapshots too; the last may end exactly
+// when the attachment does.
 func TestStartsOnTheWindow(t *testing.T) {
-	s := &sim{p: Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second, For: 10 * time.Second}, cost: costs, jitter: func() float64 { return 1 }}
-	s.run(t)
-	first := time.Duration(s.starts[0].reserved / 0.5 * float64(time.Second))
-	for i, st := range s.starts {
-		if want := first + time.Duration(i)*time.Second; st.at-want > time.Millisecond/2 || want-st.at > time.Millisecond/2 {
-			t.Fatalf("CPU window %d started at %v, want %v (all: %v)", i, st.at, want, s.starts)
+	for _, kind := range []Kind{CPU, Goroutine} {
+		s := &sim{p: Plan{Budget: 0.5, Kinds: []Kind{kind}, Window: time.Second, For: 10 * time.Second}, cost: costs, jitter: func() float64 { return 1 }}
+		s.run(t)
+		first := s.starts[0].at
+		s = &sim{p: Plan{Budget: 0.5, Kinds: []Kind{kind}, Window: time.Second, For: first + 10*time.Second}, cost: costs, jitter: func() float64 { return 1 }}
+		s.run(t)
+		for i, st := range s.starts {
+			if want := first + time.Duration(i)*time.Second; st.at != want {
+				t.Fatalf("%s window %d started at %v, want %v (all: %v)", kind, i, st.at, want, s.starts)
+			}
+		}
+		if n, reserved := len(s.starts), time.Duration(s.starts[0].reserved/0.5*float64(time.Second)); n != 10 || first-reserved > time.Millisecond || reserved > first {
+			t.Errorf("%s: %d windows in 10 s from %v, want 10 from %v, when the credit pays", kind, n, first, reserved)
 		}
 	}
-	if len(s.starts) != 9 {
-		t.Errorf("%d CPU windows in 10 s, want 9 (the tenth would end after it)", len(s.starts))
+}
+
+// TestRefusedJobLeavesNothing: a triggered collection of a kind not asked
+// for that the target refused leaves no trace in the kinds; one that ran
+// is kept by a manual kind.
+func TestRefusedJobLeavesNothing(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second}, 2)
+	for _, refused := range []bool{true, false} {
+		j := g.request(0, Heap, 0, "test")
+		g.start(j, 0)
+		g.done(j, 10*time.Millisecond, 0.002, refused)
+		if k := g.find(Heap); (k != nil) == refused || k != nil && (!k.manual || k.windows != 1) {
+			t.Errorf("refused %v: heap kept as %+v", refused, k)
+		}
 	}
 }
 
@@ -150,6 +170,9 @@ func TestJobKeepsItsCredit(t *testing.T) {
 // significant digit at most.
 func TestPercentUp(t *testing.T) {
 	for _, x := range []float64{0.05 / 60, 0.02 / 60, 0.0005, 0.123456, 1.0 / 3, 0.009999, 1e-7} {
+		if percentUp(0) != "0%" {
+			t.Errorf("percentUp(0) = %s, want 0%%", percentUp(0))
+		}
 		s := percentUp(x)
 		f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
 		if err != nil || f/100 < x || f/100 > x*1.011 {
