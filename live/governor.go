@@ -477,8 +477,10 @@ func (g *governor) pause(now time.Duration, paused bool) {
 // kind's credit pays its reservation or its retry comes, and never later
 // than a window from now (predictions change as collections end). A trace
 // that can pay waits for the next CPU window, whose start is a decision
-// anyway; a kind whose window no longer ends before the attachment does
-// never starts again.
+// anyway; a kind with a collection in flight waits for it to end (which
+// wakes the run), and a kind's own schedule waiting for a triggered
+// collection of it counts that collection's time; a kind whose window no
+// longer ends before the attachment does never starts again.
 func (g *governor) next(now time.Duration) time.Duration {
 	at := now + g.window
 	if g.end > 0 {
@@ -487,7 +489,15 @@ func (g *governor) next(now time.Duration) time.Duration {
 	if g.paused {
 		return at
 	}
+	busy, waiting := map[Kind]bool{}, map[Kind]bool{}
 	for _, k := range g.kinds {
+		busy[k.kind] = busy[k.kind] || k.running
+		waiting[k.kind] = waiting[k.kind] || (k.job != "" && !k.running)
+	}
+	for _, k := range g.kinds {
+		if busy[k.kind] || k.job == "" && waiting[k.kind] {
+			continue // the collection in flight, or the triggered one waiting, decides
+		}
 		if t, ok := g.eta(k, now); ok && !(k.kind == Trace && t <= now) {
 			at = min(at, max(t, now))
 		}

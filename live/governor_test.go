@@ -59,8 +59,8 @@ func (s *sim) run(t *testing.T) *governor {
 			t.Fatalf("at %v: spent %g s, more than the budget allowed, %g s", now, g.spent, limit)
 		}
 		n := g.next(now)
-		if n < now || n > now+g.window || g.end > 0 && n > max(g.end, now) {
-			t.Fatalf("at %v: next look at %v, want one within a window and not past the end %v", now, n, g.end)
+		if n <= now && (g.end == 0 || now < g.end) || n > now+g.window || g.end > 0 && n > max(g.end, now) {
+			t.Fatalf("at %v: next look at %v, want one later (all that can start has), within a window and not past the end %v", now, n, g.end)
 		}
 		next := max(n, now+time.Millisecond) // as Run waits
 		for _, f := range flying {

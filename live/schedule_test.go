@@ -189,3 +189,30 @@ func TestStatusAccounts(t *testing.T) {
 		t.Errorf("%d moments checked, the cpu job tried %d times, trace kept %+v; want two trace windows kept by a manual kind", checked, failed, g.find(Trace))
 	}
 }
+
+// TestEtaAtTheEnd: a kind whose window would end after the attachment is
+// given no time to start; one whose window ends exactly then is.
+func TestEtaAtTheEnd(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second, For: 1500 * time.Millisecond}, 2)
+	k := g.kinds[0]
+	if _, ok := g.eta(k, 500*time.Millisecond); !ok {
+		t.Error("a window from 0.5s to the end at 1.5s: no eta, want one")
+	}
+	if at, ok := g.eta(k, 600*time.Millisecond); ok {
+		t.Errorf("a window from 0.6s past the end at 1.5s: eta %v, want none", at)
+	}
+}
+
+// TestBudgetLoweredCapsCredit: when the budget falls, a kind keeps at most
+// two reservations' worth of credit at the new budget: a trace, shorter
+// now, cannot spend what the old budget saved.
+func TestBudgetLoweredCapsCredit(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU, Trace}, Window: 10 * time.Second}, 2)
+	g.advance(time.Minute)
+	tr := g.find(Trace)
+	high := tr.credit
+	g.setBudget(time.Minute, 0.002)
+	if limit := 2 * g.predict(tr); tr.credit > limit+1e-12 || limit >= high {
+		t.Errorf("trace credit %g after the budget fell (was %g), want at most two reservations, %g", tr.credit, high, limit)
+	}
+}
