@@ -8,15 +8,23 @@ import (
 )
 
 // TestTracesInsideCPUWindows: a trace starts only with a CPU window, whose
-// samples it needs, and ends inside it, a margin before its end.
+// samples it needs, and ends inside it, a margin before its end, also
+// beside a short triggered CPU window.
 func TestTracesInsideCPUWindows(t *testing.T) {
-	for _, budget := range []float64{0.2, 1} { // a trace as long as its share pays, and at its longest
+	for _, budget := range []float64{0.05, 0.1, 0.2, 0.3, 0.5, 1} { // traces as long as their share pays, and at their longest
 		testTracesInside(t, budget)
 	}
 }
 
 func testTracesInside(t *testing.T, budget float64) {
-	s := &sim{p: Plan{Budget: budget, Kinds: []Kind{CPU, Trace}, Window: 2 * time.Second, For: 60 * time.Second}, cost: costs, jitter: func() float64 { return 1 }}
+	var asked time.Duration
+	s := &sim{p: Plan{Budget: budget, Kinds: []Kind{CPU, Trace}, Window: 2 * time.Second, For: 60 * time.Second}, cost: costs, jitter: func() float64 { return 1 },
+		at: func(g *governor, now time.Duration) { // short triggered CPU windows now and then
+			if now-asked >= 3*time.Second {
+				asked = now
+				g.request(now, CPU, 400*time.Millisecond, "short")
+			}
+		}}
 	s.run(t)
 	traces := 0
 	for _, tr := range s.starts {
