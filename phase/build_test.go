@@ -83,6 +83,15 @@ func TestBuildEntriesReturns(t *testing.T) {
 	if got, want := dump(v), "[0,10) a=1 b=1 m=1\n"; got != want {
 		t.Errorf("Build(count=entries) = %q, want %q", got, want)
 	}
+	// From b back to a: a is entered again (b is no descendant of a,
+	// though it comes right after a's subtree).
+	tr = timedProfile(t, "0 g m;a;x", "1 g m;b", "2 g m;a")
+	if v, err = Build(t.Context(), tr, LevelDims(tr, 9), Options{Interval: 10, Count: CountEntries}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(v), "[0,10) a=2 b=1 m=1 x=1\n"; got != want {
+		t.Errorf("Build(count=entries) = %q, want %q", got, want)
+	}
 }
 
 // TestBuildIntervalEdges: intervals are half open, [start, end): a sample
