@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/proflens/proflens/agent"
+	"github.com/proflens/proflens/analysis"
 )
 
 // TestTracesInsideCPUWindows: a trace starts only with a CPU window, whose
@@ -222,5 +225,76 @@ func TestBudgetLoweredCapsCredit(t *testing.T) {
 	g.setBudget(time.Minute, 0.002)
 	if limit := 2 * g.predict(tr); tr.credit > limit+1e-12 || limit >= high {
 		t.Errorf("trace credit %g after the budget fell (was %g), want at most two reservations, %g", tr.credit, high, limit)
+	}
+}
+
+// TestCharge: the work proflens did on a window is added to its kind's
+// account and to the cost its next collections are expected to have (per
+// second on for a CPU window).
+func TestCharge(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU, Heap}, Window: 2 * time.Second}, 2)
+	for _, k := range g.kinds {
+		g.advance(time.Minute)
+		g.start(k, time.Minute)
+		g.done(k, time.Minute+k.length, 0.004, false)
+		credit, cost, spent := k.credit, k.cost, g.spent
+		g.charge(k, 0.002)
+		per := 1.0
+		if k.kind.timed() {
+			per = k.length.Seconds()
+		}
+		if k.credit != credit-0.002 || k.cost != cost+0.002 || g.spent != spent+0.002 || math.Abs(g.unit(k.kind)-0.006/per) > 1e-15 {
+			t.Errorf("%s: charged 0.002 s after a window of 0.004 s: credit %g → %g, cost %g → %g, spent %g → %g, expected cost %g; want %g",
+				k.kind, credit, k.credit, cost, k.cost, spent, g.spent, g.unit(k.kind), 0.006/per)
+		}
+	}
+}
+
+// TestCollecting: an attachment collects while some kind it asks for is
+// not stopped, or a triggered collection waits.
+func TestCollecting(t *testing.T) {
+	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second}, 2)
+	if !g.collecting() {
+		t.Error("a fresh attachment does not collect")
+	}
+	g.setKinds(0, nil)
+	if g.collecting() {
+		t.Error("no kind asked for: still collecting")
+	}
+	g.setKinds(0, []Kind{CPU})
+	g.kinds[0].dropped = "the target refused it"
+	if g.collecting() {
+		t.Error("every kind stopped: still collecting")
+	}
+	g.request(0, Heap, 0, "test")
+	if !g.collecting() {
+		t.Error("a triggered heap collection waits: not collecting")
+	}
+}
+
+// TestOutsideCost: what a plain net/http/pprof server is taken to spend
+// on an answer, by the model's statement: an answer and its bytes, plus a
+// CPU window's samples, a trace's bytes, a snapshot's goroutines; a delta
+// is two answers.
+func TestOutsideCost(t *testing.T) {
+	prof := func(typ string, n int64) *analysis.Profile {
+		b := analysis.NewBuilder("p", analysis.ValueType{Type: typ, Unit: "count"})
+		b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: "f"})}), []int64{n}, 0, false, "", nil)
+		return b.Finish()
+	}
+	answer := 0.001 + 2000e-6 // 1 ms and 2,000 bytes at 1 µs
+	for _, tc := range []struct {
+		kind Kind
+		p    *analysis.Profile
+		want float64
+	}{
+		{CPU, prof("samples", 300), answer + 300*agent.PerSample.Seconds()},
+		{Trace, prof("samples", 300), answer + 2000*agent.PerTraceByte.Seconds()},
+		{Goroutine, prof("goroutine", 40), answer + 40*5e-6},
+		{Heap, prof("inuse_space", 1<<20), 2 * answer},
+	} {
+		if got := outsideCost(tc.kind, tc.p, 2000); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("%s: %g s, want %g s", tc.kind, got, tc.want)
+		}
 	}
 }
