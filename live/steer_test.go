@@ -1,6 +1,7 @@
 package live
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -106,5 +107,37 @@ func TestQueueTrace(t *testing.T) {
 	r = steerRunner(Plan{Budget: 1e-6, Kinds: []Kind{CPU}, Window: time.Second})
 	if jobs := r.queue(0, Request{Kind: Heap}, "test"); len(jobs) != 0 || len(r.notes) != 1 || !strings.Contains(r.notes[0], "not queued") || len(r.g.kinds) != 1 {
 		t.Errorf("at budget 1e-6: queued %+v, notes %q, kinds %d; want nothing queued, and said", jobs, r.notes, len(r.g.kinds))
+	}
+}
+
+// TestStatusFigures: the figures a status derives, worked by hand: cost
+// and duty as shares of the time attached, the allowed share once the
+// budget changed, cores busy in CPU windows, the slowdown estimate, DYPER's
+// projections (additive counts scaled by the share of time observed,
+// snapshots averaged over the kind's own windows).
+func TestStatusFigures(t *testing.T) {
+	cpu := KindStatus{Kind: CPU, Windows: 3, Triggered: 1, Seconds: 2, Observed: 3e9, Spent: 0.02}
+	gor := KindStatus{Kind: Goroutine, Windows: 3, Triggered: 1, Observed: 300}
+	s := Status{Server: "proflens agent", Budget: 0.01, Elapsed: 10 * time.Second, Spent: 0.05, Duty: 2 * time.Second, Allowed: 0.08, Windows: 6,
+		Kinds: []KindStatus{cpu, gor, {Kind: Heap}}}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+	if !near(s.Cost(), 0.005) || !near(s.Within(), 0.01) || !near(s.DutyCycle(), 0.2) || !near(s.Cores(), 1.5) || !near(s.EstimatedSlowdown(), 0.005/1.5) || !s.Agent() {
+		t.Errorf("cost %g, within %g, duty %g, cores %g, slowdown %g, agent %v; want 0.005, 0.01, 0.2, 1.5, 0.00333, true",
+			s.Cost(), s.Within(), s.DutyCycle(), s.Cores(), s.EstimatedSlowdown(), s.Agent())
+	}
+	if !near(s.Projected(cpu), 15e9) || !near(s.Projected(gor), 150) || s.Projected(KindStatus{Kind: Goroutine, Windows: 2, Triggered: 2, Observed: 5}) != 0 {
+		t.Errorf("projected cpu %g, goroutines %g; want 1.5e10, 150, and 0 without a window of the kind's own", s.Projected(cpu), s.Projected(gor))
+	}
+	j := s.JSON()
+	if j["cost"] != s.Cost() || j["duty_cycle"] != s.DutyCycle() || j["windows"] != 6 || !near(j["kinds"].(map[string]any)["cpu"].(map[string]any)["cost"].(float64), 0.002) {
+		t.Errorf("JSON %v", j)
+	}
+	s.Changes = []BudgetChange{{At: time.Second, Budget: 0.005}}
+	s.Kinds[0].Observed = 1e9 // half a core: the slowdown is the cost itself
+	if !near(s.Within(), 0.008) || !near(s.EstimatedSlowdown(), 0.005) {
+		t.Errorf("within %g, slowdown %g; want 0.008 and 0.005", s.Within(), s.EstimatedSlowdown())
+	}
+	if (Status{}).Cost() != 0 || (Status{}).Cores() != 0 {
+		t.Error("an empty status: want no cost and no cores")
 	}
 }
