@@ -184,7 +184,7 @@ func hprofFrame(s string) (analysis.Frame, bool) {
 func (h *hprofParser) table(s string) error {
 	k := h.kind
 	total, err := strconv.ParseInt(attr(s, "total = "), 10, 64)
-	if err != nil || total < 0 || total > 1<<40 {
+	if err != nil || total < 0 || total >= 1<<40 {
 		return analysis.LineError(h.name, h.r.N, "expected \"(total = N)\" after %s, N below 2^40, got %q", k.begin, text.Clip(s))
 	}
 	if i := strings.LastIndexByte(s, ')'); i >= 0 && !h.created.IsZero() {

@@ -170,6 +170,7 @@ func TestHprofErrors(t *testing.T) {
 		{"TRACE 1:\n\ta.b(c.java:1)\nTRACE 1:\n\ta.b(c.java:1)\n", "in: line 3: expected a new trace number, but trace 1 is defined twice"},
 		{"TRACE 99999999999999999999:\n\ta.b(c.java:1)\n", `in: line 1: expected a trace number after TRACE, got "99999999999999999999"`},
 		{"TRACE 1:\n\ta.b(c.java:1)\n", "in: line 2: expected a CPU SAMPLES BEGIN … END table (hprof cpu=samples or cpu=times output) before the end of the file"},
+		{"CPU SAMPLES BEGIN (total = 1099511627776) x\nCPU SAMPLES END\n", `in: line 1: expected "(total = N)" after CPU SAMPLES BEGIN, N below 2^40, got "CPU SAMPLES BEGIN (total = 1099511627776) x"`},
 		{"CPU SAMPLES BEGIN (total = -1) x\nCPU SAMPLES END\n", `in: line 1: expected "(total = N)" after CPU SAMPLES BEGIN, N below 2^40, got "CPU SAMPLES BEGIN (total = -1) x"`},
 		{"CPU SAMPLES BEGIN (total = 1099511627775) x\nCPU SAMPLES END\n", "warn: hprof lists 0 of 1099511627775 samples; it left out the traces below its cutoff"},
 	} {
