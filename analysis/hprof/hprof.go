@@ -125,13 +125,11 @@ func attr(s, key string) string {
 	return strings.TrimSpace(s)
 }
 
-// trace reads "TRACE 301138: (thread=200001)" and its indented frame lines.
+// trace reads "TRACE 301138: (thread=200001)" and its indented frame lines;
+// s matches hprofTraceLine, so digits come before the first colon.
 func (h *hprofParser) trace(s string) error {
 	rest := strings.TrimPrefix(s, "TRACE ")
 	colon := strings.IndexByte(rest, ':')
-	if colon <= 0 {
-		return analysis.LineError(h.name, h.r.N, "expected \"TRACE <number>:\", got %q", text.Clip(s))
-	}
 	id := rest[:colon]
 	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
 		return analysis.LineError(h.name, h.r.N, "expected a trace number after TRACE, got %q", text.Clip(id))
