@@ -40,6 +40,10 @@ func TestDTraceFrames(t *testing.T) {
 			[]string{"cru-ds-fdsync-v1`<tokio::future::poll_fn::PollFn<F> as core::future::future::Future>::poll"}},
 		{"inferno collapse-dtrace/java.txt", "test`foo->bar", []string{"test`foo", "bar_[i]"}},
 		{"(an offset alone)", "+0x10", []string{"-"}},
+		// Perl's split, which stackcollapse.pl splits inline chains with,
+		// drops trailing empty fields: "f->" is "f", and "->" no frame.
+		{"(a trailing arrow)", "libjvm.so`f->", []string{"libjvm.so`f"}},
+		{"(an arrow alone)", "->", nil},
 	} {
 		if got := dtraceFrames(c.in); strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%s: dtraceFrames(%q) = %q, want %q", c.file, c.in, got, c.want)
@@ -139,5 +143,22 @@ func TestDTraceStackUstack(t *testing.T) {
 		if !names[want] {
 			t.Errorf("no frame %q among %d", want, len(p.Frames))
 		}
+	}
+}
+
+// TestDTraceErrors: damaged aggregations give errors naming the line and
+// what was expected there.
+func TestDTraceErrors(t *testing.T) {
+	const head = "CPU     ID                    FUNCTION:NAME\n  0  64091                        :tick-60s \n\n"
+	for _, c := range []struct{ in, want string }{
+		{head, "in: line 4: expected at least one stack and count after the DTrace header"},
+		{head + "  unix`idle+0x1\n  3\n  unix`idle+0x1\n", "in: line 6: expected the count of the last stack before the end of the file (truncated?)"},
+		{head + "  unix`idle+0x1\n  99999999999999999999\n", `in: line 5: expected a sample count, got "99999999999999999999"`},
+	} {
+		_, err := analysis.Parse(context.Background(), "in", []byte(c.in), analysis.LoadOptions{Format: "dtrace"})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q) error = %v\nwant %s", c.in, err, c.want)
+		}
+		testprof.CheckError(t, "in", err)
 	}
 }

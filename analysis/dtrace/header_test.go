@@ -102,3 +102,48 @@ func TestHeaderVariants(t *testing.T) {
 		t.Errorf("header only: error %v", err)
 	}
 }
+
+// TestSniff: what the sniffer takes for DTrace output without the usual
+// column header. It sees the whole of a short file, and at most 4096
+// bytes of a longer one, whose last line may be cut.
+func TestSniff(t *testing.T) {
+	deep := "\n" + strings.Repeat("              unix`thread_start+0x8\n", 200)
+	for _, c := range []struct {
+		name, head string
+		want       bool
+	}{
+		{"no header, no final newline", "  unix`idle+0x1\n  3", true},
+		{"dtrace -q, a message among the stacks", "\n  dtrace: 3 drops on CPU 0\n  unix`idle+0x1\n  3\n", true},
+		{"frames of a stack longer than the head", deep[:4096], true},
+		{"the whole file, frames without a count", "\n  unix`idle+0x1\n  unix`thread_start+0x8\n", false},
+		{"lines without a blank one", "total 12\ndrwxr-xr-x 2 root root", false},
+		{"a head of lines without a blank one", strings.Repeat("drwxr-xr-x 2 root root\n", 200)[:4096], false},
+		{"a header, then text", "header\n\nhello world\n3\n", false},
+	} {
+		if got := sniff([]byte(c.head)); got != c.want {
+			t.Errorf("%s: sniff(%q) = %v, want %v", c.name, c.head, got, c.want)
+		}
+	}
+}
+
+// TestBareAddresses: ustack() prints an unresolved frame as a bare address,
+// which starts the stacks of a file without header like a symbol does; a
+// first line starting with "0x" but not an address is a header.
+func TestBareAddresses(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"addresses", "              0x104d08831\n              0x104d0a000\n              4\n", []string{"0x104d0a000;0x104d08831 4"}},
+		{"a header starting with 0x", "0x1f probes fired\n\n              unix`idle+0x1\n              2\n", []string{"unix`idle 2"}},
+	} {
+		p, err := analysis.Parse(context.Background(), c.name, []byte(c.in), analysis.LoadOptions{Format: "dtrace"})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if got := folded(p); !slices.Equal(got, c.want) {
+			t.Errorf("%s: stacks %q, want %q", c.name, got, c.want)
+		}
+	}
+}

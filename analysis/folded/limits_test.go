@@ -44,3 +44,15 @@ func TestManyFunctions(t *testing.T) {
 		testprof.WantLimit(t, err, "max-frames")
 	})
 }
+
+// TestDepthLimit: a stack of exactly max-depth frames loads, one more is
+// refused.
+func TestDepthLimit(t *testing.T) {
+	opts := analysis.LoadOptions{Format: "folded", Limits: analysis.Limits{Depth: 3}}
+	p, err := analysis.Parse(context.Background(), "in", []byte("a;b;c 1\n"), opts)
+	if err != nil || len(p.Stacks.At(p.Samples[0].Stack)) != 3 {
+		t.Fatalf("Parse(a;b;c) = %v, %v; want 3 frames", p, err)
+	}
+	_, err = analysis.Parse(context.Background(), "in", []byte("a;b;c 1\na;b;c;d 1\n"), opts)
+	testprof.WantLimit(t, err, "max-depth")
+}

@@ -42,3 +42,18 @@ func checkRoundTrip(t *testing.T, name string, p *analysis.Profile) {
 		t.Errorf("%s: tree after folded round trip = %v, want %v", name, got, want)
 	}
 }
+
+// TestWriteValueType: Write names a value type the profile does not have.
+func TestWriteValueType(t *testing.T) {
+	p, err := analysis.Parse(context.Background(), "in", []byte("a;b 1 2\n"), analysis.LoadOptions{Format: "folded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, want := range map[int]string{-1: "write folded: no value type -1", 2: "write folded: no value type 2", 1: ""} {
+		var b bytes.Buffer
+		err := Write(&b, p, v)
+		if got := fmt.Sprint(err); want != "" && got != want || want == "" && (err != nil || b.String() != "a;b 2\n") {
+			t.Errorf("Write(%d) = %q, %v; want %q", v, b.String(), err, want)
+		}
+	}
+}

@@ -125,13 +125,11 @@ func attr(s, key string) string {
 	return strings.TrimSpace(s)
 }
 
-// trace reads "TRACE 301138: (thread=200001)" and its indented frame lines.
+// trace reads "TRACE 301138: (thread=200001)" and its indented frame lines;
+// s matches hprofTraceLine, so digits come before the first colon.
 func (h *hprofParser) trace(s string) error {
 	rest := strings.TrimPrefix(s, "TRACE ")
 	colon := strings.IndexByte(rest, ':')
-	if colon <= 0 {
-		return analysis.LineError(h.name, h.r.N, "expected \"TRACE <number>:\", got %q", text.Clip(s))
-	}
 	id := rest[:colon]
 	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
 		return analysis.LineError(h.name, h.r.N, "expected a trace number after TRACE, got %q", text.Clip(id))
@@ -184,7 +182,7 @@ func hprofFrame(s string) (analysis.Frame, bool) {
 func (h *hprofParser) table(s string) error {
 	k := h.kind
 	total, err := strconv.ParseInt(attr(s, "total = "), 10, 64)
-	if err != nil || total < 0 || total > 1<<40 {
+	if err != nil || total < 0 || total >= 1<<40 {
 		return analysis.LineError(h.name, h.r.N, "expected \"(total = N)\" after %s, N below 2^40, got %q", k.begin, text.Clip(s))
 	}
 	if i := strings.LastIndexByte(s, ')'); i >= 0 && !h.created.IsZero() {

@@ -134,7 +134,7 @@ func (rd *reader) line(line string) error {
 	rest := line[col:]
 	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
 	count, err := strconv.ParseInt(rest[:digits], 10, 64)
-	if err != nil || count < 0 || count > 1<<50 || digits == len(rest) || rest[digits] != ' ' {
+	if err != nil || count > 1<<50 || digits == len(rest) || rest[digits] != ' ' {
 		return analysis.LineError(rd.name, rd.r.N, "expected \"COUNT NAME\" after the tree's markers, got %q", text.Clip(strings.TrimSpace(line)))
 	}
 	desc := strings.TrimSpace(rest[digits:])

@@ -114,6 +114,7 @@ func TestErrors(t *testing.T) {
 		{head + "    5 Thread_1\n    + 7 main  (in x)\n", "in: line 4: expected a count of at most its caller's 5 (line 3), got 7"},
 		{head + "    5 Thread_1\n    + 5 main  (in x)\n    +   4 f  (in x)\n    +   3 g  (in x)\n", "in: line 4: expected its callees' counts to add up to at most its own 5, they add up to 7"},
 		{head + "\n", "in: line 3: expected a call graph with samples"},
+		{head + "    1125899906842625 Thread_1\n", `in: line 3: expected "COUNT NAME" after the tree's markers, got "1125899906842625 Thread_1"`},
 	} {
 		_, err := analysis.Parse(context.Background(), "in", []byte(c.in), analysis.LoadOptions{})
 		if err == nil || err.Error() != c.want {
@@ -125,4 +126,71 @@ func TestErrors(t *testing.T) {
 
 func FuzzMacSample(f *testing.F) {
 	testprof.Fuzz(f, "macsample", "render-two-threads.sample.txt", "sleeper-spaces.sample.txt")
+}
+
+// TestInterval: the sampling interval of the header ("every 1
+// millisecond"), in the units sample takes, as nanoseconds; 0 when the
+// header gives none that can be read.
+func TestInterval(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"1 millisecond", 1e6},
+		{"10 milliseconds", 1e7},
+		{"500 microseconds", 5e5},
+		{"2 seconds", 2e9},
+		{"1000000 microseconds", 1e9},
+		{"1000001 microseconds", 0},
+		{"0 milliseconds", 0},
+		{"-1 milliseconds", 0},
+		{"ten milliseconds", 0},
+		{"3 minutes", 0},
+		{"1", 0},
+	} {
+		if got := interval(c.in); got != c.want {
+			t.Errorf("interval(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}
+
+// TestDump: the samples of small reports: the graph ends at a blank line
+// after its nodes, whatever section follows; blank lines before the first
+// thread are skipped; a node whose callees account for all its count is no
+// sample; counts up to 2^50 are read.
+func TestDump(t *testing.T) {
+	const sections = "\nSort by top of stack, same collapsed (when >= 5):\n        f  (in x)        2\n\nBinary Images:\n" +
+		"       0x100000000 -        0x100003fff +x (0) <00000000-0000-0000-0000-000000000000> /tmp/x\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"sections", "Call graph:\n    3 Thread_1\n    + 3 main  (in x) + 1  [0x1]\n    +   2 f  (in x) + 1  [0x2]\n" + sections,
+			`format=macsample types=samples/count*=3 period=0 / start=- duration=0s timed=false samples=2 threads=1 processes=0
+frame "main" file="x" line=0
+frame "f" file="x" line=0
+thread "Thread_1" id="" process="" pid=""
+sample main;f [2] @0 "Thread_1"
+sample main [1] @0 "Thread_1"
+`},
+		{"blank lines first", "Call graph:\n\n\n    3 Thread_1\n    + 3 main  (in x) + 1  [0x1]\n" + sections,
+			`format=macsample types=samples/count*=3 period=0 / start=- duration=0s timed=false samples=1 threads=1 processes=0
+frame "main" file="x" line=0
+thread "Thread_1" id="" process="" pid=""
+sample main [3] @0 "Thread_1"
+`},
+		{"2^50 samples", "Call graph:\n    1125899906842624 Thread_1\n    + 1125899906842624 main  (in x) + 1  [0x1]\n",
+			`format=macsample types=samples/count*=1125899906842624 period=0 / start=- duration=0s timed=false samples=1 threads=1 processes=0
+frame "main" file="x" line=0
+thread "Thread_1" id="" process="" pid=""
+sample main [1125899906842624] @0 "Thread_1"
+`},
+	} {
+		p, err := analysis.Parse(context.Background(), c.name, []byte(c.in), analysis.LoadOptions{Format: "macsample"})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		testprof.Check(t, c.name, p)
+		if got := testprof.Dump(p, 0); got != c.want {
+			t.Errorf("%s: Parse =\n%s\nwant\n%s", c.name, got, c.want)
+		}
+	}
 }
