@@ -226,6 +226,8 @@ npm-packages:
 # copy of the module without its symbolic links, where a test that reads a
 # fixture through one fails, and every mutant would count as killed: each
 # package's tests are first run in such a copy, and a failure stops here.
+# The corpus sweeps read the shared corpus beside this checkout
+# (PROFLENS_CORPUS), which the copy has not; absent, they skip.
 GREMLINS := $(shell $(GO) env GOPATH)/bin/gremlins
 PKG      ?= ./compaction ./phase ./live ./kernel/jupyter $(sort $(dir $(wildcard ./analysis/*/*.go)))
 mutation:
@@ -236,7 +238,7 @@ mutation:
 	  rm -rf $(BUILD)/mutation/nolinks; mkdir -p $(BUILD)/mutation/nolinks; \
 	  git ls-files -s | awk '$$1 != "120000" { print $$4 }' | tar -c -T - | tar -x -C $(BUILD)/mutation/nolinks; \
 	  (cd $(BUILD)/mutation/nolinks && $(GO) test -count=1 $$p >/dev/null) || { echo "$$p: its tests fail in a copy of the module without symbolic links (as gremlins runs them): read the fixtures at their homes" >&2; exit 1; }; \
-	  (ulimit -v $$((16 << 20)); GOFLAGS=-count=1 $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p) | tail -5 || exit 1; \
+	  (ulimit -v $$((16 << 20)); GOFLAGS=-count=1 PROFLENS_CORPUS=$${PROFLENS_CORPUS:-$(abspath ../shared/corpus)} $(GREMLINS) unleash --workers 1 --timeout-coefficient 10 -o $$out $$p) | tail -5 || exit 1; \
 	done
 
 clean:
