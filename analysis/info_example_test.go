@@ -27,6 +27,7 @@ func ExampleNewInfo() {
 	// max depth:       6
 	// start:           2010-04-06T17:20:40Z
 	// time-ordered:    no
+	// note:            hprof's dates have no time zone (it writes the machine's local time): the start is shown as if it were UTC
 }
 
 func ExampleNewTop() {

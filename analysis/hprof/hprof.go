@@ -91,8 +91,11 @@ func (h *hprofParser) line() error {
 	switch {
 	case strings.HasPrefix(s, "JAVA PROFILE "):
 		if i := strings.Index(s, "created "); i >= 0 {
-			h.created, _ = time.Parse(hprofDate, strings.TrimSpace(s[i+len("created "):]))
-			h.b.Profile().Start = h.created
+			if t, err := time.Parse(hprofDate, strings.TrimSpace(s[i+len("created "):])); err == nil {
+				h.created = t
+				h.b.Profile().Start = t
+				h.b.Note("hprof's dates have no time zone (it writes the machine's local time): the start is shown as if it were UTC")
+			}
 		}
 	case strings.HasPrefix(s, "THREAD START "):
 		h.thread(s)

@@ -110,6 +110,7 @@ thread "main" id="" process="" pid=""
 sample java.lang.Thread.run;a.Work.run [3] @0 "Worker 1"
 sample a.Main.main [2] @0 "main"
 sample a.Odd.run [1] @0 ""
+note: hprof's dates have no time zone (it writes the machine's local time): the start is shown as if it were UTC
 `},
 		{"frames", "TRACE 1:\n\tsun.awt.windows.WToolkit.eventLoop(<Unknown Source>:Unknown line)\n\tjava.lang.Throwable.fillInStackTrace(Throwable.java:Unknown line)\n" +
 			"\tjava.lang.Object.wait(Native Method)\n\t(Unknown Source)\n\ta.b(:12)\n\t<empty>\n" +
