@@ -83,3 +83,56 @@ func TestFitHeaviestFirst(t *testing.T) {
 		t.Error("Fit(nodes=0): no error")
 	}
 }
+
+// TestFitOrder: Fit gives its budget to the expansion that shows the most
+// hidden self weight per node it adds, also when that node is the first
+// root; equal ratios go to the heavier node, then by name. Under main, p
+// hides 10 over three classes, q 6 over two (or 5, or 10 over three);
+// five nodes leave room for one of them.
+func TestFitOrder(t *testing.T) {
+	p := []spec{{-1, "main.M.run", 0}, {0, "p.A.f", 4}, {0, "p.B.f", 3}, {0, "p.C.f", 3}}
+	for _, tc := range []struct {
+		what  string
+		specs []spec
+		n     int
+		want  string
+	}{
+		{"per node added", append(p[:4:4], spec{0, "q.A.f", 3}, spec{0, "q.B.f", 3}), 5,
+			"main [16] → {p [10], q.A.f [3], q.B.f [3]}"},
+		{"the first root", []spec{{-1, "p.A.f", 4}, {0, "p.B.f", 3}, {0, "q.A.f", 1}, {0, "q.B.f", 1}}, 3,
+			"p.A.f [9] → {p.B.f [3], q [2]}"},
+		{"equal ratios: the heavier", append(p[:4:4], spec{0, "q.A.f", 3}, spec{0, "q.B.f", 2}), 5,
+			"main [15] → {q [5], p.A.f [4], p.B.f [3], p.C.f [3]}"},
+		{"equal ratios and weights: by name", append(p[:4:4], spec{0, "q.A.f", 4}, spec{0, "q.B.f", 3}, spec{0, "q.C.f", 3}), 6,
+			"main [20] → {q [10], p.A.f [4], p.B.f [3], p.C.f [3]}"},
+	} {
+		tr, _ := build(tc.specs)
+		v, err := Fit(t.Context(), Compact(tr, NewState(tr, 1), 0), tc.n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := figure(v); got != tc.want {
+			t.Errorf("%s: Fit(nodes=%d) = %s, want %s", tc.what, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestFitOrderByHandle: of two nodes of one name that tie in every other
+// way, Fit expands the one whose handle comes first.
+func TestFitOrderByHandle(t *testing.T) {
+	tr, _ := build([]spec{{-1, "main.M.run", 0}, {0, "x.M.run", 0}, {1, "lib.A.f", 2}, {1, "lib.B.f", 2},
+		{0, "y.M.run", 0}, {4, "lib.A.f", 2}, {4, "lib.B.f", 2}})
+	coarse := Compact(tr, NewState(tr, 1), 0)
+	underX, underY := must(coarse.Find("main > x > lib")).Nodes[0], must(coarse.Find("main > y > lib")).Nodes[0]
+	want := "main [8] → {x [4] → {lib.A.f [2], lib.B.f [2]}, y [4] → lib [4]}"
+	if coarse.Handle(underY) < coarse.Handle(underX) {
+		want = "main [8] → {x [4] → lib [4], y [4] → {lib.A.f [2], lib.B.f [2]}}"
+	}
+	v, err := Fit(t.Context(), coarse, 6, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := figure(v); got != want {
+		t.Errorf("Fit(nodes=6) = %s, want %s (handles %s under x, %s under y)", got, want, coarse.Handle(underX), coarse.Handle(underY))
+	}
+}
