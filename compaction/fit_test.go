@@ -136,3 +136,19 @@ func TestFitOrderByHandle(t *testing.T) {
 		t.Errorf("Fit(nodes=6) = %s, want %s (handles %s under x, %s under y)", got, want, coarse.Handle(underX), coarse.Handle(underY))
 	}
 }
+
+// TestFitNamesJoinAChild: an expansion can add fewer nodes than the names
+// it shows, when a finer name joins a child node of a shorter name; Fit
+// takes it when it fits. b.X.g.p calls b.X.g.q and b, a function whose
+// full name is one element: at b.X.g.p, b.X.g.q joins the child b, and the
+// view stays at two nodes.
+func TestFitNamesJoinAChild(t *testing.T) {
+	tr, _ := build([]spec{{-1, "b.X.g.p", 3}, {0, "b", 1}, {0, "b.X.g.q", 3}})
+	v, err := Fit(t.Context(), Compact(tr, NewState(tr, 1), 0), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := figure(v), "b.X.g.p [7] → b [4]"; got != want {
+		t.Errorf("Fit(nodes=2) = %s, want %s", got, want)
+	}
+}
