@@ -152,3 +152,55 @@ func TestFitNamesJoinAChild(t *testing.T) {
 		t.Errorf("Fit(nodes=2) = %s, want %s", got, want)
 	}
 }
+
+// TestFitWhatItSpendsOn: Fit spends its budget on nodes that hide self
+// weight. A node whose self weight is all in a function it names in full
+// (b, called by b.Y.g) is not expanded for the caller it hides; keep= does
+// expand the callers it matches, which hold no self weight; weight removed
+// in a difference of two profiles (negative) is hidden weight too. Room for
+// one expansion in each case.
+func TestFitWhatItSpendsOn(t *testing.T) {
+	for _, tc := range []struct {
+		what  string
+		specs []spec
+		n     int
+		keep  string
+		want  string
+	}{
+		{"weight shown by name", []spec{{-1, "b.Y.g", 0}, {0, "b", 5}, {-1, "q.A.f", 2}, {-1, "q.B.f", 2}}, 3, "",
+			"b [5], q.A.f [2], q.B.f [2]"},
+		{"callers kept", []spec{{-1, "main.M.run", 0}, {0, "small.C.h", 0}, {1, "big.A.f", 6}, {0, "small.D.k", 0}, {3, "big.B.g", 4}}, 5, "^small",
+			"main [10] → {small.C.h [6] → big.A.f [6], small.D.k [4] → big.B.g [4]}"},
+		{"negative weight", []spec{{-1, "main.M.run", 0}, {0, "p.A.f", -12}, {0, "p.B.f", -8}, {0, "q.A.f", 3}, {0, "q.B.f", 3}}, 4, "",
+			"main [-14] → {q [6], p.B.f [-8], p.A.f [-12]}"},
+	} {
+		tr, _ := build(tc.specs)
+		var keep *regexp.Regexp
+		if tc.keep != "" {
+			keep = regexp.MustCompile(tc.keep)
+		}
+		v, err := Fit(t.Context(), Compact(tr, NewState(tr, 1), 0), tc.n, keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := figure(v); got != tc.want {
+			t.Errorf("%s: Fit(nodes=%d, keep=%q) = %s, want %s", tc.what, tc.n, tc.keep, got, tc.want)
+		}
+	}
+}
+
+// TestNamed: the weight a view shows with its own name is the self of the
+// samples whose leaf function it names in full: none when every name is
+// cut to its package but for a function whose name is one element (util),
+// all at full names.
+func TestNamed(t *testing.T) {
+	tr, _ := build([]spec{{-1, "main.M.run", 1}, {0, "lib.A.f", 4}, {1, "lib.A.g", 8}, {0, "util", 2}})
+	for _, c := range []struct {
+		level int
+		want  int64
+	}{{1, 2}, {2, 2}, {3, 15}} {
+		if got := Compact(tr, NewState(tr, c.level), 0).Named(); got != c.want {
+			t.Errorf("level %d: Named() = %d, want %d", c.level, got, c.want)
+		}
+	}
+}
