@@ -12,9 +12,10 @@ import (
 // node, each node's total its children's plus its self, the roots' totals
 // those of the view it folds); the nodes it shows are the view's, with
 // their totals, under their own parents; a fold node is a leaf, one per
-// parent at most, holding at least two nodes or a subtree; and it is
-// greedy-maximal: no folded node whose parent is shown could be shown
-// within n nodes.
+// parent at most, holding at least two nodes or a subtree, its name its
+// only element; it breaks R1 and R2 nowhere when the view keeps them; and
+// it is greedy-maximal: no folded node whose parent is shown could be
+// shown within n nodes.
 func TestFoldProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for c := 0; c < 500; c++ {
@@ -72,6 +73,9 @@ func TestFoldProperties(t *testing.T) {
 			if len(nd.Children) > 0 || nd.Folded < 1 || !strings.HasPrefix(nd.Name, "other (") {
 				fail("fold node %s: %d children, %d folded", nd.Name, len(nd.Children), nd.Folded)
 			}
+			if e := f.Elements(int32(i)); !slices.Equal(e, []string{nd.Name}) {
+				fail("fold node %s: elements %q", nd.Name, e)
+			}
 			if nd.Folded == 1 && len(nd.Members) > 0 && len(v.Nodes[v.NodeOf(nd.Members[0])].Children) == 0 {
 				fail("%s folds one leaf", nd.Name)
 			}
@@ -80,6 +84,9 @@ func TestFoldProperties(t *testing.T) {
 			if k != 1 {
 				fail("call-tree node %d in %d nodes", m, k)
 			}
+		}
+		if x := f.Check(); x != nil && v.Check() == nil {
+			fail("the folded view breaks %s at %s, the view does not", x.Rule, f.Nodes[x.Node].Name)
 		}
 		if f != v {
 			checkGreedy(t, c, v, f, n)
