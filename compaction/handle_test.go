@@ -7,8 +7,8 @@ import (
 )
 
 // TestHandleLengths: handles grow one digit past the longest prefix a
-// node's hash shares with another's, two equal hashes get the full hash
-// and the first seed, and each handle, and each unique prefix of four
+// node's hash shares with another's (all sixteen when it shares fifteen),
+// two equal hashes, and only they, get the full hash and the first seed, and each handle, and each unique prefix of four
 // digits or more, resolves to its node.
 func TestHandleLengths(t *testing.T) {
 	cases := []struct {
@@ -22,6 +22,8 @@ func TestHandleLengths(t *testing.T) {
 		{0x9abc_def0_12ff_0000, "9abcdef012f"},
 		{0xfedc_ba98_7654_3210, "fedcba9876543210-8"}, // equal: the first seed tells them apart
 		{0xfedc_ba98_7654_3210, "fedcba9876543210-9"},
+		{0x3333_3333_3333_3330, "3333333333333330"}, // shares 15: all 16 digits, no seed
+		{0x3333_3333_3333_3331, "3333333333333331"},
 	}
 	nodes := make([]*Node, len(cases))
 	for i, c := range cases {
