@@ -57,6 +57,8 @@ func TestFind(t *testing.T) {
 		{"prepare", false, `"prepare" matches 2 names: "wrappers.js prepare:4:35" (2ec4), "lib/other.js prepare:1:1" (4737); give more of the name, a handle, or re=REGEX`},
 		{"rite", false, `no compacted node has handle or name "rite", nor a name ending with it (run view to list the handles)`},
 		{"", false, `empty target: give a handle, a name, a path like "lib1 > lib2", or all`},
+		{"nosuch > runtime.mallocgc", false, `path "nosuch > runtime.mallocgc": no node named "nosuch" at the top (there: main.main)`},
+		{"main.main > nosuch", false, `path "main.main > nosuch": no node named "nosuch" under main.main (there: wrappers.js prepare:4:35, github.com/google/pprof/profile.(*Profile).Write, runtime.mallocgc, lib/other.js prepare:1:1, json.decoder.decode:337)`},
 		{"prepare:4", true, "wrappers.js prepare:4:35 ×1"},
 		{`^runtime\.`, true, "runtime.mallocgc ×2"},
 		{"prepare", true, `"re=prepare" matches 2 names: "wrappers.js prepare:4:35" (2ec4), "lib/other.js prepare:1:1" (4737); give more of the name, a handle, or re=REGEX`},

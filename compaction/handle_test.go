@@ -101,14 +101,14 @@ func TestRadixSort(t *testing.T) {
 // handle starts with it, whichever node comes first in the view.
 func TestHandlePrefix(t *testing.T) {
 	nodes := []*Node{
+		{Name: "n", Members: []int32{12}, hash: 0xfedc_ba98_7654_3210},
 		{Name: "n", Members: []int32{1}, hash: 0x5678_9a00_0000_0000},
 		{Name: "n", Members: []int32{8}, hash: 0xfedc_ba98_7654_3210},
-		{Name: "n", Members: []int32{12}, hash: 0xfedc_ba98_7654_3210},
 		{Name: "n", Members: []int32{2}, hash: 0x5678_a000_0000_0000},
 	}
 	v := Assemble(nodes, nil)
 	v.sortHashes()
-	for h, want := range map[string]int32{"56789": 0, "5678a": 3, "5678": -1, "fedcba9876543210-8": 1, "fedcba9876543210-1": 2, "fedcba9876543210-12": 2, "fedcba9876543210": -1} {
+	for h, want := range map[string]int32{"56789": 1, "5678a": 3, "5678": -1, "fedcba9876543210-8": 2, "fedcba9876543210-1": 0, "fedcba9876543210-12": 0, "fedcba9876543210": -1} {
 		if j, ok := v.byHandle(h); j != want || ok != (want >= 0) {
 			t.Errorf("byHandle(%s) = %d, %v, want %d", h, j, ok, want)
 		}
