@@ -203,3 +203,52 @@ func TestFoldHandles(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldStep: on random trees, a step on a folded view is the step on
+// the view it folds (made by Compact or by a step, whose ids are not in
+// pre-order): on a shown node, the same node there (the same view or the
+// same refusal); on all, all; a fold node refuses every step.
+func TestFoldStep(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	outcome := func(_ *State, v *View, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return figure(v)
+	}
+	for c := 0; c < 150; c++ {
+		tr := randomTwoValues(r, 40)
+		v := Compact(tr, randomLevels(r, tr), 0)
+		if v.After == 0 {
+			continue
+		}
+		for range 3 { // steps on roots, which renumber them
+			if _, nv, err := Step(v, v.Roots[r.IntN(len(v.Roots))], 1-2*r.IntN(2)); err == nil {
+				v = nv
+			}
+		}
+		f := Fold(v, 1+r.IntN(v.After+1))
+		if f == v {
+			continue // nothing folded
+		}
+		for i := int32(-1); i < int32(len(f.Nodes)); i++ {
+			for _, d := range []int{+1, -1} {
+				got := outcome(Step(f, i, d))
+				switch {
+				case i >= 0 && f.orig[i] < 0:
+					if !strings.Contains(got, "folded together, which a step cannot change") {
+						t.Fatalf("case %d: step %+d on fold node %s: %s", c, d, f.Nodes[i].Name, got)
+					}
+				case i >= 0:
+					if want := outcome(Step(v, f.orig[i], d)); got != want {
+						t.Fatalf("case %d: step %+d on %s of the folded view:\n%s\nwant, as on the view:\n%s", c, d, f.Nodes[i].Name, got, want)
+					}
+				default:
+					if want := outcome(Step(v, -1, d)); got != want {
+						t.Fatalf("case %d: step %+d on all of the folded view:\n%s\nwant, as on the view:\n%s", c, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
