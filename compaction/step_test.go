@@ -25,3 +25,21 @@ func TestStepNothingToChange(t *testing.T) {
 		}
 	}
 }
+
+// TestStepUniform: expand all from the uniform level g shows the view at
+// level g+1, and compact all from g+1 the view at g (the toy's names have
+// three elements).
+func TestStepUniform(t *testing.T) {
+	tr := toy(t)
+	for g := 1; g < 3; g++ {
+		for _, c := range []struct{ from, delta, to int }{{g, +1, g + 1}, {g + 1, -1, g}} {
+			_, nv, err := Step(Compact(tr, NewState(tr, c.from), 0), -1, c.delta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := figure(nv), figure(Compact(tr, NewState(tr, c.to), 0)); got != want {
+				t.Errorf("step %+d on all at level %d:\n%s\nwant the view at level %d:\n%s", c.delta, c.from, got, c.to, want)
+			}
+		}
+	}
+}
