@@ -43,3 +43,26 @@ func TestStepUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestStepElsewhereBroken: a step is refused only for what it breaks: in
+// a view where lib breaks R1 (a level set by hand), expanding main, the
+// first root, is taken.
+func TestStepElsewhereBroken(t *testing.T) {
+	tr, ids := build([]spec{{-1, "main.M.run", 10}, {0, "util.U.u", 1}, {-1, "lib.A.f", 1}, {2, "lib.B.g", 1}})
+	level := make([]int32, tr.Len())
+	for i := range level {
+		level[i] = 1
+	}
+	level[ids[2]] = 2
+	v := Compact(tr, stateWith(tr, level), 0)
+	if x := v.Check(); x == nil || v.Nodes[x.Node].Name != "lib" {
+		t.Fatalf("want lib to break R1 in %s", figure(v))
+	}
+	_, nv, err := Step(v, 0, +1)
+	if err != nil {
+		t.Fatalf("expand %s: %v", v.Nodes[0].Name, err)
+	}
+	if got, want := figure(nv), "main.M [11] → util [1], lib.A [2] → lib [1]"; got != want {
+		t.Errorf("expand main = %s, want %s", got, want)
+	}
+}
