@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/proflens/proflens/analysis"
 )
@@ -56,6 +57,8 @@ func TestFind(t *testing.T) {
 		{"prepare", false, `"prepare" matches 2 names: "wrappers.js prepare:4:35" (2ec4), "lib/other.js prepare:1:1" (4737); give more of the name, a handle, or re=REGEX`},
 		{"rite", false, `no compacted node has handle or name "rite", nor a name ending with it (run view to list the handles)`},
 		{"", false, `empty target: give a handle, a name, a path like "lib1 > lib2", or all`},
+		{"nosuch > runtime.mallocgc", false, `path "nosuch > runtime.mallocgc": no node named "nosuch" at the top (there: main.main)`},
+		{"main.main > nosuch", false, `path "main.main > nosuch": no node named "nosuch" under main.main (there: wrappers.js prepare:4:35, github.com/google/pprof/profile.(*Profile).Write, runtime.mallocgc, lib/other.js prepare:1:1, json.decoder.decode:337)`},
 		{"prepare:4", true, "wrappers.js prepare:4:35 ×1"},
 		{`^runtime\.`, true, "runtime.mallocgc ×2"},
 		{"prepare", true, `"re=prepare" matches 2 names: "wrappers.js prepare:4:35" (2ec4), "lib/other.js prepare:1:1" (4737); give more of the name, a handle, or re=REGEX`},
@@ -156,4 +159,55 @@ func FuzzFind(f *testing.F) {
 			t.Fatalf("Find(%q) found nothing without an error", target)
 		}
 	})
+}
+
+// TestFindShortNames checks that a TARGET may give names as the views print
+// them, without the directory every path of the profile shares: a name, a
+// path of names and a regular expression. The printed name src/a.c names
+// its node although it also ends another name.
+func TestFindShortNames(t *testing.T) {
+	b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
+	f := func(name string) int32 { return b.Frame(analysis.Frame{Name: name}) }
+	main, a, libA := f("/home/u/proj/main.c"), f("/home/u/proj/src/a.c"), f("/home/u/proj/lib/src/a.c")
+	b.Add(b.Stack([]int32{main, a}), []int64{3}, 0, false, "", nil)
+	b.Add(b.Stack([]int32{main, libA}), []int64{2}, 0, false, "", nil)
+	tr := analysis.NewTree(b.Finish())
+	if tr.Names.Common != "/home/u/proj/" {
+		t.Fatalf("common directory %q, want /home/u/proj/", tr.Names.Common)
+	}
+	v := Compact(tr, NewState(tr, 1<<20), 0)
+	for _, c := range []struct {
+		target string
+		re     bool
+		want   string
+	}{
+		{"src/a.c", false, "/home/u/proj/src/a.c"},
+		{"main.c > src/a.c", false, "/home/u/proj/src/a.c"},
+		{"main.c > lib/src/a.c", false, "/home/u/proj/lib/src/a.c"},
+		{"^src/", true, "/home/u/proj/src/a.c"},
+	} {
+		var found Found
+		var err error
+		if c.re {
+			found, err = v.FindRe(regexp.MustCompile(c.target))
+		} else {
+			found, err = v.Find(c.target)
+		}
+		if err != nil || len(found.Nodes) != 1 || v.Nodes[found.Nodes[0]].Name != c.want {
+			t.Errorf("Find(%q, re %v) = %v, %v; want the node %s", c.target, c.re, found, err, c.want)
+		}
+	}
+}
+
+// TestEndsWithWordBoundary checks rule 5's word boundary against its
+// statement: a suffix that starts with a letter, digit, "_" or "$" ends a
+// name only after a character that is none of these.
+func TestEndsWithWordBoundary(t *testing.T) {
+	for c := byte(1); c < 128; c++ {
+		word := unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)) || c == '_' || c == '$'
+		name := "pkg" + string(c) + "run"
+		if got := endsWith(name, "run"); got == word {
+			t.Errorf("endsWith(%q, run) = %v; the character before run is a word character: %v", name, got, word)
+		}
+	}
 }

@@ -56,9 +56,6 @@ func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error
 		}
 		k := key(v.Nodes[best])
 		f.tried[k] = -1 // too large: not again
-		if c := f.known[k]; c.sure && v.After+c.names-1 > n {
-			continue // it adds too many for sure: no need to try
-		}
 		_, next, err := StepContext(ctx, v, best, +1)
 		switch {
 		case ctx.Err() != nil:
@@ -78,7 +75,6 @@ func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error
 type candidate struct {
 	hidden int64
 	names  int  // names one element finer (see candidateOf)
-	sure   bool // names-1 is a lower bound on the nodes the expansion adds
 	kept   bool // a member's frame matches keep
 	open   bool // a member is not at its full name: the node can expand
 }
@@ -148,21 +144,20 @@ func (c candidate) score() float64 {
 // candidateOf measures node nd of v: the self weight of its members whose
 // full names it does not show, and the names its expansion shows one
 // element below its own (by their first elements, so that no two of them
-// can merge). The expansion makes at least one node per such name; that is
-// a lower bound on what it adds (sure, unless a member's name is too short
-// to show one: such a member can absorb the others).
+// can merge). Their number less one estimates the nodes the expansion
+// adds; it is no bound: a member whose name is too short to show one can
+// absorb the others, and a finer name can join a child node of a shorter
+// name.
 func (f *fitter) candidateOf(v *View, nd *Node) candidate {
 	t, s := v.Tree, v.state
 	ix := s.index(t)
 	d := ix.depth[nd.name] + 1 // the depth of the names one element below nd's
-	c := candidate{sure: true}
+	var c candidate
 	finer := map[int32]bool{}
 	for _, m := range nd.Members {
 		fr, self := t.Frame[m], t.Self[v.Value][m]
 		c.kept = c.kept || f.kept[fr]
-		if ix.levels(fr) < d {
-			c.sure = false
-		} else {
+		if ix.levels(fr) >= d {
 			finer[ix.cname(fr, d)] = true
 		}
 		c.open = c.open || s.Level(m) < ix.levels(fr)

@@ -12,9 +12,10 @@ import (
 // node, each node's total its children's plus its self, the roots' totals
 // those of the view it folds); the nodes it shows are the view's, with
 // their totals, under their own parents; a fold node is a leaf, one per
-// parent at most, holding at least two nodes or a subtree; and it is
-// greedy-maximal: no folded node whose parent is shown could be shown
-// within n nodes.
+// parent at most, holding at least two nodes or a subtree, its name its
+// only element; it breaks R1 and R2 nowhere when the view keeps them; and
+// it is greedy-maximal: no folded node whose parent is shown could be
+// shown within n nodes.
 func TestFoldProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for c := 0; c < 500; c++ {
@@ -72,6 +73,9 @@ func TestFoldProperties(t *testing.T) {
 			if len(nd.Children) > 0 || nd.Folded < 1 || !strings.HasPrefix(nd.Name, "other (") {
 				fail("fold node %s: %d children, %d folded", nd.Name, len(nd.Children), nd.Folded)
 			}
+			if e := f.Elements(int32(i)); !slices.Equal(e, []string{nd.Name}) {
+				fail("fold node %s: elements %q", nd.Name, e)
+			}
 			if nd.Folded == 1 && len(nd.Members) > 0 && len(v.Nodes[v.NodeOf(nd.Members[0])].Children) == 0 {
 				fail("%s folds one leaf", nd.Name)
 			}
@@ -80,6 +84,9 @@ func TestFoldProperties(t *testing.T) {
 			if k != 1 {
 				fail("call-tree node %d in %d nodes", m, k)
 			}
+		}
+		if x := f.Check(); x != nil && v.Check() == nil {
+			fail("the folded view breaks %s at %s, the view does not", x.Rule, f.Nodes[x.Node].Name)
 		}
 		if f != v {
 			checkGreedy(t, c, v, f, n)
@@ -192,6 +199,55 @@ func TestFoldHandles(t *testing.T) {
 			seen[h] = true
 			if j, err := f.Resolve(f.Path(int32(i))); err != nil || j != int32(i) {
 				t.Fatalf("case %d: path %q resolves to %d, %v, want %d", c, f.Path(int32(i)), j, err, i)
+			}
+		}
+	}
+}
+
+// TestFoldStep: on random trees, a step on a folded view is the step on
+// the view it folds (made by Compact or by a step, whose ids are not in
+// pre-order): on a shown node, the same node there (the same view or the
+// same refusal); on all, all; a fold node refuses every step.
+func TestFoldStep(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	outcome := func(_ *State, v *View, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return figure(v)
+	}
+	for c := 0; c < 150; c++ {
+		tr := randomTwoValues(r, 40)
+		v := Compact(tr, randomLevels(r, tr), 0)
+		if v.After == 0 {
+			continue
+		}
+		for range 3 { // steps on roots, which renumber them
+			if _, nv, err := Step(v, v.Roots[r.IntN(len(v.Roots))], 1-2*r.IntN(2)); err == nil {
+				v = nv
+			}
+		}
+		f := Fold(v, 1+r.IntN(v.After+1))
+		if f == v {
+			continue // nothing folded
+		}
+		for i := int32(-1); i < int32(len(f.Nodes)); i++ {
+			for _, d := range []int{+1, -1} {
+				got := outcome(Step(f, i, d))
+				switch {
+				case i >= 0 && f.orig[i] < 0:
+					if !strings.Contains(got, "folded together, which a step cannot change") {
+						t.Fatalf("case %d: step %+d on fold node %s: %s", c, d, f.Nodes[i].Name, got)
+					}
+				case i >= 0:
+					if want := outcome(Step(v, f.orig[i], d)); got != want {
+						t.Fatalf("case %d: step %+d on %s of the folded view:\n%s\nwant, as on the view:\n%s", c, d, f.Nodes[i].Name, got, want)
+					}
+				default:
+					if want := outcome(Step(v, -1, d)); got != want {
+						t.Fatalf("case %d: step %+d on all of the folded view:\n%s\nwant, as on the view:\n%s", c, d, got, want)
+					}
+				}
 			}
 		}
 	}

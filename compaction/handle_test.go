@@ -7,8 +7,8 @@ import (
 )
 
 // TestHandleLengths: handles grow one digit past the longest prefix a
-// node's hash shares with another's, two equal hashes get the full hash
-// and the first seed, and each handle, and each unique prefix of four
+// node's hash shares with another's (all sixteen when it shares fifteen),
+// two equal hashes, and only they, get the full hash and the first seed, and each handle, and each unique prefix of four
 // digits or more, resolves to its node.
 func TestHandleLengths(t *testing.T) {
 	cases := []struct {
@@ -22,6 +22,8 @@ func TestHandleLengths(t *testing.T) {
 		{0x9abc_def0_12ff_0000, "9abcdef012f"},
 		{0xfedc_ba98_7654_3210, "fedcba9876543210-8"}, // equal: the first seed tells them apart
 		{0xfedc_ba98_7654_3210, "fedcba9876543210-9"},
+		{0x3333_3333_3333_3330, "3333333333333330"}, // shares 15: all 16 digits, no seed
+		{0x3333_3333_3333_3331, "3333333333333331"},
 	}
 	nodes := make([]*Node, len(cases))
 	for i, c := range cases {
@@ -91,6 +93,24 @@ func TestRadixSort(t *testing.T) {
 		want := slices.Sorted(slices.Values(hs))
 		if radixSort(hs); !slices.Equal(hs, want) {
 			t.Fatalf("round %d: radixSort differs from slices.Sort", round)
+		}
+	}
+}
+
+// TestHandlePrefix: a TARGET may be a prefix of a handle when no other
+// handle starts with it, whichever node comes first in the view.
+func TestHandlePrefix(t *testing.T) {
+	nodes := []*Node{
+		{Name: "n", Members: []int32{12}, hash: 0xfedc_ba98_7654_3210},
+		{Name: "n", Members: []int32{1}, hash: 0x5678_9a00_0000_0000},
+		{Name: "n", Members: []int32{8}, hash: 0xfedc_ba98_7654_3210},
+		{Name: "n", Members: []int32{2}, hash: 0x5678_a000_0000_0000},
+	}
+	v := Assemble(nodes, nil)
+	v.sortHashes()
+	for h, want := range map[string]int32{"56789": 1, "5678a": 3, "5678": -1, "fedcba9876543210-8": 2, "fedcba9876543210-1": 0, "fedcba9876543210-12": 0, "fedcba9876543210": -1} {
+		if j, ok := v.byHandle(h); j != want || ok != (want >= 0) {
+			t.Errorf("byHandle(%s) = %d, %v, want %d", h, j, ok, want)
 		}
 	}
 }

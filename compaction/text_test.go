@@ -9,11 +9,14 @@ import (
 )
 
 // TestWriteJSONIsEncodingJSON: on random views whose names need every kind
-// of JSON escaping, WriteJSON writes exactly what encoding/json writes of
-// Doc, compact and indented.
+// of JSON escaping, some of them made of that one kind of character only,
+// WriteJSON writes exactly what encoding/json writes of Doc, compact and
+// indented.
 func TestWriteJSONIsEncodingJSON(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	odd := []string{"a.<X>", "b.f&g", "c.\"q\"", "a.\\p", "b.é.ü", "c.\u2028", "a.\x01", "b.\xff\xfe", "c.日本"}
+	odd := []string{"a.<X>", "b.f&g", "c.\"q\"", "a.\\p", "b.é.ü", "c.\u2028", "a.\x01", "b.\xff\xfe", "c.日本",
+		// names of one kind of character only
+		"<", ">", "&", "\"", "\\", "\u2028", "\x01\x1f", "\xff", "é", "\x7f", " ", "~"}
 	for k := range 200 {
 		specs := randomSpecs(r, 60, 0)
 		for i := range specs {
