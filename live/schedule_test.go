@@ -48,22 +48,33 @@ func testTracesInside(t *testing.T, budget float64) {
 // TestDutyIsTimeCollecting: the duty the status reports is the time with
 // at least one collection in flight: the union of the collections' spans.
 func TestDutyIsTimeCollecting(t *testing.T) {
-	var ends []time.Duration
-	s := &sim{p: Plan{Budget: 0.05, Kinds: Kinds, Window: time.Second, For: 30 * time.Second}, cost: costs, jitter: func() float64 { return 1 },
-		at: func(g *governor, now time.Duration) { ends = append(ends, now) }}
-	g := s.run(t)
-	var union, reach time.Duration
-	spans := slices.Clone(s.starts)
-	slices.SortFunc(spans, func(a, b start) int { return int(a.at - b.at) })
-	for _, c := range spans {
-		from := max(c.at, reach)
-		if c.end > from {
-			union += c.end - from
+	union := func(starts []start, now time.Duration) time.Duration {
+		var u, reach time.Duration
+		spans := slices.Clone(starts)
+		slices.SortFunc(spans, func(a, b start) int { return int(a.at - b.at) })
+		for _, c := range spans {
+			from, end := max(c.at, reach), min(c.end, now)
+			if end > from {
+				u += end - from
+			}
+			reach = max(reach, end)
 		}
-		reach = max(reach, c.end)
+		return u
 	}
-	if got := g.dutyAt(s.p.For); got != union || union == 0 {
-		t.Errorf("duty %v, want the collections' union %v", got, union)
+	var s *sim
+	during := 0
+	s = &sim{p: Plan{Budget: 0.05, Kinds: Kinds, Window: time.Second, For: 30 * time.Second}, cost: costs, jitter: func() float64 { return 1 },
+		at: func(g *governor, now time.Duration) {
+			if g.running() {
+				during++
+			}
+			if got, want := g.dutyAt(now), union(s.starts, now); got != want {
+				t.Fatalf("at %v: duty %v, want the collections' union %v", now, got, want)
+			}
+		}}
+	g := s.run(t)
+	if got, want := g.dutyAt(s.p.For), union(s.starts, s.p.For); got != want || want == 0 || during == 0 {
+		t.Errorf("duty %v, want the collections' union %v (looked %d times during one)", got, want, during)
 	}
 	if g.running() {
 		t.Fatal("collections still in flight at the end of the simulation")
@@ -196,6 +207,16 @@ func TestStatusAccounts(t *testing.T) {
 			checked++
 		}}
 	g := s.run(t)
+	// And with a triggered collection in flight, its reservation held.
+	j := g.request(s.p.For, Heap, 0, "in flight")
+	g.start(j, s.p.For)
+	var spent float64
+	for _, ks := range (&runner{t: &Target{URL: "http://x"}, g: g}).status(s.p.For).Kinds {
+		spent += ks.Spent
+	}
+	if j.held == 0 || math.Abs(spent-g.spent) > 1e-12 {
+		t.Errorf("a triggered collection in flight holding %g: kinds account for %g s of %g s", j.held, spent, g.spent)
+	}
 	if checked < 40 || failed != 2 || g.find(Trace) == nil || g.find(Trace).windows != 2 || !g.find(Trace).manual {
 		t.Errorf("%d moments checked, the cpu job tried %d times, trace kept %+v; want two trace windows kept by a manual kind", checked, failed, g.find(Trace))
 	}
@@ -253,6 +274,11 @@ func TestCharge(t *testing.T) {
 // TestCollecting: an attachment collects while some kind it asks for is
 // not stopped, or a triggered collection waits.
 func TestCollecting(t *testing.T) {
+	if g := newGovernor(Plan{Budget: 1e-7, Kinds: []Kind{CPU}, Window: time.Second}, 2); g.payable() {
+		t.Error("a budget that pays for nothing: payable")
+	} else if g.request(0, Heap, 0, "test"); !g.payable() {
+		t.Error("a triggered collection waits: not payable")
+	}
 	g := newGovernor(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second}, 2)
 	if !g.collecting() {
 		t.Error("a fresh attachment does not collect")

@@ -139,7 +139,7 @@ func TestRefusedJobLeavesNothing(t *testing.T) {
 	for _, refused := range []bool{true, false} {
 		j := g.request(0, Heap, 0, "test")
 		g.start(j, 0)
-		g.done(j, 10*time.Millisecond, 0.002, refused)
+		g.done(j, 10*time.Millisecond, 0, refused) // a cost measured at 0 is a cost
 		if k := g.find(Heap); (k != nil) == refused || k != nil && (!k.manual || k.windows != 1) {
 			t.Errorf("refused %v: heap kept as %+v", refused, k)
 		}
