@@ -282,3 +282,16 @@ func TestVectorsChecked(t *testing.T) {
 		t.Error("Detect(seed over other names) = nil error, want one")
 	}
 }
+
+// TestCellsNeeded: phases × names, saturating at the largest int64
+// instead of overflowing, 0 when either is 0.
+func TestCellsNeeded(t *testing.T) {
+	for _, tc := range []struct {
+		a, b int
+		want int64
+	}{{0, 5, 0}, {5, 0, 0}, {3, 4, 12}, {1 << 32, 1 << 31, 1<<63 - 1}, {1 << 40, 1 << 40, 1<<63 - 1}, {math.MaxInt64, 1, math.MaxInt64}} {
+		if got := cellsNeeded(tc.a, tc.b); got != tc.want {
+			t.Errorf("cellsNeeded(%d, %d) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -67,6 +67,7 @@ func TestBoundaryMatch(t *testing.T) {
 		{[]int{10, 14}, []int{12}, 2, 1, 0.5},        // 10 takes 12; none is left for 14
 		{[]int{10, 14}, []int{13, 12}, 2, 1, 1},      // in any order
 		{[]int{10}, []int{13, 7, 11}, 1, 1.0 / 3, 1}, // the nearest, not the first listed
+		{[]int{10, 13}, []int{12, 8}, 2, 1, 1},       // 10 takes 8 (a tie with 12, listed first), 13 takes 12
 		{nil, []int{5}, 1, 0, 1},                     // no true boundary: all detected are wrong, none missed
 		{[]int{5}, nil, 1, 1, 0},
 	} {
