@@ -148,15 +148,7 @@ sample a.b [50000000 1] @0 ""
 sample a.c [49990000 1] @0 ""
 `},
 	} {
-		p, err := analysis.Parse(context.Background(), c.name, []byte(c.in), analysis.LoadOptions{Format: "hprof"})
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		testprof.Check(t, c.name, p)
-		if got := testprof.Dump(p, 0); got != c.want {
-			t.Errorf("%s: Parse =\n%s\nwant\n%s", c.name, got, c.want)
-		}
+		testprof.WantDump(t, "hprof", c.name, c.in, c.want)
 	}
 }
 

@@ -183,14 +183,6 @@ thread "Thread_1" id="" process="" pid=""
 sample main [1125899906842624] @0 "Thread_1"
 `},
 	} {
-		p, err := analysis.Parse(context.Background(), c.name, []byte(c.in), analysis.LoadOptions{Format: "macsample"})
-		if err != nil {
-			t.Errorf("%s: %v", c.name, err)
-			continue
-		}
-		testprof.Check(t, c.name, p)
-		if got := testprof.Dump(p, 0); got != c.want {
-			t.Errorf("%s: Parse =\n%s\nwant\n%s", c.name, got, c.want)
-		}
+		testprof.WantDump(t, "macsample", c.name, c.in, c.want)
 	}
 }

@@ -137,6 +137,21 @@ func CheckParse(t testing.TB, format, name string, data []byte) {
 	Check(t, name, p)
 }
 
+// WantDump parses in as format, checks the profile (Check) and compares
+// its Dump with want.
+func WantDump(t testing.TB, format, name, in, want string) {
+	t.Helper()
+	p, err := analysis.Parse(context.Background(), name, []byte(in), analysis.LoadOptions{Format: format})
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	Check(t, name, p)
+	if got := Dump(p, 0); got != want {
+		t.Errorf("%s: Parse =\n%s\nwant\n%s", name, got, want)
+	}
+}
+
 // Fuzz runs CheckParse on the fuzzer's inputs. Each seed is a file under the
 // test's testdata directory, a path from the test's directory, or else the
 // seed's text itself.
