@@ -2,7 +2,10 @@ package compaction
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // TestAssemble: a view made by hand has the parents, depths, paths and
@@ -31,6 +34,34 @@ func TestAssemble(t *testing.T) {
 	for i, want := range map[int32]bool{-1: false, 0: true, 2: true, 3: false} {
 		if v.Has(i) != want {
 			t.Errorf("Has(%d) = %v, want %v", i, !want, want)
+		}
+	}
+}
+
+// TestElementsByLanguage: a node's name elements are those its profile's language
+// cuts, the top unit first, whole: at level 1 a JavaScript file, a JVM
+// package, a Go import path are one element; at every level the elements
+// join into the name.
+func TestElementsByLanguage(t *testing.T) {
+	for _, c := range []struct {
+		lang analysis.Lang
+		name string
+		top  string
+	}{
+		{analysis.LangJS, "prepare file:///u/p/src/wrappers.js:4:35", "wrappers.js"},
+		{analysis.LangJVM, "org.apache.axis.utils.ClassUtils.forName", "org.apache.axis"},
+		{analysis.LangGo, "github.com/google/pprof/profile.(*Profile).Write", "github.com/google/pprof"},
+	} {
+		b := analysis.NewBuilder("test", analysis.ValueType{Type: "samples", Unit: "count"})
+		b.Profile().Lang = c.lang
+		b.Add(b.Stack([]int32{b.Frame(analysis.Frame{Name: c.name})}), []int64{1}, 0, false, "", nil)
+		tr := analysis.NewTree(b.Finish())
+		for g := 1; g <= 4; g++ {
+			v := Compact(tr, NewState(tr, g), 0)
+			e := v.Elements(0)
+			if e[0] != c.top || strings.Join(e, "") != v.Nodes[0].Name || g == 1 && len(e) != 1 {
+				t.Errorf("%s at level %d: elements %q of %q, want %q first, joining into the name", c.name, g, e, v.Nodes[0].Name, c.top)
+			}
 		}
 	}
 }
