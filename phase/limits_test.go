@@ -289,7 +289,7 @@ func TestCellsNeeded(t *testing.T) {
 	for _, tc := range []struct {
 		a, b int
 		want int64
-	}{{0, 5, 0}, {5, 0, 0}, {3, 4, 12}, {1 << 32, 1 << 31, 1<<63 - 1}, {1 << 40, 1 << 40, 1<<63 - 1}, {math.MaxInt64, 1, math.MaxInt64}} {
+	}{{0, 5, 0}, {5, 0, 0}, {3, 4, 12}, {1 << 32, 1 << 31, 1<<63 - 1}, {1 << 40, 1 << 40, 1<<63 - 1}, {math.MaxInt64, 1, math.MaxInt64}, {2, math.MaxInt64 / 2, math.MaxInt64 - 1}} {
 		if got := cellsNeeded(tc.a, tc.b); got != tc.want {
 			t.Errorf("cellsNeeded(%d, %d) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
