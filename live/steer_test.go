@@ -141,3 +141,26 @@ func TestStatusFigures(t *testing.T) {
 		t.Error("an empty status: want no cost and no cores")
 	}
 }
+
+// TestPaths: each kind's request to a net/http/pprof server, as the Go
+// documentation gives them: windows and deltas in whole seconds (at least
+// one), a trace to the millisecond.
+func TestPaths(t *testing.T) {
+	for _, tc := range []struct {
+		k    Kind
+		d    time.Duration
+		want string
+	}{
+		{CPU, 2 * time.Second, "/debug/pprof/profile?seconds=2"},
+		{CPU, 300 * time.Millisecond, "/debug/pprof/profile?seconds=1"},
+		{Heap, 5 * time.Second, "/debug/pprof/heap?seconds=5"},
+		{Mutex, 1500 * time.Millisecond, "/debug/pprof/mutex?seconds=1"},
+		{Block, time.Second, "/debug/pprof/block?seconds=1"},
+		{Goroutine, 0, "/debug/pprof/goroutine"},
+		{Trace, 900 * time.Millisecond, "/debug/pprof/trace?seconds=0.9"},
+	} {
+		if got := tc.k.path(tc.d); got != tc.want {
+			t.Errorf("%s for %v: %s, want %s", tc.k, tc.d, got, tc.want)
+		}
+	}
+}
