@@ -66,3 +66,22 @@ func TestStepElsewhereBroken(t *testing.T) {
 		t.Errorf("expand main = %s, want %s", got, want)
 	}
 }
+
+// TestStepBrokenBelow: a step is refused only for what it breaks, also
+// below the node stepped: compacting c > b is taken though a, under it,
+// already absorbs a.Y.g.p two levels finer (R2, levels set by hand).
+func TestStepBrokenBelow(t *testing.T) {
+	tr, _ := build([]spec{{-1, "c.X.f.q", 1}, {0, "c.X", 2}, {0, "b", 2}, {2, "a.Y", 0}, {-1, "c", 3}, {-1, "a.Y", 0},
+		{1, "a.X.g.p", 1}, {2, "a.Y.g.p", 2}, {-1, "b", 0}, {1, "b.X", 0}, {5, "a.Y.f", 2}})
+	v := Compact(tr, stateWith(tr, []int32{2, 1, 1, 3, 5, 1, 1, 5, 1, 5, 2}), 0)
+	if x := v.Check(); x == nil || x.Rule != R2 || v.Nodes[x.Node].Name != "a" {
+		t.Fatalf("want a to break R2 in %s", figure(v))
+	}
+	b, err := v.Resolve("c > b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Step(v, b, -1); err != nil {
+		t.Errorf("compact c > b: %v", err)
+	}
+}
