@@ -215,7 +215,7 @@ func percentUp(x float64) string {
 	if !(v > 0) || math.IsInf(v, 1) {
 		return Percent(x)
 	}
-	scale := math.Pow(10, float64(max(0, 2-int(math.Floor(math.Log10(v))))))
+	scale := math.Pow(10, float64(decimals(v)))
 	return Percent(math.Ceil(v*scale) / scale / 100)
 }
 
@@ -288,11 +288,7 @@ func (g *governor) due(now time.Duration) []*kindState {
 	if g.paused {
 		return nil
 	}
-	busy, waiting := map[Kind]bool{}, map[Kind]bool{}
-	for _, k := range g.kinds {
-		busy[k.kind] = busy[k.kind] || k.running
-		waiting[k.kind] = waiting[k.kind] || (k.job != "" && !k.running)
-	}
+	busy, waiting := g.occupied()
 	var out []*kindState
 	var cpu time.Duration // the length of the CPU window starting, 0 for none
 	for _, traces := range []bool{false, true} {
@@ -309,6 +305,17 @@ func (g *governor) due(now time.Duration) []*kindState {
 		}
 	}
 	return out
+}
+
+// occupied returns the kinds with a collection in flight and those with a
+// triggered collection waiting.
+func (g *governor) occupied() (busy, waiting map[Kind]bool) {
+	busy, waiting = map[Kind]bool{}, map[Kind]bool{}
+	for _, k := range g.kinds {
+		busy[k.kind] = busy[k.kind] || k.running
+		waiting[k.kind] = waiting[k.kind] || (k.job != "" && !k.running)
+	}
+	return busy, waiting
 }
 
 // start reserves k's collection.
@@ -489,11 +496,7 @@ func (g *governor) next(now time.Duration) time.Duration {
 	if g.paused {
 		return at
 	}
-	busy, waiting := map[Kind]bool{}, map[Kind]bool{}
-	for _, k := range g.kinds {
-		busy[k.kind] = busy[k.kind] || k.running
-		waiting[k.kind] = waiting[k.kind] || (k.job != "" && !k.running)
-	}
+	busy, waiting := g.occupied()
 	for _, k := range g.kinds {
 		if busy[k.kind] || k.job == "" && waiting[k.kind] {
 			continue // the collection in flight, or the triggered one waiting, decides

@@ -14,10 +14,13 @@ func Percent(x float64) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'f', -1, 64) + "%"
 	}
-	decimals := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
-	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	s := strconv.FormatFloat(v, 'f', decimals(v), 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s + "%"
 }
+
+// decimals is how many decimals show v, a percentage, to three
+// significant digits.
+func decimals(v float64) int { return max(0, 2-int(math.Floor(math.Log10(math.Abs(v))))) }

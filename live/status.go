@@ -129,11 +129,7 @@ func (r *runner) status(now time.Duration) Status {
 		}
 	}
 	for _, a := range r.triggers {
-		ts := TriggerStatus{Trigger: a.t.String(), Fired: a.fired, Last: a.last, Why: a.why}
-		if k := a.t.When.Needs(); !slices.Contains(r.g.asked(), k) {
-			ts.Deaf = k
-		}
-		s.Triggers = append(s.Triggers, ts)
+		s.Triggers = append(s.Triggers, TriggerStatus{Trigger: a.t.String(), Fired: a.fired, Last: a.last, Why: a.why, Deaf: r.deaf(a.t)})
 	}
 	return s
 }

@@ -52,9 +52,18 @@ func (r *runner) apply(c Control) {
 // noteDeaf notes that trigger i cannot fire while the kind its condition
 // reads is not collected.
 func (r *runner) noteDeaf(i int, t *Trigger) {
-	if k := t.When.Needs(); !slices.Contains(r.g.asked(), k) {
+	if k := r.deaf(t); k != "" {
 		r.note(fmt.Sprintf("trigger %d (%s) reads %s windows, which are not collected: it cannot fire until %s is among the kinds", i+1, t, k, k))
 	}
+}
+
+// deaf returns the kind t's condition reads when it is not collected, ""
+// when it is.
+func (r *runner) deaf(t *Trigger) Kind {
+	if k := t.When.Needs(); !slices.Contains(r.g.asked(), k) {
+		return k
+	}
+	return ""
 }
 
 // arm adds a trigger.
