@@ -191,7 +191,7 @@ func TestMappingFileAndLevelUsing(t *testing.T) {
 // oracle: go tool pprof -sample_index=alloc_objects -top -nodefraction=0
 // gives regexp's and regexp/syntax's functions 14,295 objects flat.
 func TestEntitiesAllocations(t *testing.T) {
-	path, err := filepath.Abs("../../notebooks/data/heap-series/1644509272337470000.pb.gz")
+	path, err := filepath.Abs("../../analysis/testdata/heap.pb.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

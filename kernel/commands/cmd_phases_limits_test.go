@@ -284,7 +284,7 @@ func runBounded(t *testing.T, dir, cell string, limitMiB int) (string, int64) {
 // 200 MiB.
 func TestPhasesAttacks(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", "phasedemo-1.trace"))
+	data, err := os.ReadFile(filepath.Join("..", "..", demoRecordings["phasedemo-1.trace"]))
 	if err != nil {
 		t.Fatal(err)
 	}

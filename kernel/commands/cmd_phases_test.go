@@ -12,12 +12,19 @@ import (
 	"github.com/proflens/proflens/phase"
 )
 
+// demoRecordings are the notebooks' two phase demo recordings, each read from
+// its home in the repository (notebooks/data links the first one there).
+var demoRecordings = map[string]string{
+	"phasedemo-1.trace": "analysis/formats/demo/phasedemo.trace",
+	"phasedemo-2.trace": "notebooks/data/phasedemo-2.trace",
+}
+
 // phaseSession copies the two demo recordings into a fresh session dir.
 func phaseSession(t testing.TB) *kernel.Session {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"phasedemo-1.trace", "phasedemo-2.trace"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "notebooks", "data", f))
+	for f, home := range demoRecordings {
+		data, err := os.ReadFile(filepath.Join("..", "..", home))
 		if err != nil {
 			t.Fatal(err)
 		}
