@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"runtime/trace"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -213,5 +215,67 @@ func TestAgentRefuses(t *testing.T) {
 	if !rec.noted("cpu: stopped: /debug/pprof/profile?seconds=1 answered 403 Forbidden") ||
 		!rec.noted("goroutine: the agent refused") || rec.count(Goroutine) < 1 {
 		t.Errorf("notes %q, %d goroutine windows: want cpu stopped, goroutine refused then served", rec.notes, rec.count(Goroutine))
+	}
+}
+
+// TestBrokenAnswer: an answer cut off by a connection the target closes
+// while the target still serves its index, is a server's fault, not a
+// target gone: the kind retries after 1 s and the run goes on.
+func TestBrokenAnswer(t *testing.T) {
+	d := startDemo(t)
+	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {
+		if path != "/debug/pprof/goroutine" || n > 1 {
+			return false
+		}
+		c, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return false
+		}
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nthe first bytes of 1000"))
+		c.Close()
+		return true
+	})
+	p := fast
+	p.Kinds, p.For = []Kind{Goroutine}, 4*time.Second
+	rec := collect(t, context.Background(), url, p, nil)
+	if !rec.noted("goroutine: /debug/pprof/goroutine") || !rec.noted("retrying in 1s") || rec.count(Goroutine) < 1 || rec.final.Failed {
+		t.Errorf("notes %q, %d windows, failed %v: want a retry, then windows", rec.notes, rec.count(Goroutine), rec.final.Failed)
+	}
+}
+
+// TestIdleTrace: a trace window in which the target used no CPU (the
+// execution trace holds no CPU samples) is an empty window that says so,
+// not an answer that is not a profile.
+func TestIdleTrace(t *testing.T) {
+	var idle bytes.Buffer
+	if err := trace.Start(&idle); err != nil {
+		t.Skipf("cannot trace this test: %v", err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	trace.Stop()
+	d := startDemo(t)
+	_, url := newFaulty(t, d.URL, func(w http.ResponseWriter, path string, n int) bool {
+		if path != "/debug/pprof/trace" {
+			return false
+		}
+		w.Write(idle.Bytes())
+		return true
+	})
+	p := fast
+	p.Kinds, p.For = []Kind{CPU, Trace}, 5*time.Second
+	rec := collect(t, context.Background(), url, p, nil)
+	var traces int
+	for _, w := range rec.windows {
+		if w.Kind != Trace {
+			continue
+		}
+		traces++
+		if w.Profile == nil || len(w.Profile.Samples) != 0 || !slices.ContainsFunc(w.Profile.Comment, func(c string) bool { return strings.HasSuffix(c, "no CPU samples (the target used no CPU)") }) {
+			t.Errorf("trace window %d: want an empty profile that says the target used no CPU, got %+v", w.Seq, w.Profile)
+		}
+	}
+	if traces < 1 || rec.noted("trace: stopped") {
+		t.Errorf("%d trace windows, notes %q: want idle trace windows, the kind going on", traces, rec.notes)
 	}
 }
