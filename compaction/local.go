@@ -133,22 +133,21 @@ func (r *regroup) derive(gi, y int32) {
 // Seeds of different old siblings were not related, and only c's names
 // changed, so no other sibling can join; and every seed name of a sibling
 // x starts with x's name, so x joins exactly when its name is related to a
-// new name (which never happens on an expand: names only grow).
+// new name. Its name is never a proper prefix of a new name n: n is a
+// seed's old name with its last element dropped, with one element added,
+// or unchanged, so x's name would be a prefix of that old name, related to
+// it. So x joins exactly when a new name is its name or a prefix of it
+// (never on an expand: names only grow).
 func joining(v *View, s *State, c int32, sibs []int32) []int32 {
 	ix := s.ix
-	names, prefixes := map[int32]bool{}, map[int32]bool{} // c's seeds' new names, and their prefixes
+	names := map[int32]bool{} // c's seeds' new names
 	for _, m := range v.Nodes[c].seeds {
-		n := ix.cname(v.Tree.Frame[m], s.lv.at(m))
-		names[n] = true
-		for ; n >= 0 && !prefixes[n]; n = ix.parent[n] {
-			prefixes[n] = true
-		}
+		names[ix.cname(v.Tree.Frame[m], s.lv.at(m))] = true
 	}
 	var out []int32
 	for _, x := range sibs {
-		n := v.Nodes[x].name
-		joins := prefixes[n]
-		for ; n >= 0 && !joins; n = ix.parent[n] {
+		joins := false
+		for n := v.Nodes[x].name; n >= 0 && !joins; n = ix.parent[n] {
 			joins = names[n]
 		}
 		if joins && x != c {
