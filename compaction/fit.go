@@ -23,16 +23,18 @@ import (
 // the node does not show. Nodes with a member whose full name matches keep
 // (when not nil) go first, also when they hide no weight. An expansion
 // that would pass n nodes is left out for good (an expansion is local: it
-// adds as many nodes later as now); one that Step refuses, breaking R1 or
-// R2, is tried again after a step elsewhere, which can lift the refusal.
+// adds as many nodes later as now), and so is one that Step refuses: from
+// level 1, expansions never break R1 or R2 (a node splits into nodes one
+// element finer, and its children's names never start with theirs), so
+// Step refuses only a node that shows full names already.
 // Ties go to the heavier node, then by name and handle, so the result is
 // the same on every run. When the fully compacted view has more than n
 // nodes already, levels can go no coarser: its lightest regions fold into
 // "other" nodes (Fold), so that the result never has more than n nodes.
 //
 // Each expansion is a Step, and choosing among the candidates costs the
-// view's size; a node is left out for good at most once, and refused at
-// most once per step taken. When ctx is done, Fit stops with ctx's error.
+// view's size; a node is left out at most once. When ctx is done, Fit
+// stops with ctx's error.
 func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("fit: %d nodes: want at least 1", n)
@@ -48,23 +50,19 @@ func Fit(ctx context.Context, v *View, n int, keep *regexp.Regexp) (*View, error
 			return nil, err
 		}
 	}
-	f := &fitter{kept: keptFrames(t, keep), known: map[*int32]candidate{}, tried: map[*int32]int{}}
+	f := &fitter{kept: keptFrames(t, keep), known: map[*int32]candidate{}, tried: map[*int32]bool{}}
 	for v.After <= n {
 		best := f.best(v)
 		if best < 0 {
 			break
 		}
-		k := key(v.Nodes[best])
-		f.tried[k] = -1 // too large: not again
+		f.tried[key(v.Nodes[best])] = true
 		_, next, err := StepContext(ctx, v, best, +1)
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
-		case err != nil:
-			f.tried[k] = f.steps // refused by R1 or R2: again once the view has changed
-		case next.After <= n:
+		case err == nil && next.After <= n:
 			v = next
-			f.steps++
 		}
 	}
 	return Fold(v, n), nil
@@ -89,11 +87,7 @@ func (c candidate) eligible() bool { return c.hidden != 0 || c.kept && c.open }
 type fitter struct {
 	kept  []bool // per frame: matches keep
 	known map[*int32]candidate
-	// tried holds, per node tried, -1 when its expansion adds too many
-	// nodes (which stays so), or the number of steps taken when R1 or R2
-	// refused it (which a later step can change).
-	tried map[*int32]int
-	steps int
+	tried map[*int32]bool // the nodes tried: taken, too large or refused
 }
 
 // key identifies a node by its members' array.
@@ -104,7 +98,7 @@ func (f *fitter) best(v *View) int32 {
 	best, bc := int32(-1), candidate{}
 	for _, i := range v.Preorder() {
 		nd := v.Nodes[i]
-		if at, ok := f.tried[key(nd)]; ok && (at < 0 || at == f.steps) {
+		if f.tried[key(nd)] {
 			continue
 		}
 		c, ok := f.known[key(nd)]

@@ -4,7 +4,10 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/proflens/proflens/analysis"
 )
 
 // TestFitProperties: on random trees and budgets, Fit never shows more
@@ -202,5 +205,40 @@ func TestNamed(t *testing.T) {
 		if got := Compact(tr, NewState(tr, c.level), 0).Named(); got != c.want {
 			t.Errorf("level %d: Named() = %d, want %d", c.level, got, c.want)
 		}
+	}
+}
+
+// TestExpandsFromLevelOneKeepTheRules: from the uniform level 1, where Fit
+// starts, expanding one node after another never breaks R1 or R2 (a node
+// splits into nodes one element finer, whose children never start with
+// their names); a step is refused only when the node shows full names
+// already, which no later expansion changes. Fit relies on it: it never
+// tries a refused node again.
+func TestExpandsFromLevelOneKeepTheRules(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	refused := 0
+	for i := range 3000 {
+		var tr *analysis.Tree
+		if i%2 == 0 {
+			tr = randomTwoValues(r, 30)
+		} else {
+			tr, _ = build(randomSpecs(r, 30, 0))
+		}
+		v := Compact(tr, NewState(tr, 1), 0)
+		for range 12 * min(v.After, 1) {
+			target := int32(r.IntN(v.After))
+			_, next, err := Step(v, target, +1)
+			if err != nil {
+				if !strings.HasSuffix(err.Error(), "already at full names; nothing to expand") {
+					t.Fatalf("case %d: expanding %s was refused: %v\nview: %s", i, v.Nodes[target].Name, err, figure(v))
+				}
+				refused++
+				continue
+			}
+			v = next
+		}
+	}
+	if refused < 1000 {
+		t.Errorf("only %d expansions refused at full names", refused)
 	}
 }
