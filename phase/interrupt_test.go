@@ -68,12 +68,15 @@ func manyNames(n, d int) *Vectors {
 // never cancelled, the same work succeeds and is looked at several times.
 // Sizes: Build adds 3,000 samples of a 1,000-deep stack in one interval
 // (count=total, 3M nodes visited), and runs 2.2M empty intervals; Detect
-// and NewSimilarity pass over 3,000 windows of 1,000 names. Memory stays
+// and NewSimilarity pass over 3,000 windows of 1,000 names; NewSimilarity
+// again over 1,000 windows of 100 names, where its work is in the cells
+// (1,000 × 1,000 dot products of 100 names), not the windows. Memory stays
 // under about 100 MB (the empty intervals' vectors).
 func TestInterrupts(t *testing.T) {
 	deep := deepProfile(3000, 1000)
 	sparse := timedProfile(t, "0 g x", "2200000 g y")
 	wide := manyNames(3000, 1000)
+	cells := manyNames(1000, 100) // 0.1M units of work in the windows, 50M in the cells
 	runs := map[string]func(ctx context.Context) (any, error){
 		"Build, one interval of deep stacks": func(ctx context.Context) (any, error) {
 			return Build(ctx, deep, LevelDims(deep, 9), Options{Count: CountTotal})
@@ -86,6 +89,9 @@ func TestInterrupts(t *testing.T) {
 		},
 		"NewSimilarity": func(ctx context.Context) (any, error) {
 			return NewSimilarity(ctx, wide, 1, MaxCells, 0)
+		},
+		"NewSimilarity, its cells": func(ctx context.Context) (any, error) {
+			return NewSimilarity(ctx, cells, 1, MaxCells, 0)
 		},
 	}
 	for name, run := range runs {
