@@ -135,4 +135,9 @@ func TestInterrupt(t *testing.T) {
 	if s := rec.final; s.Stopped != "interrupted" || rec.count(CPU) != 2 || s.Dropped != 1 {
 		t.Errorf("status %+v with %d windows: want interrupted, 2 windows kept, 1 dropped", s, len(rec.windows))
 	}
+	// The dropped window is no window of the kind's, and its reservation
+	// stays charged: what the target may have spent on it is not known.
+	if ks := rec.final.Kinds; len(ks) != 1 || ks[0].Windows != 2 {
+		t.Errorf("kinds %+v: want cpu with the 2 windows kept", ks)
+	}
 }
