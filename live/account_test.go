@@ -1,0 +1,70 @@
+package live
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/proflens/proflens/agent"
+)
+
+// TestAgentCostTaken: for a target on another machine, a window costs what
+// the agent says serving it cost, 0 included, not the model's estimate.
+func TestAgentCostTaken(t *testing.T) {
+	d := startDemo(t, "-agent", "10%")
+	f, url := newFaulty(t, d.URL, func(http.ResponseWriter, string, int) bool { return false })
+	var n atomic.Int64
+	says := []float64{0, 0.125}
+	f.proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.URL.Path == "/debug/pprof/heap" {
+			resp.Header.Set(agent.CostHeader, strconv.FormatFloat(says[n.Add(1)%2], 'g', -1, 64))
+		}
+		return nil
+	}
+	tg, err := Probe(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.Local = false // the answers' parsing is proflens's machine's, not the target's
+	var windows []*Window
+	Run(context.Background(), tg, Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second, For: 3 * time.Second}, func(e Event) {
+		if e.Window != nil {
+			windows = append(windows, e.Window)
+		}
+	})
+	if len(windows) < 2 {
+		t.Fatalf("%d heap windows, want 2 or more", len(windows))
+	}
+	for _, w := range windows {
+		if want := says[(w.Seq+1)%2]; w.Cost != want {
+			t.Errorf("window %d costs %g, want the agent's %g", w.Seq, w.Cost, want)
+		}
+	}
+}
+
+// TestKindFigures: a kind's status sums its windows: the time they cover
+// (at least a window each), its main value over them (a goroutine
+// profile's goroutines, its first value), and that value in the last one.
+func TestKindFigures(t *testing.T) {
+	d := startDemo(t)
+	p := fast
+	p.Kinds, p.For = []Kind{Goroutine}, 3*time.Second
+	rec := collect(t, context.Background(), d.URL, p, nil)
+	var seconds, observed, last float64
+	for _, w := range rec.windows {
+		v := mainValue(w.Profile, Goroutine)
+		if v != 0 {
+			t.Fatalf("goroutine's main value is value %d of %v, want the first", v, w.Profile.ValueTypes)
+		}
+		seconds += max(Goroutine.length(p.Window), w.End-w.Start).Seconds()
+		last = float64(w.Profile.Total(v))
+		observed += last
+	}
+	ks := rec.final.Kinds
+	if len(rec.windows) < 2 || len(ks) != 1 || ks[0].Windows != len(rec.windows) || ks[0].Seconds != seconds || ks[0].Observed != observed || ks[0].Last != last {
+		t.Errorf("kinds %+v after %d windows: want %d windows, %g s, %g goroutines, %g in the last", ks, len(rec.windows), len(rec.windows), seconds, observed, last)
+	}
+}
