@@ -1,0 +1,73 @@
+package live
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestTargetURLs: what attach accepts as a target's address (scheme and
+// host:port of an http URL, the scheme http when left out) and which
+// addresses name this machine.
+func TestTargetURLs(t *testing.T) {
+	base := map[string]string{
+		"localhost:6060":                       "http://localhost:6060",
+		"http://127.0.0.1:6060/debug/pprof/":   "http://127.0.0.1:6060",
+		"https://example.com:8443/x?seconds=1": "https://example.com:8443",
+		"http://[::1]:6060":                    "http://[::1]:6060",
+		"ftp://example.com":                    "",
+		"http://":                              "",
+		"http://a b":                           "",
+		"file:///tmp/x":                        "",
+	}
+	for raw, want := range base {
+		got, err := baseURL(raw)
+		switch {
+		case want == "" && (err == nil || !strings.Contains(err.Error(), "is not an http URL")):
+			t.Errorf("baseURL(%q) = %q, %v; want an error", raw, got, err)
+		case want != "" && (err != nil || got != want):
+			t.Errorf("baseURL(%q) = %q, %v; want %q", raw, got, err, want)
+		}
+	}
+	local := map[string]bool{
+		"http://localhost:6060":   true,
+		"http://127.0.0.1:6060":   true,
+		"http://127.9.8.7:6060":   true,
+		"http://[::1]:6060":       true,
+		"http://10.0.0.1:6060":    false,
+		"http://example.com:6060": false,
+		"http://[::2]:6060":       false,
+		"http://%zz":              false,
+	}
+	for base, want := range local {
+		if got := loopback(base); got != want {
+			t.Errorf("loopback(%q) = %v, want %v", base, got, want)
+		}
+	}
+}
+
+// TestRedirectLimit: redirects on the target's host are followed until ten
+// requests have been made; a change of scheme is another host.
+func TestRedirectLimit(t *testing.T) {
+	req := func(u string) *http.Request {
+		r, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	var via []*http.Request
+	for range 9 {
+		via = append(via, req("http://127.0.0.1:6060/debug/pprof/"))
+	}
+	if err := sameHost(req("http://127.0.0.1:6060/moved/"), via); err != nil {
+		t.Errorf("a redirect on the same host after nine requests: %v", err)
+	}
+	via = append(via, req("http://127.0.0.1:6060/moved/"))
+	if err := sameHost(req("http://127.0.0.1:6060/again/"), via); err == nil || err.Error() != "stopped after 10 redirects" {
+		t.Errorf("a redirect after ten requests: %v", err)
+	}
+	if err := sameHost(req("https://127.0.0.1:6060/debug/pprof/"), via[:1]); err == nil || !strings.Contains(err.Error(), "redirected to another host (https://127.0.0.1:6060)") {
+		t.Errorf("a redirect to https on the same host and port: %v", err)
+	}
+}
