@@ -30,18 +30,29 @@ func TestAgentCostTaken(t *testing.T) {
 	}
 	tg.Local = false // the answers' parsing is proflens's machine's, not the target's
 	var windows []*Window
+	var overran []int // per window, by how many the overruns rose with it
+	overruns := 0
 	Run(context.Background(), tg, Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second, For: 3 * time.Second}, func(e Event) {
 		if e.Window != nil {
 			windows = append(windows, e.Window)
+			overran = append(overran, e.Status.Overruns-overruns)
 		}
+		overruns = e.Status.Overruns
 	})
 	if len(windows) < 2 {
 		t.Fatalf("%d heap windows, want 2 or more", len(windows))
 	}
-	for _, w := range windows {
+	for i, w := range windows {
 		if want := says[(w.Seq+1)%2]; w.Cost != want {
 			t.Errorf("window %d costs %g, want the agent's %g", w.Seq, w.Cost, want)
 		}
+		if w.Cost == 0 && overran[i] != 0 {
+			t.Errorf("window %d cost nothing, but the overruns rose by %d", w.Seq, overran[i])
+		}
+	}
+	// The first costs 0.125 s, more than the prior reserves (20 ms).
+	if overran[0] != 1 {
+		t.Errorf("the first window overran its reservation, but the overruns rose by %d", overran[0])
 	}
 }
 
@@ -58,6 +69,9 @@ func TestKindFigures(t *testing.T) {
 		v := mainValue(w.Profile, Goroutine)
 		if v != 0 {
 			t.Fatalf("goroutine's main value is value %d of %v, want the first", v, w.Profile.ValueTypes)
+		}
+		if w.Profile.Duration != w.End-w.Start {
+			t.Errorf("window %d lasts %v, but its profile says %v", w.Seq, w.End-w.Start, w.Profile.Duration)
 		}
 		seconds += max(Goroutine.length(p.Window), w.End-w.Start).Seconds()
 		last = float64(w.Profile.Total(v))
