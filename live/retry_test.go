@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,46 @@ func TestFaultsRetry(t *testing.T) {
 	}
 	if len(r.notes) != 1 || r.notes[0] != "goroutine: the agent refused (busy); waiting as it asks" {
 		t.Errorf("notes %q: want the refusal noted once", r.notes)
+	}
+}
+
+// TestClockTolerance: the target's clock may drift from proflens's by up
+// to 2 s between two CPU windows before a jump is noted, either way; a
+// profile without a start time says nothing.
+func TestClockTolerance(t *testing.T) {
+	r := bareRunner(Plan{Budget: 1, Kinds: []Kind{CPU}, Window: time.Second})
+	at := func(start, drift time.Duration) { r.checkClock(r.wall.Add(start+drift), start) }
+	at(0, time.Hour) // the first window sets the skew
+	at(time.Second, time.Hour+clockTolerance)
+	at(2*time.Second, time.Hour)
+	r.checkClock(time.Time{}, 3*time.Second)
+	if len(r.notes) != 0 {
+		t.Fatalf("drifts within 2s noted: %q", r.notes)
+	}
+	at(4*time.Second, time.Hour-clockTolerance-time.Millisecond)
+	if len(r.notes) != 1 || !strings.HasPrefix(r.notes[0], "the target's clock jumped by -2s against proflens's before the cpu window at 4.0s") {
+		t.Errorf("notes %q: want the jump back noted", r.notes)
+	}
+}
+
+// TestDropFollows: stopping cpu stops trace (a trace starts with a CPU
+// window), and a stopped kind's triggered collections that have not
+// started go with it.
+func TestDropFollows(t *testing.T) {
+	r := bareRunner(Plan{Budget: 1, Kinds: []Kind{CPU, Trace, Heap}, Window: time.Second})
+	job := r.g.request(0, Heap, 0, "when x then heap")
+	r.drop(r.g.find(Heap), "gone")
+	if job.dropped != "gone" || slices.Contains(r.g.kinds, job) {
+		t.Errorf("the triggered heap collection after heap stopped: dropped %q, still among the kinds: %v", job.dropped, slices.Contains(r.g.kinds, job))
+	}
+	if tr := r.g.find(Trace); tr.dropped != "" {
+		t.Fatalf("trace stopped with heap: %q", tr.dropped)
+	}
+	r.drop(r.g.find(CPU), "no")
+	if tr := r.g.find(Trace); tr.dropped != "it needs cpu windows, which stopped" {
+		t.Errorf("trace after cpu stopped: %q", tr.dropped)
+	}
+	if want := []string{"heap: stopped: gone", "cpu: stopped: no", "trace: stopped: it needs cpu windows, which stopped"}; !slices.Equal(r.notes, want) {
+		t.Errorf("notes %q, want %q", r.notes, want)
 	}
 }
