@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,5 +93,93 @@ func TestDropFollows(t *testing.T) {
 	}
 	if want := []string{"heap: stopped: gone", "cpu: stopped: no", "trace: stopped: it needs cpu windows, which stopped"}; !slices.Equal(r.notes, want) {
 		t.Errorf("notes %q, want %q", r.notes, want)
+	}
+}
+
+// TestWhyStops: a run stops at the caller's cause (or "interrupted"), when
+// its time is up, when the most windows are in, when every kind has
+// stopped, and, without controls, when the budget pays for nothing and no
+// collection is in flight; not a moment before any of these.
+func TestWhyStops(t *testing.T) {
+	bg := context.Background()
+	p := Plan{Budget: 1, Kinds: []Kind{CPU, Heap}, Window: time.Second, For: 5 * time.Second, MaxWindows: 3}
+	r := bareRunner(p)
+	if why := r.why(bg, 5*time.Second-time.Nanosecond); why != "" {
+		t.Errorf("before its end: %q", why)
+	}
+	if why := r.why(bg, 5*time.Second); why != "for=5s elapsed" {
+		t.Errorf("at its end: %q", why)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if why := r.why(ctx, 0); why != "interrupted" {
+		t.Errorf("interrupted: %q", why)
+	}
+	ctx, stop := context.WithCancelCause(bg)
+	stop(errors.New("detached"))
+	if why := r.why(ctx, 0); why != "detached" {
+		t.Errorf("stopped with a cause: %q", why)
+	}
+	r.windows = 2
+	if why := r.why(bg, 0); why != "" {
+		t.Errorf("2 windows of 3: %q", why)
+	}
+	r.windows = 3
+	if why := r.why(bg, 0); why != "the most windows (maxwindows=3) are in" {
+		t.Errorf("3 windows of 3: %q", why)
+	}
+	r.windows = 0
+	r.drop(r.g.find(CPU), "no")
+	if why := r.why(bg, 0); why != "" {
+		t.Errorf("heap left: %q", why)
+	}
+	r.drop(r.g.find(Heap), "no")
+	if why := r.why(bg, 0); why != "every kind stopped" {
+		t.Errorf("every kind stopped: %q", why)
+	}
+	p.Budget, p.For = 1e-9, 0
+	r = bareRunner(p)
+	r.inflight = 1
+	if why := r.why(bg, time.Hour); why != "" || r.unpaid {
+		t.Errorf("a collection in flight on a budget that pays nothing more: %q", why)
+	}
+	r.inflight = 0
+	if why := r.why(bg, time.Hour); !strings.HasPrefix(why, "a budget of 0.0000001% pays") || !r.unpaid {
+		t.Errorf("a budget that pays nothing: %q", why)
+	}
+	p.Control = make(chan Control)
+	if why := bareRunner(p).why(bg, time.Hour); why != "" {
+		t.Errorf("a budget that pays nothing, with controls to raise it: %q", why)
+	}
+}
+
+// TestCountersReadings: a reading of the agent's counters gives counts as
+// their increase since the last reading (since the start, at the first)
+// and gauges as their level; an answer that is not JSON, or lists no
+// counters, is an error saying which.
+func TestCountersReadings(t *testing.T) {
+	prev := map[string]int64{}
+	read := func(body string) []int64 {
+		t.Helper()
+		p, err := countersProfile([]byte(body), prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for v := range p.ValueTypes {
+			out = append(out, p.Total(v))
+		}
+		return out
+	}
+	if got := read(`{"counters":[{"name":"served","value":10},{"name":"queue","gauge":true,"value":4}]}`); !slices.Equal(got, []int64{10, 4}) {
+		t.Errorf("first reading: %v, want [10 4]", got)
+	}
+	if got := read(`{"counters":[{"name":"served","value":25},{"name":"queue","gauge":true,"value":1}]}`); !slices.Equal(got, []int64{15, 1}) {
+		t.Errorf("second reading: %v, want [15 1]", got)
+	}
+	for body, want := range map[string]string{"<html>": "the agent's counters are not JSON", `{"counters":[]}`: "the program registered no counters"} {
+		if _, err := countersProfile([]byte(body), prev); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
 	}
 }
