@@ -183,3 +183,17 @@ func TestCountersReadings(t *testing.T) {
 		}
 	}
 }
+
+// TestUnpayableTies: of kinds whose collections reserve the same, the
+// message names the first of the plan's.
+func TestUnpayableTies(t *testing.T) {
+	for _, kinds := range [][]Kind{{Mutex, Block}, {Block, Mutex}} {
+		r := bareRunner(Plan{Budget: 1e-9, Kinds: kinds, Window: time.Second})
+		if a, b := r.g.cheapest(r.g.kinds[0]), r.g.cheapest(r.g.kinds[1]); a != b {
+			t.Fatalf("%v: reservations %g and %g, want a tie", kinds, a, b)
+		}
+		if why := r.unpayable(); !strings.Contains(why, "(the cheapest, "+string(kinds[0])+",") {
+			t.Errorf("%v: %q, want %s named", kinds, why, kinds[0])
+		}
+	}
+}
