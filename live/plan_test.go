@@ -107,7 +107,7 @@ func TestUnpayableRun(t *testing.T) {
 	s := Run(context.Background(), tg, p, func(Event) {})
 	var pct float64
 	if _, err := fmtScan(s.Stopped, "budget=", &pct); err != nil || !s.Unpayable || s.Windows != 0 ||
-		!strings.HasPrefix(s.Stopped, "a budget of 0.0001% pays") || !strings.Contains(s.Stopped, "(the cheapest, cpu,") {
+		!strings.HasPrefix(s.Stopped, "a budget of 0.0001% pays 60µs of the target's time in 1m0s, less than any collection reserves") || !strings.Contains(s.Stopped, "(the cheapest, cpu,") {
 		t.Fatalf("status %+v (%v): want an end at once, why and what budget would pay", s, err)
 	}
 	if s.Elapsed >= p.For {

@@ -197,3 +197,16 @@ func TestUnpayableTies(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleWithoutDebt: a run whose account balances ends without
+// waiting, and says nothing of it.
+func TestSettleWithoutDebt(t *testing.T) {
+	r := bareRunner(Plan{Budget: 0.01, Kinds: []Kind{CPU}, Window: time.Second})
+	k := r.g.kinds[0]
+	r.g.start(k, 0)
+	r.g.done(k, 0, 0, false)
+	r.settle()
+	if len(r.notes) != 0 {
+		t.Errorf("notes %q, want none", r.notes)
+	}
+}
