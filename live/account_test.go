@@ -32,7 +32,7 @@ func TestAgentCostTaken(t *testing.T) {
 	var windows []*Window
 	var overran []int // per window, by how many the overruns rose with it
 	overruns := 0
-	Run(context.Background(), tg, Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second, For: 3 * time.Second}, func(e Event) {
+	Run(context.Background(), tg, Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second, For: 6 * time.Second}, func(e Event) {
 		if e.Window != nil {
 			windows = append(windows, e.Window)
 			overran = append(overran, e.Status.Overruns-overruns)
@@ -62,7 +62,7 @@ func TestAgentCostTaken(t *testing.T) {
 func TestKindFigures(t *testing.T) {
 	d := startDemo(t)
 	p := fast
-	p.Kinds, p.For = []Kind{Goroutine}, 3*time.Second
+	p.Kinds, p.For = []Kind{Goroutine}, 4*time.Second
 	rec := collect(t, context.Background(), d.URL, p, nil)
 	var seconds, observed, last float64
 	for _, w := range rec.windows {

@@ -263,7 +263,7 @@ func TestIdleTrace(t *testing.T) {
 		return true
 	})
 	p := fast
-	p.Kinds, p.For = []Kind{CPU, Trace}, 5*time.Second
+	p.Kinds, p.For = []Kind{CPU, Trace}, 8*time.Second
 	rec := collect(t, context.Background(), url, p, nil)
 	var traces int
 	for _, w := range rec.windows {
