@@ -65,13 +65,7 @@ func TestFind(t *testing.T) {
 		{"nomatch", true, `no displayed name matches re=nomatch (run view to list the names)`},
 	}
 	for _, tc := range tests {
-		var f Found
-		var err error
-		if tc.re {
-			f, err = v.FindRe(regexp.MustCompile(tc.target))
-		} else {
-			f, err = v.Find(tc.target)
-		}
+		f, err := find(v, tc.target, tc.re)
 		got := ""
 		switch {
 		case err != nil:
@@ -186,13 +180,7 @@ func TestFindShortNames(t *testing.T) {
 		{"main.c > lib/src/a.c", false, "/home/u/proj/lib/src/a.c"},
 		{"^src/", true, "/home/u/proj/src/a.c"},
 	} {
-		var found Found
-		var err error
-		if c.re {
-			found, err = v.FindRe(regexp.MustCompile(c.target))
-		} else {
-			found, err = v.Find(c.target)
-		}
+		found, err := find(v, c.target, c.re)
 		if err != nil || len(found.Nodes) != 1 || v.Nodes[found.Nodes[0]].Name != c.want {
 			t.Errorf("Find(%q, re %v) = %v, %v; want the node %s", c.target, c.re, found, err, c.want)
 		}
@@ -210,4 +198,12 @@ func TestEndsWithWordBoundary(t *testing.T) {
 			t.Errorf("endsWith(%q, run) = %v; the character before run is a word character: %v", name, got, word)
 		}
 	}
+}
+
+// find is v.Find(target), or v.FindRe of target as a regular expression.
+func find(v *View, target string, re bool) (Found, error) {
+	if re {
+		return v.FindRe(regexp.MustCompile(target))
+	}
+	return v.Find(target)
 }
