@@ -10,13 +10,6 @@ import (
 	"time"
 )
 
-// bareRunner is a Run's state without a target, for booking results by
-// hand.
-func bareRunner(p Plan) *runner {
-	return &runner{t: &Target{}, p: p, g: newGovernor(p, 2), report: func(Event) {}, wall: time.Now(),
-		seqs: map[Kind]int{}, refusals: map[Kind]bool{}, counters: map[string]int64{}}
-}
-
 // TestFaultsRetry: an error status or a slow answer retries its kind after
 // 1 s, 2 s, 4 s, 8 s and stops it at the fifth in a row; a refusal of the
 // agent waits what it asks, however many come, and is noted once.

@@ -8,17 +8,18 @@ import (
 	"time"
 )
 
-// steerRunner is a runner for a target on this machine, its governor at
-// plan p, without a run loop: controls and windows are fed by hand.
-func steerRunner(p Plan) *runner {
-	return &runner{t: &Target{URL: "http://x", Local: true}, p: p, g: newGovernor(p, 2), wall: time.Now(), report: func(Event) {}}
+// bareRunner is a runner for a target on this machine, its governor at
+// plan p, without a run loop: controls, results and faults are fed by hand.
+func bareRunner(p Plan) *runner {
+	return &runner{t: &Target{URL: "http://x", Local: true}, p: p, g: newGovernor(p, 2), wall: time.Now(), report: func(Event) {},
+		seqs: map[Kind]int{}, refusals: map[Kind]bool{}, counters: map[string]int64{}}
 }
 
 // TestApplyControls: a control changes what it says and notes it; a
 // budget outside (0, 1] or equal to the current one, pause and resume
 // together, the kinds already asked: nothing changes and nothing is noted.
 func TestApplyControls(t *testing.T) {
-	r := steerRunner(Plan{Budget: 0.01, Kinds: []Kind{CPU, Heap}, Window: time.Second})
+	r := bareRunner(Plan{Budget: 0.01, Kinds: []Kind{CPU, Heap}, Window: time.Second})
 	for _, c := range []Control{{Budget: 1.5}, {Budget: 0.01}, {Pause: true, Resume: true}, {Resume: true}, {Kinds: []Kind{CPU, Heap}}, {Charge: -1}} {
 		r.apply(c)
 	}
@@ -57,7 +58,7 @@ func TestApplyControls(t *testing.T) {
 // hold, not while it goes on holding, and not while what it asked before
 // still waits; windows of other kinds do not test it.
 func TestTriggerFiresOnEdges(t *testing.T) {
-	r := steerRunner(Plan{Budget: 0.5, Kinds: []Kind{CPU, Goroutine}, Window: time.Second})
+	r := bareRunner(Plan{Budget: 0.5, Kinds: []Kind{CPU, Goroutine}, Window: time.Second})
 	when, _ := ParseCondition("goroutines>5")
 	r.apply(Control{Trigger: &Trigger{When: when, Then: []Request{{Kind: Heap}}}})
 	snap := func(n int64) *Window {
@@ -94,17 +95,17 @@ func TestTriggerFiresOnEdges(t *testing.T) {
 // queued.
 func TestQueueTrace(t *testing.T) {
 	for trace, cpu := range map[time.Duration]time.Duration{1500 * time.Millisecond: 2 * time.Second, 1900 * time.Millisecond: 2 * time.Second, 1950 * time.Millisecond: 3 * time.Second} {
-		r := steerRunner(Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second})
+		r := bareRunner(Plan{Budget: 0.5, Kinds: []Kind{Heap}, Window: time.Second})
 		jobs := r.queue(0, Request{Kind: Trace, For: trace}, "test")
 		if len(jobs) != 2 || jobs[0].kind != CPU || jobs[0].want != cpu || jobs[1].kind != Trace || jobs[1].want != trace {
 			t.Fatalf("trace of %v: queued %+v, want a CPU window of %v and the trace", trace, jobs, cpu)
 		}
 	}
-	r := steerRunner(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second})
+	r := bareRunner(Plan{Budget: 0.5, Kinds: []Kind{CPU}, Window: time.Second})
 	if jobs := r.queue(0, Request{Kind: Trace}, "test"); len(jobs) != 1 || jobs[0].kind != Trace {
 		t.Errorf("with CPU collected: queued %+v, want the trace alone", jobs)
 	}
-	r = steerRunner(Plan{Budget: 1e-6, Kinds: []Kind{CPU}, Window: time.Second})
+	r = bareRunner(Plan{Budget: 1e-6, Kinds: []Kind{CPU}, Window: time.Second})
 	if jobs := r.queue(0, Request{Kind: Heap}, "test"); len(jobs) != 0 || len(r.notes) != 1 || !strings.Contains(r.notes[0], "not queued") || len(r.g.kinds) != 1 {
 		t.Errorf("at budget 1e-6: queued %+v, notes %q, kinds %d; want nothing queued, and said", jobs, r.notes, len(r.g.kinds))
 	}
